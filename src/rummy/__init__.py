@@ -1,0 +1,31 @@
+"""rummy: a rules engine for the rummy family of card games.
+
+>>> import rummy
+>>> game = rummy.new_game("may-i", ["Ann", "Bob", "Cid"], seed=7)
+>>> len(game.hand(0)), game.phase.value
+(11, 'draw')
+"""
+
+from rummy.actions import Action, Verb, parse_action
+from rummy.cards import JOKER, card_name, parse_card
+from rummy.errors import IllegalActionError, RecordSyntaxError, RummyError, VariantError
+from rummy.game import Game, Phase, new_game
+from rummy.variants import Variant, get_variant
+
+__all__ = [
+    "JOKER",
+    "Action",
+    "Game",
+    "IllegalActionError",
+    "Phase",
+    "RecordSyntaxError",
+    "RummyError",
+    "Variant",
+    "VariantError",
+    "Verb",
+    "card_name",
+    "get_variant",
+    "new_game",
+    "parse_action",
+    "parse_card",
+]

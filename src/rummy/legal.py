@@ -1,0 +1,318 @@
+"""Enumeration of legal actions.
+
+Simple choices (draw, take, claims, discards, lay-offs, swaps, relocations, purchases) are listed
+exhaustively.  Moves with a huge choice space are listed as the solver finds them: the best
+lay-down of the contract, single new melds (``basic``), a few useful rearrangements, and a batch
+that goes out when the last cards need to be played together.  Every listed action applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from rummy.actions import Action, Verb
+from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
+from rummy.errors import IllegalActionError
+from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, wild_positions
+from rummy.play import _restore, _save, check_completable, discard_error, purchase_allowed, table_play
+
+if TYPE_CHECKING:
+    from rummy.game import Game
+
+_LAY_DOWN_CACHE: dict[tuple[object, ...], tuple[MeldSpec, ...] | None] = {}
+
+
+def legal_actions(game: Game, seat: int | None = None) -> list[Action]:
+    from rummy.game import Phase
+
+    phase = game.phase
+    if phase is Phase.CLAIM:
+        seats = game.to_act if seat is None else [s for s in game.to_act if s == seat]
+        return [Action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)]
+    if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
+        return []
+    if phase is Phase.DRAW:
+        return [
+            Action(game.active, verb)
+            for verb in (Verb.DRAW, Verb.TAKE, Verb.BUY)
+            if game.draw_error(verb) is None
+        ]
+    return list(_play_actions(game))
+
+
+def _play_actions(game: Game) -> Iterator[Action]:
+    seat = game.active
+    hand = game.hands[seat]
+    held = [card for card in range(CARD_COUNT) if hand[card]]
+    for card in held:
+        if discard_error(game, card) is None:
+            yield Action(seat, Verb.DISCARD, card=card)
+    variant = game.variant
+    if variant.scoring == "book":
+        yield from _purchase_actions(game, held)
+        return
+    candidates: list[Action] = []
+    if variant.has_contracts and not game.down[seat]:
+        lay_down = _best_lay_down(game)
+        if lay_down:
+            candidates.append(Action(seat, Verb.DOWN, melds=lay_down))
+    if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
+        candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
+    may_layoff = not variant.layoff_requires_down or game.down[seat]
+    if may_layoff and not (
+        variant.layoff_timing == "next_turn" and game.down_turn[seat] >= game.own_turns[seat]
+    ):
+        candidates.extend(_layoffs(game, held))
+        if variant.rearrange_mode != "none":
+            candidates.extend(_rearrangements(game, held))
+    if game.down[seat] and variant.joker_swap != "none":
+        candidates.extend(_wild_swaps(game, held))
+    for action in candidates:
+        if _applies(game, action):
+            yield action
+    if game.sizes[seat] <= 5 and may_layoff:
+        going_out = _going_out_batch(game, held)
+        if going_out is not None and _applies(game, going_out):
+            yield going_out
+
+
+def _applies(game: Game, action: Action) -> bool:
+    """Try ``action`` on the live state and undo it (cheap: only the hand and table change)."""
+    seat = game.active
+    if action.verb is Verb.LAYOFF and game.sizes[seat] > 2 and not game.stolen_pending:
+        return True  # checked by construction; a hand of 2+ left always keeps a discard
+    saved = _save(game)
+    phase, results, totals = game.phase, len(game.results), list(game.totals)
+    try:
+        steps = action.steps if action.verb is Verb.BATCH else (action,)
+        from rummy.play import STEPS
+
+        for step in steps:
+            STEPS[step.verb](game, step, action)
+        check_completable(game, action)
+        return True
+    except IllegalActionError:
+        return False
+    finally:
+        _restore(game, saved)
+        game.phase = phase
+        del game.results[results:]
+        game.totals[:] = totals
+
+
+def _best_lay_down(game: Game) -> tuple[MeldSpec, ...] | None:
+    seat = game.active
+    rules = game.rules
+    key = (id(game.variant), rules.contract, rules.final_discard_allowed, rules.must_go_out_on_laydown,
+           tuple(game.hands[seat]))
+    if key in _LAY_DOWN_CACHE:
+        return _LAY_DOWN_CACHE[key]
+    from rummy.solver import find_lay_down
+
+    plan = find_lay_down(
+        game.hands[seat], rules.contract, game.variant,
+        final_discard_allowed=rules.final_discard_allowed,
+        must_use_all=rules.must_go_out_on_laydown,
+    )
+    specs = None if plan is None else tuple(MeldSpec(m.kind, m.cards, m.declared) for m in plan)
+    if len(_LAY_DOWN_CACHE) > 50_000:
+        _LAY_DOWN_CACHE.clear()
+    _LAY_DOWN_CACHE[key] = specs
+    return specs
+
+
+def _single_melds(game: Game, held: list[Card]) -> Iterator[MeldSpec]:
+    """Every set and run (of naturals) the hand can form on its own."""
+    variant = game.variant
+    hand = game.hands[game.active]
+    naturals = [c for c in held if not variant.is_wild(c)]
+    by_rank: dict[int, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(rank_of(card), []).extend([card] * hand[card])
+    for cards in by_rank.values():
+        for size in range(variant.group_min, len(cards) + 1):
+            for combo in sorted(set(combinations(cards, size))):
+                yield MeldSpec("set", combo)
+    low_bound = 2 if variant.ace_mode == "high_only" else 1
+    high_bound = 13 if variant.ace_mode == "low_only" else 14
+    for suit in range(4):
+        present = [v for v in range(low_bound, high_bound + 1) if hand[make_card(1 if v == 14 else v, suit)]]
+        values = set(present)
+        for start in present:
+            end = start
+            while end + 1 in values and not (start == 1 and end + 1 == 14):
+                end += 1
+                if end - start + 1 >= variant.run_min:
+                    yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
+
+
+def _layoffs(game: Game, held: list[Card]) -> Iterator[Action]:
+    variant = game.variant
+    seat = game.active
+    for meld in game.table:
+        for card in held:
+            wild = variant.is_wild(card)
+            if meld.is_run:
+                if not wild and suit_of(card) != meld.suit:
+                    continue
+                ends: tuple[str | None, ...] = ("low", "high") if wild or rank_of(card) == 1 else (None,)
+            else:
+                if not wild and rank_of(card) != meld.rank:
+                    continue
+                ends = (None,)
+            for end in ends:
+                try:
+                    lay_off(meld, card, end, variant)
+                except MeldError:
+                    continue
+                yield Action(seat, Verb.LAYOFF, meld=meld.id, card=card, end=end)
+
+
+def _wild_swaps(game: Game, held: list[Card]) -> Iterator[Action]:
+    variant = game.variant
+    seat = game.active
+    hand = game.hands[seat]
+    for meld in game.table:
+        for index in wild_positions(meld, variant):
+            if meld.is_run:
+                wanted = [meld.position_card(index)]
+            elif variant.joker_swap == "to_hand" and variant.joker_swap_in_groups and meld.rank:
+                wanted = [make_card(meld.rank, suit) for suit in range(4)]
+            else:
+                continue
+            for card in wanted:
+                if not hand[card] or variant.is_wild(card):
+                    continue
+                if variant.joker_swap == "to_hand":
+                    yield Action(seat, Verb.SWAP, meld=meld.id, card=card)
+                elif meld.is_run:
+                    if variant.wild_relocation_scope == "hand":
+                        yield Action(seat, Verb.MOVE, meld=meld.id, card=card)
+                    else:
+                        for end in ("low", "high"):
+                            yield Action(seat, Verb.MOVE, meld=meld.id, card=card, end=end)
+
+
+def _rearrangements(game: Game, held: list[Card]) -> Iterator[Action]:
+    """Two useful families: split a run at a card the hand duplicates; pull a spare card into a new run."""
+    variant = game.variant
+    seat = game.active
+    hand = game.hands[seat]
+    run_min = variant.run_min
+    for meld in game.table:
+        if not meld.is_run:
+            continue
+        cards = meld.cards
+        for index in range(run_min - 1, len(cards) - run_min + 1):
+            card = cards[index]
+            target = meld.position_card(index)
+            if hand[target] and not variant.is_wild(target):
+                left = cards[: index + 1]
+                right = (target,) + cards[index + 1:]
+                yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
+                             melds=(_run_spec(left, meld, 0), _run_spec(right, meld, index)))
+    for meld in game.table:
+        for spare, rest in _spares(meld, variant):
+            if variant.is_wild(spare):
+                continue
+            suit, value = suit_of(spare), rank_of(spare)
+            for low in range(value - run_min + 1, value + 1):
+                window = [make_card(v, suit) for v in range(low, low + run_min) if 1 <= v <= 13]
+                if len(window) != run_min or any(low + i < 1 for i in range(run_min)):
+                    continue
+                needed = [c for c in window if c != spare]
+                if all(hand[c] for c in needed):
+                    yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
+                                 melds=(rest, MeldSpec("run", tuple(window))))
+
+
+def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
+    declared = None
+    if all(c == JOKER or c % 13 == 1 for c in cards):
+        declared = meld.position_card(offset)
+    return MeldSpec("run", cards, declared)
+
+
+def _spares(meld: TableMeld, variant: object) -> Iterator[tuple[Card, MeldSpec]]:
+    """Cards that can leave ``meld`` with the rest still a valid meld."""
+    from rummy.variants import Variant
+
+    assert isinstance(variant, Variant)
+    if meld.is_run:
+        if len(meld.cards) > variant.run_min:
+            yield meld.cards[0], _run_spec(meld.cards[1:], meld, 1)
+            yield meld.cards[-1], _run_spec(meld.cards[:-1], meld, 0)
+    elif meld.rank and meld.naturals > 1 and len(meld.cards) > variant.group_min:
+        seen = set()
+        for index, card in enumerate(meld.cards[: meld.naturals]):
+            if card in seen:
+                continue
+            seen.add(card)
+            rest = meld.cards[:index] + meld.cards[index + 1:]
+            yield card, MeldSpec("set", rest)
+
+
+def _going_out_batch(game: Game, held: list[Card]) -> Action | None:
+    """A batch of lay-offs that plays every card left, when one exists (small hands)."""
+    variant = game.variant
+    seat = game.active
+    cards = [c for c in held for _ in range(game.hands[seat][c])]
+    if len(cards) < 2:
+        return None
+    table = {m.id: m for m in game.table}
+
+    def search(remaining: list[Card], steps: list[Action]) -> list[Action] | None:
+        if not remaining:
+            return steps
+        card = remaining[0]
+        for meld_id, meld in table.items():
+            for end in (("low", "high") if meld.is_run else (None,)):
+                try:
+                    grown = lay_off(meld, card, end, variant)
+                except MeldError:
+                    continue
+                table[meld_id] = grown
+                found = search(remaining[1:], steps + [Action(seat, Verb.LAYOFF, meld=meld_id, card=card, end=end)])
+                table[meld_id] = meld
+                if found:
+                    return found
+        return None
+
+    steps = search(cards, [])
+    if steps is None:
+        return None
+    return Action(seat, Verb.BATCH, steps=tuple(steps))
+
+
+def _purchase_actions(game: Game, held: list[Card]) -> Iterator[Action]:
+    variant = game.variant
+    seat = game.active
+    pcs = game.purchase_cards
+    assert pcs is not None
+    from rummy.melds import check_book
+
+    for size_four in set(combinations([c for c in held for _ in range(game.hands[seat][c])], 4)):
+        try:
+            check_book(MeldSpec("book", size_four), variant)
+        except MeldError:
+            continue
+        yield Action(seat, Verb.BOOK, melds=(MeldSpec("book", size_four),))
+    if game.purchase_done:
+        return
+    pc = pcs[seat]
+    for card in sorted(set(game.discard)):
+        if purchase_allowed(variant, pc, card):
+            for new_pc in sorted(set(held) | {card}):
+                yield Action(seat, Verb.PURCHASE, card=card, new_pc=new_pc)
+    for other in range(game.n):
+        if other != seat and (not variant.trade_requires_value_rule or purchase_allowed(variant, pc, pcs[other])):
+            for new_pc in sorted(set(held) | {pcs[other]}):
+                yield Action(seat, Verb.TRADE, target=other, new_pc=new_pc)
+    for new_pc in held:
+        if new_pc != pc:
+            yield Action(seat, Verb.EXCHANGE, new_pc=new_pc)
+
+
+__all__ = ["legal_actions", "table_play"]

@@ -1,0 +1,111 @@
+"""Per-seat views: what one seat may see (rules.md §2.13), and nothing more.
+
+A view holds the seat's own hand, the public table, hand sizes, the discard pile as the variant
+shows it, scores and counters, and the seat's legal actions.  It never holds another hand or the
+stock order, so a server or a bot working from it cannot leak them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rummy.actions import Action
+from rummy.cards import Card, card_name, card_names
+from rummy.melds import TableMeld
+from rummy.variants import Slot
+
+if TYPE_CHECKING:
+    from rummy.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's view of the game (``seat`` None: a spectator)."""
+
+    seat: int | None
+    variant: str
+    players: tuple[str, ...]
+    round: int
+    phase: str
+    active: int
+    dealer: int
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    table: tuple[TableMeld, ...]
+    discard: tuple[Card, ...]
+    discard_count: int
+    stock_count: int
+    down: tuple[bool, ...]
+    claims_used: tuple[int, ...]
+    purchase_cards: tuple[Card, ...] | None
+    totals: tuple[int, ...]
+    kitty: int
+    contract: tuple[Slot, ...]
+    claim_card: Card | None
+    discard_dead: bool
+    legal_actions: tuple[Action, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (cards in record notation)."""
+        return {
+            "seat": self.seat,
+            "variant": self.variant,
+            "players": list(self.players),
+            "round": self.round,
+            "phase": self.phase,
+            "active": self.active,
+            "dealer": self.dealer,
+            "to_act": list(self.to_act),
+            "hand": card_names(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "table": [
+                {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": m.stands_for()}
+                for m in self.table
+            ],
+            "discard": card_names(self.discard),
+            "discard_count": self.discard_count,
+            "stock_count": self.stock_count,
+            "down": list(self.down),
+            "claims_used": list(self.claims_used),
+            "purchase_cards": card_names(self.purchase_cards) if self.purchase_cards is not None else None,
+            "totals": list(self.totals),
+            "kitty": self.kitty,
+            "contract": [str(slot) for slot in self.contract],
+            "claim_card": card_name(self.claim_card) if self.claim_card is not None else None,
+            "discard_dead": self.discard_dead,
+            "legal_actions": [str(a) for a in self.legal_actions],
+        }
+
+
+def player_view(game: Game, seat: int | None) -> PlayerView:
+    """The view of ``seat`` (None for a spectator)."""
+    if seat is not None and not 0 <= seat < game.n:
+        raise ValueError(f"there is no seat {seat}")
+    visible = tuple(game.discard) if game.variant.show_discard_history else tuple(game.discard[-1:])
+    return PlayerView(
+        seat=seat,
+        variant=game.variant.id,
+        players=tuple(game.players),
+        round=max(game.round_number, 1),
+        phase=game.phase.value,
+        active=game.active,
+        dealer=game.dealer,
+        to_act=tuple(game.to_act),
+        hand=tuple(game.hand(seat)) if seat is not None else (),
+        hand_sizes=tuple(game.sizes),
+        table=tuple(game.table),
+        discard=visible,
+        discard_count=len(game.discard),
+        stock_count=len(game.stock),
+        down=tuple(game.down),
+        claims_used=tuple(game.claims_used),
+        purchase_cards=tuple(game.purchase_cards) if game.purchase_cards is not None else None,
+        totals=tuple(game.totals),
+        kitty=game.kitty,
+        contract=game.rules.contract,
+        claim_card=game.window.card if game.window is not None else None,
+        discard_dead=game.dead,
+        legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
+    )
