@@ -8,6 +8,7 @@ turn-completability invariant (rules.md §2.10) fails.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummy.actions import PLAY_STEP_VERBS, Action, Verb
@@ -50,25 +51,39 @@ def play(game: Game, action: Action) -> None:
 # -- table plays ----------------------------------------------------------------------------
 
 
-def _save(game: Game) -> tuple[object, ...]:
-    seat = game.active
-    return (list(game.hands[seat]), game.sizes[seat], list(game.table), game.next_meld_id,
-            game.down[seat], game.down_turn[seat], game.melds_this_turn, game.stolen_pending,
-            game.played_to_table[seat])
+@dataclass(slots=True)
+class TurnUndo:
+    """What table steps may change, saved so a rejected step or batch can be rolled back."""
+
+    hand: list[int]
+    size: int
+    table: list[TableMeld]
+    next_meld_id: int
+    down: bool
+    down_turn: int
+    melds_this_turn: int
+    stolen_pending: int
+    played_to_table: bool
 
 
-def _restore(game: Game, saved: tuple[object, ...]) -> None:
+def _save(game: Game) -> TurnUndo:
     seat = game.active
-    (hand, size, table, next_id, down, down_turn, melds, stolen, played) = saved
-    game.hands[seat] = hand  # type: ignore[assignment]
-    game.sizes[seat] = size  # type: ignore[assignment]
-    game.table = table  # type: ignore[assignment]
-    game.next_meld_id = next_id  # type: ignore[assignment]
-    game.down[seat] = down  # type: ignore[assignment]
-    game.down_turn[seat] = down_turn  # type: ignore[assignment]
-    game.melds_this_turn = melds  # type: ignore[assignment]
-    game.stolen_pending = stolen  # type: ignore[assignment]
-    game.played_to_table[seat] = played  # type: ignore[assignment]
+    return TurnUndo(list(game.hands[seat]), game.sizes[seat], list(game.table), game.next_meld_id,
+                    game.down[seat], game.down_turn[seat], game.melds_this_turn, game.stolen_pending,
+                    game.played_to_table[seat])
+
+
+def _restore(game: Game, saved: TurnUndo) -> None:
+    seat = game.active
+    game.hands[seat] = saved.hand
+    game.sizes[seat] = saved.size
+    game.table = saved.table
+    game.next_meld_id = saved.next_meld_id
+    game.down[seat] = saved.down
+    game.down_turn[seat] = saved.down_turn
+    game.melds_this_turn = saved.melds_this_turn
+    game.stolen_pending = saved.stolen_pending
+    game.played_to_table[seat] = saved.played_to_table
 
 
 def table_play(game: Game, action: Action) -> None:
@@ -331,7 +346,7 @@ def step_rearrange(game: Game, step: Action, action: Action) -> None:
     if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, source_counts):
         raise _illegal("rearrange-new-meld", action, "every new meld must contain a card that was on the table")
     _take_cards(game, from_hand, action)
-    owners = {}
+    owners: dict[Card, int] = {}
     for meld in sources:
         for card in meld.cards:
             owners.setdefault(card, meld.owner)

@@ -226,15 +226,15 @@ def record_of(game: Game) -> Record:
     """The record of everything ``game`` has dealt and played so far."""
     rounds = []
     for index, deal in enumerate(game.deals):
-        start = game.round_starts[index]
-        end = game.round_starts[index + 1] if index + 1 < len(game.deals) else len(game.log)
+        first = game.round_starts[index]
+        last = game.round_starts[index + 1] if index + 1 < len(game.deals) else len(game.log)
         rounds.append(RoundRecord(
             dealer=deal["dealer"],
             hands=deal["hands"],
             upcard=deal["upcard"],
             stock=deal["stock"],
             purchase_cards=deal["purchase_cards"],
-            actions=[str(a) for a in game.log[start:end]],
+            actions=[str(a) for a in game.log[first:last]],
         ))
     options = {k: v for k, v in game.variant.options if not k.startswith("__")}
     start: dict[str, Any] | None = None

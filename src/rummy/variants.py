@@ -232,7 +232,8 @@ class Variant:
     @property
     def id_base(self) -> str:
         """The built-in variant this one derives from."""
-        return dict(self.options).get("__base__", self.id)
+        base = dict(self.options).get("__base__", self.id)
+        return str(base)
 
     def target(self, players: int) -> int | None:
         """The winning target of ``basic`` for ``players`` seats."""

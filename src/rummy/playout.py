@@ -1,0 +1,63 @@
+"""Random legal play of whole games: the floor for bots, the driver of property tests and benchmarks.
+
+The policy is uniform over the legal actions with three nudges that keep games finite: it lays
+down (or tables a book) whenever it can, it answers claim windows with ``buy`` only with
+probability ``buy_chance``, and it prefers plays onto the table over discarding with probability
+``play_chance``.
+
+>>> game = random_game("progressive-buy-it", 4, seed=3)
+>>> game.game_over, len(game.results)
+(True, 8)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rummy.actions import Action, Verb
+from rummy.game import Game, Phase, new_game
+
+TABLE_VERBS = frozenset({Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.REARRANGE, Verb.BATCH})
+
+
+def random_choice(actions: Sequence[Action], rng: random.Random, *, buy_chance: float = 0.1,
+                  play_chance: float = 0.7) -> Action:
+    """Pick one of ``actions`` (all legal, for one seat) by the random policy."""
+    for action in actions:
+        if action.verb in (Verb.DOWN, Verb.BOOK):
+            return action
+    verbs = {a.verb for a in actions}
+    if Verb.PASS in verbs:
+        verb = Verb.BUY if Verb.BUY in verbs and rng.random() < buy_chance else Verb.PASS
+        return next(a for a in actions if a.verb is verb)
+    plays = [a for a in actions if a.verb in TABLE_VERBS]
+    if plays and rng.random() < play_chance:
+        return rng.choice(plays)
+    return rng.choice(actions)
+
+
+class PlayoutLimit(RuntimeError):
+    """A playout ran past its action cap (the policy, not the rules, failed to finish)."""
+
+
+def play_out(game: Game, rng: random.Random, *, max_actions: int = 200_000) -> int:
+    """Play ``game`` to its end with the random policy; return the number of decisions made."""
+    decisions = 0
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        seat = game.to_act[0]
+        game.apply(random_choice(game.legal_actions(seat), rng))
+        decisions += 1
+        if decisions >= max_actions:
+            raise PlayoutLimit(f"no end after {decisions} decisions")
+    return decisions
+
+
+def random_game(variant: str, players: int, *, seed: int = 0) -> Game:
+    """A whole game of ``variant`` played out by the random policy."""
+    game = new_game(variant, players, seed=seed)
+    play_out(game, random.Random(seed))
+    return game

@@ -1,0 +1,162 @@
+"""Unit tests of the engine's building blocks: cards, variants, melds, notation, records, views."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rummy.actions import parse_action, parse_meld
+from rummy.cards import JOKER, card_name, parse_card
+from rummy.errors import IllegalActionError, RecordSyntaxError, VariantError
+from rummy.game import new_game
+from rummy.melds import MeldError, MeldSpec, lay_off, table_meld
+from rummy.record import dumps, loads, record_of, replay
+from rummy.variants import OPTION_PARSERS, VARIANTS, get_variant, load_variant_file
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text.split())
+
+
+def test_every_card_round_trips() -> None:
+    for card in range(53):
+        assert parse_card(card_name(card)) == card
+        assert parse_card(card_name(card).lower()) == card
+    assert parse_card("10h") == parse_card("TH")
+    assert card_name(JOKER) == "JK"
+    for bad in ("1H", "11S", "XH", "", "JKK", "7"):
+        with pytest.raises(RecordSyntaxError):
+            parse_card(bad)
+
+
+def test_variants_have_the_spec_packs_and_rounds() -> None:
+    assert get_variant("progressive-buy-it").pack_size(4) == 162
+    assert get_variant("progressive-15").pack_size(4) == 108
+    may_i = get_variant("may-i")
+    assert [may_i.decks_for(n) for n in range(3, 9)] == [2, 2, 3, 3, 4, 4]
+    assert get_variant("may-i", {"decks_for_5": 2}).decks_for(5) == 2
+    assert get_variant("basic").round_rules(1, 2).deal_size == 10
+    assert get_variant("basic").round_rules(1, 3).deal_size == 7
+    buy_it = get_variant("progressive-buy-it")
+    assert [buy_it.round_rules(r, 4).deal_size for r in range(1, 9)] == list(range(6, 14))
+    assert not buy_it.round_rules(8, 4).final_discard_allowed
+    p15 = get_variant("progressive-15")
+    assert [p15.round_rules(h, 4).claim_limit for h in range(1, 16)] == [0] * 8 + [1, 1, 1, 2, 2, 1, 0]
+    assert p15.round_rules(12, 4).penalty_cards == 1
+    assert p15.settlement_payments(4) == (12, -2, -4, -6)
+    assert p15.settlement_payments(5) == (20, -2, -4, -6, -8)
+
+
+def test_every_option_key_of_the_spec_is_known() -> None:
+    for key in ("claim_priority", "discarder_may_claim", "round8_mode", "kitty_split", "may_i_limit",
+                "stalemate_detection", "pc_discard_position", "book_ace_mode", "players.max"):
+        assert key in OPTION_PARSERS
+
+
+@pytest.mark.parametrize("options,fragment", [
+    ({"colour": "red"}, "'colour'"),
+    ({"claim_priority": "loudest"}, "'claim_priority'"),
+    ({"may_i_limit": -1}, "'may_i_limit'"),
+    ({"discarder_may_claim": "maybe"}, "'discarder_may_claim'"),
+])
+def test_bad_options_name_the_key(options: dict[str, object], fragment: str) -> None:
+    with pytest.raises(VariantError, match=fragment):
+        get_variant("may-i", options)
+
+
+def test_unknown_variant() -> None:
+    with pytest.raises(VariantError, match="unknown variant"):
+        get_variant("gin")
+
+
+def test_variant_file(tmp_path: Path) -> None:
+    path = tmp_path / "family.toml"
+    path.write_text('id = "family"\nbase = "may-i"\nname = "Family May I"\n[options]\nmay_i_limit = 5\n')
+    variant = load_variant_file(path)
+    assert (variant.id, variant.claim_limit, variant.name) == ("family", 5, "Family May I")
+    path.write_text('id = "family"\nbase = "may-i"\n[options]\nmay_i_limt = 5\n')
+    with pytest.raises(VariantError, match="may_i_limt"):
+        load_variant_file(path)
+
+
+def test_meld_validation() -> None:
+    buy_it = get_variant("progressive-buy-it")
+    run = table_meld(MeldSpec("run", cards("JC QC KC AC")), buy_it, 1, 0)
+    assert run.stands_for() == ["JC", "QC", "KC", "AC"]
+    assert table_meld(MeldSpec("run", cards("AC 2C 3C 4C")), buy_it, 1, 0).low == 1
+    with pytest.raises(MeldError):
+        table_meld(MeldSpec("run", cards("QC KC AC 2C")), buy_it, 1, 0)
+    with pytest.raises(MeldError, match="declare"):
+        table_meld(MeldSpec("set", cards("JK JK JK")), buy_it, 1, 0)
+    trio = table_meld(MeldSpec("set", cards("JK JK JK"), 12), buy_it, 1, 0)
+    assert trio.stands_for() == ["Q*", "Q*", "Q*"]
+    may_i = get_variant("may-i")
+    with pytest.raises(MeldError, match="wild"):
+        table_meld(MeldSpec("set", cards("7H JK 2C")), may_i, 1, 0)
+    wild_trio = table_meld(MeldSpec("set", cards("JK 2C 2D")), may_i, 1, 0)
+    assert wild_trio.stands_for() is None
+    with pytest.raises(MeldError):
+        lay_off(wild_trio, parse_card("7H"), None, may_i)
+    assert len(lay_off(wild_trio, JOKER, None, may_i).cards) == 4
+
+
+def test_all_wild_run_declaration() -> None:
+    p15 = get_variant("progressive-15")
+    meld = table_meld(parse_meld("run:JK-2C-2D-JK=5H"), p15, 1, 0)
+    assert meld.stands_for() == ["5H", "6H", "7H", "8H"]
+
+
+def test_action_notation_round_trip() -> None:
+    for text in ("p0 draw", "p3 buy", "p1 down set:7H-7S-JK run:3D-JK-5D-6D", "p2 layoff 3 8H low",
+                 "p2 rearrange 1,4 => run:3H-4H-5H-6H set:7C-7D-7S", "p0 purchase 9D 3C",
+                 "p1 trade p2 KH", "p2 layoff 3 8H ; layoff 5 QS", "p0 book book:8C-8D-8H-8S"):
+        assert str(parse_action(text, 4)) == text
+    assert str(parse_action("p1 discard 10h  # comment", 4)) == "p1 discard TH"
+    for bad in ("p9 draw", "p0 fly", "p0 discard", "p0 down set:7H-XX", "draw", "p0 layoff x 7H"):
+        with pytest.raises(RecordSyntaxError):
+            parse_action(bad, 4)
+
+
+def test_illegal_action_changes_nothing() -> None:
+    game = new_game("progressive-buy-it", 4, seed=5)
+    before = json.dumps(record_of(game).__dict__, default=str)
+    with pytest.raises(IllegalActionError) as info:
+        game.apply_text(f"p{game.active} discard JK")
+    assert info.value.rule == "draw-first"
+    assert "p" in str(info.value) and "rule: draw-first" in str(info.value)
+    assert json.dumps(record_of(game).__dict__, default=str) == before
+
+
+def test_record_round_trip_keeps_optional_fields() -> None:
+    text = json.dumps({
+        "format": "rummy-record/1", "variant": "may-i", "options": {"may_i_limit": 2},
+        "players": ["A", "B", "C"], "start": {"round": 2, "totals": [5, 0, 10], "kitty": 0}, "seed": 9,
+        "rounds": [{"dealer": 1, "hands": [[], [], []], "upcard": "KD", "stock": ["4C"],
+                    "actions": ["p2 draw"], "x-note": "kept"}],
+        "x-source": "test",
+    })
+    assert dumps(loads(text)) == text
+
+
+def test_views_hide_other_hands_and_the_stock() -> None:
+    game = new_game("progressive-buy-it", 4, seed=2)
+    for seat in range(4):
+        view = game.view(seat).to_json()
+        assert view["hand"] == [card_name(c) for c in game.hand(seat)]
+        text = json.dumps(view)
+        assert "stock\": [" not in text
+        assert "hands" not in view
+        assert view["hand_sizes"] == [len(game.hand(s)) for s in range(4)]
+    assert game.view(None).to_json()["hand"] == []
+
+
+def test_engine_written_record_replays() -> None:
+    from rummy.playout import random_game
+
+    for variant in VARIANTS:
+        game = random_game(variant, 3, seed=11)
+        result = replay(loads(dumps(record_of(game))))
+        assert result.exit_code == 0, result.error
+        assert result.game is not None and result.game.totals == game.totals
