@@ -84,19 +84,19 @@ def test_variant_file(tmp_path: Path) -> None:
 def test_meld_validation() -> None:
     buy_it = get_variant("progressive-buy-it")
     run = table_meld(MeldSpec("run", cards("JC QC KC AC")), buy_it, 1, 0)
-    assert run.stands_for() == ["JC", "QC", "KC", "AC"]
+    assert run.stands_for(buy_it) == ["JC", "QC", "KC", "AC"]
     assert table_meld(MeldSpec("run", cards("AC 2C 3C 4C")), buy_it, 1, 0).low == 1
     with pytest.raises(MeldError):
         table_meld(MeldSpec("run", cards("QC KC AC 2C")), buy_it, 1, 0)
     with pytest.raises(MeldError, match="declare"):
         table_meld(MeldSpec("set", cards("JK JK JK")), buy_it, 1, 0)
     trio = table_meld(MeldSpec("set", cards("JK JK JK"), 12), buy_it, 1, 0)
-    assert trio.stands_for() == ["Q*", "Q*", "Q*"]
+    assert trio.stands_for(buy_it) == ["Q*", "Q*", "Q*"]
     may_i = get_variant("may-i")
     with pytest.raises(MeldError, match="wild"):
         table_meld(MeldSpec("set", cards("7H JK 2C")), may_i, 1, 0)
     wild_trio = table_meld(MeldSpec("set", cards("JK 2C 2D")), may_i, 1, 0)
-    assert wild_trio.stands_for() is None
+    assert wild_trio.stands_for(may_i) is None
     with pytest.raises(MeldError):
         lay_off(wild_trio, parse_card("7H"), None, may_i)
     assert len(lay_off(wild_trio, JOKER, None, may_i).cards) == 4
@@ -105,7 +105,7 @@ def test_meld_validation() -> None:
 def test_all_wild_run_declaration() -> None:
     p15 = get_variant("progressive-15")
     meld = table_meld(parse_meld("run:JK-2C-2D-JK=5H"), p15, 1, 0)
-    assert meld.stands_for() == ["5H", "6H", "7H", "8H"]
+    assert meld.stands_for(p15) == ["5H", "6H", "7H", "8H"]
 
 
 def test_action_notation_round_trip() -> None:

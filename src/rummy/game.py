@@ -494,8 +494,6 @@ class Game:
                 return "take-not-allowed", "in purchase every turn starts with a stock draw"
             if top is None:
                 return "discard-empty", "the discard pile is empty"
-            if stock_ok and self.dead:
-                return "discard-dead", "the discard pile is dead after a claim this turn"
             if stock_ok and self.after_claim and self.variant.after_claim_active_draw == "stock_only":
                 return "stock-only-after-buy", "after a buy the active player must draw from the stock"
             return None

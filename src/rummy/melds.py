@@ -7,7 +7,7 @@ becomes a :class:`TableMeld` (immutable; table operations build new ones).
 >>> from rummy.cards import parse_card
 >>> v = get_variant("progressive-buy-it")
 >>> m = table_meld(MeldSpec("run", tuple(map(parse_card, ["3D", "JK", "5D", "6D"]))), v, 1, 0)
->>> m.stands_for()
+>>> m.stands_for(v)
 ['3D', '4D', '5D', '6D']
 """
 
@@ -84,15 +84,18 @@ class TableMeld:
         value = self.low + index
         return make_card(1 if value == 14 else value, self.suit)
 
-    def stands_for(self) -> list[str] | None:
+    def stands_for(self, variant: Variant) -> list[str] | None:
         """The record's ``as`` list; None for a trio of wilds."""
         if self.is_run:
             return [card_name(self.position_card(i)) for i in range(len(self.cards))]
+        if self.kind == "book":
+            return [card_name(c) for c in self.cards]
         if self.rank == 0:
             return None
-        # Group cards are kept naturals first, then wilds.
         wild_name = rank_name(self.rank) + "*"
-        return [card_name(c) if i < self.naturals else wild_name for i, c in enumerate(self.cards)]
+        return [
+            card_name(c) if _natural_here(c, variant, self.rank, -1) else wild_name for c in self.cards
+        ]
 
 
 def _value_candidates(card: Card, index: int, bounds: tuple[int, int]) -> set[int]:
@@ -247,8 +250,7 @@ def table_meld(spec: MeldSpec, variant: Variant, meld_id: int, owner: int,
         if min_size is None:
             min_size = variant.group_min if spec.kind == "set" else 2
         rank, wilds = check_group(spec, variant, min_size)
-        cards = _group_order(spec.cards, rank, variant)
-        return TableMeld(meld_id, spec.kind, owner, cards, rank=rank, wilds=wilds)
+        return TableMeld(meld_id, spec.kind, owner, spec.cards, rank=rank, wilds=wilds)
     if spec.kind == "book":
         check_book(spec, variant)
         return TableMeld(meld_id, "book", owner, spec.cards)
@@ -277,7 +279,7 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
             )
         wilds = meld.wilds + (0 if natural else 1)
         _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
-        return replace(meld, cards=_group_order(meld.cards + (card,), meld.rank, variant), wilds=wilds)
+        return replace(meld, cards=meld.cards + (card,), wilds=wilds)
     low_ok, high_ok = _run_ends_open(meld, variant)
     if wild:
         fits_low, fits_high = low_ok, high_ok
@@ -299,11 +301,6 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
     if end == "low":
         return replace(meld, cards=(card,) + meld.cards, low=meld.low - 1, wilds=wilds)
     return replace(meld, cards=meld.cards + (card,), wilds=wilds)
-
-
-def _group_order(cards: Sequence[Card], rank: int, variant: Variant) -> tuple[Card, ...]:
-    """Group cards in display order: naturals, then wilds, each in canonical order."""
-    return tuple(sorted(cards, key=lambda c: (not _natural_here(c, variant, rank, -1), c)))
 
 
 def _rank_at(value: int) -> int:
@@ -349,8 +346,7 @@ def swap_wild(meld: TableMeld, card: Card, variant: Variant, *, in_groups: bool)
         wild = meld.cards[index]
         cards = list(meld.cards)
         cards[index] = card
-        new_cards = tuple(cards) if meld.is_run else _group_order(cards, meld.rank, variant)
-        return replace(meld, cards=new_cards, wilds=meld.wilds - 1), wild
+        return replace(meld, cards=tuple(cards), wilds=meld.wilds - 1), wild
     raise MeldError("swap-no-such-wild", f"no wild card in meld {meld.id} stands for {name}")
 
 

@@ -368,7 +368,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "to_act": game.to_act,
         "hands": [card_names(game.hand(seat)) for seat in range(game.n)],
         "table": [
-            {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": m.stands_for()}
+            {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": m.stands_for(game.variant)}
             for m in game.table
         ],
         "discard": card_names(game.discard),

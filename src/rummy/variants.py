@@ -375,7 +375,7 @@ MAY_I = Variant(
         ]
     ),
     scoring="penalty",
-    card_points=_points(joker=10, ace=15, low=5, ten=10, face=10, two=10),
+    card_points=(10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10),  # 2–7: 5, 8–K: 10, A: 15
     players_min=3,
     players_max=8,
     decks=None,

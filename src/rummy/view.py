@@ -34,6 +34,7 @@ class PlayerView:
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     table: tuple[TableMeld, ...]
+    table_as: tuple[list[str] | None, ...]
     discard: tuple[Card, ...]
     discard_count: int
     stock_count: int
@@ -61,8 +62,8 @@ class PlayerView:
             "hand": card_names(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "table": [
-                {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": m.stands_for()}
-                for m in self.table
+                {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": stands}
+                for m, stands in zip(self.table, self.table_as)
             ],
             "discard": card_names(self.discard),
             "discard_count": self.discard_count,
@@ -96,6 +97,7 @@ def player_view(game: Game, seat: int | None) -> PlayerView:
         hand=tuple(game.hand(seat)) if seat is not None else (),
         hand_sizes=tuple(game.sizes),
         table=tuple(game.table),
+        table_as=tuple(m.stands_for(game.variant) for m in game.table),
         discard=visible,
         discard_count=len(game.discard),
         stock_count=len(game.stock),
