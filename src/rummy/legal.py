@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
+from rummy.deadlock import spare_cards
 from rummy.errors import IllegalActionError
 from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, wild_positions
 from rummy.play import _restore, _save, check_completable, discard_error, purchase_allowed, table_play
@@ -214,14 +215,18 @@ def _rearrangements(game: Game, held: list[Card]) -> Iterator[Action]:
                 yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
                              melds=(_run_spec(left, meld, 0), _run_spec(right, meld, index)))
     for meld in game.table:
-        for spare, rest in _spares(meld, variant):
-            if variant.is_wild(spare):
-                continue
+        for spare, rest_cards in spare_cards(meld, variant):
+            rest = MeldSpec("run" if meld.is_run else "set", rest_cards)
             suit, value = suit_of(spare), rank_of(spare)
+            same_rank = [make_card(value, s) for s in range(4) if hand[make_card(value, s)]]
+            if sum(hand[c] for c in same_rank) >= variant.group_min - 1:
+                others = [c for c in same_rank for _ in range(hand[c])][: variant.group_min - 1]
+                yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
+                             melds=(rest, MeldSpec("set", (spare, *others))))
             for low in range(value - run_min + 1, value + 1):
-                window = [make_card(v, suit) for v in range(low, low + run_min) if 1 <= v <= 13]
-                if len(window) != run_min or any(low + i < 1 for i in range(run_min)):
+                if low < 1 or low + run_min - 1 > 13:
                     continue
+                window = [make_card(v, suit) for v in range(low, low + run_min)]
                 needed = [c for c in window if c != spare]
                 if all(hand[c] for c in needed):
                     yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
@@ -233,25 +238,6 @@ def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec
     if all(c == JOKER or c % 13 == 1 for c in cards):
         declared = meld.position_card(offset)
     return MeldSpec("run", cards, declared)
-
-
-def _spares(meld: TableMeld, variant: object) -> Iterator[tuple[Card, MeldSpec]]:
-    """Cards that can leave ``meld`` with the rest still a valid meld."""
-    from rummy.variants import Variant
-
-    assert isinstance(variant, Variant)
-    if meld.is_run:
-        if len(meld.cards) > variant.run_min:
-            yield meld.cards[0], _run_spec(meld.cards[1:], meld, 1)
-            yield meld.cards[-1], _run_spec(meld.cards[:-1], meld, 0)
-    elif meld.rank and meld.naturals > 1 and len(meld.cards) > variant.group_min:
-        seen = set()
-        for index, card in enumerate(meld.cards[: meld.naturals]):
-            if card in seen:
-                continue
-            seen.add(card)
-            rest = meld.cards[:index] + meld.cards[index + 1:]
-            yield card, MeldSpec("set", rest)
 
 
 def _going_out_batch(game: Game, held: list[Card]) -> Action | None:

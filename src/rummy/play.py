@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rummy.actions import PLAY_STEP_VERBS, Action, Verb
 from rummy.cards import CARD_COUNT, Card, card_name, rank_of, to_counts
+from rummy.deadlock import is_deadlocked, is_stalemate
 from rummy.errors import IllegalActionError
 from rummy.melds import (
     MeldError,
@@ -420,41 +421,10 @@ def discard(game: Game, action: Action) -> None:
     if game.variant.stalemate_detection and is_stalemate(game):
         game._end_round("stalemate", None)
         return
+    if game.variant.has_contracts and all(game.down) and is_deadlocked(game):
+        game._end_round("exhausted", None)
+        return
     game._start_turn((seat + 1) % game.n)
-
-
-def is_stalemate(game: Game) -> bool:
-    """rules.md §6.9: no lay-off and no new meld can ever come from the cards off the table."""
-    variant = game.variant
-    pool = list(game.pack)
-    for meld in game.table:
-        for card in meld.cards:
-            pool[card] -= 1
-    held = [card for card in range(52) if pool[card] > 0]
-    for meld in game.table:
-        for card in held:
-            try:
-                lay_off(meld, card, None, variant)
-                return False
-            except MeldError as error:
-                if error.rule == "layoff-end-required":
-                    return False
-    by_rank = [0] * 14
-    for card in held:
-        by_rank[rank_of(card)] += pool[card]
-    if max(by_rank) >= variant.group_min:
-        return False
-    for suit in range(4):
-        streak = 0
-        for rank in range(1, 14):
-            streak = streak + 1 if pool[suit * 13 + rank - 1] else 0
-            if streak >= variant.run_min:
-                return False
-        if variant.ace_mode != "low_only" and pool[suit * 13] and all(
-            pool[suit * 13 + r - 1] for r in range(14 - variant.run_min + 1, 14)
-        ):
-            return False
-    return True
 
 
 # -- purchase --------------------------------------------------------------------------------
