@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rummy.cards import JOKER, Card, make_card, rank_of, suit_of
-from rummy.melds import MeldError, TableMeld, lay_off
+from rummy.cards import JOKER, Card, make_card, rank_of
+from rummy.melds import MeldError, TableMeld, lay_off, swap_wild
 from rummy.variants import Variant
 
 if TYPE_CHECKING:
@@ -69,22 +69,86 @@ def is_stalemate(game: Game) -> bool:
     return not any(_pool_has_run(pool, suit, variant.run_min, ace_high) for suit in range(4))
 
 
-def spare_cards(meld: TableMeld, variant: Variant) -> Iterator[tuple[Card, tuple[Card, ...]]]:
-    """Natural cards that can leave ``meld`` with the rest still valid: (card, rest of the meld)."""
+def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> Iterator[tuple[Card, tuple[Card, ...]]]:
+    """Cards that can leave ``meld`` with the rest still valid: (card, rest of the meld).
+
+    Natural cards only, unless ``wilds``.  A run gives up an end card, a set any card.
+    """
     if meld.is_run:
         if len(meld.cards) > variant.run_min:
             for index in (0, len(meld.cards) - 1):
                 card = meld.cards[index]
-                if not variant.is_wild(card):
-                    rest = meld.cards[1:] if index == 0 else meld.cards[:-1]
-                    yield card, rest
-    elif meld.rank and len(meld.cards) > variant.group_min and meld.naturals > 1:
+                if wilds or not variant.is_wild(card):
+                    yield card, (meld.cards[1:] if index == 0 else meld.cards[:-1])
+    elif meld.rank and len(meld.cards) > variant.group_min:
         seen = set()
         for index, card in enumerate(meld.cards):
-            if card in seen or variant.is_wild(card):
+            wild = variant.is_wild(card)
+            if card in seen or (wild and not wilds) or (not wild and meld.naturals == 1):
                 continue
             seen.add(card)
-            yield card, meld.cards[:index] + meld.cards[index + 1:]
+            rest = meld.cards[:index] + meld.cards[index + 1:]
+            if variant.wild_policy == "not_outnumber" and not wild and meld.wilds > meld.naturals - 1:
+                continue
+            yield card, rest
+
+
+Spare = tuple[TableMeld, Card, tuple[Card, ...]]
+
+
+def spare_builds(table: list[TableMeld], variant: Variant, supply: list[int]) -> Iterator[tuple[list[Spare], tuple[Card, ...], str]]:
+    """New melds made of ``supply`` cards (at least one) and spare table cards (at least one).
+
+    Yields ``(spares used, cards of the new meld, kind)``; each spare comes from a different meld.
+    This is the rearrangement that lets a hand play cards no lay-off can place.
+    """
+    spares = [(m, c, rest) for m in table for c, rest in spare_cards(m, variant, wilds=True)]
+    if not spares:
+        return
+    wild_spares = [s for s in spares if variant.is_wild(s[1])]
+    for rank in range(1, 14):
+        own = [make_card(rank, suit) for suit in range(4) for _ in range(supply[make_card(rank, suit)])]
+        own = [c for c in own if not variant.is_wild(c)]
+        if not own:
+            continue
+        used: list[Spare] = []
+        for spare in [s for s in spares if not variant.is_wild(s[1]) and rank_of(s[1]) == rank] + wild_spares:
+            if len(own) + len(used) >= variant.group_min and used:
+                break
+            if all(spare[0].id != u[0].id for u in used):
+                used.append(spare)
+        wild_count = sum(1 for u in used if variant.is_wild(u[1]))
+        if not used or len(own) + len(used) < variant.group_min:
+            continue
+        if variant.wild_policy == "not_outnumber" and wild_count > len(own) + len(used) - wild_count:
+            continue
+        yield used, tuple(own) + tuple(u[1] for u in used), "set"
+    low_bound = 2 if variant.ace_mode == "high_only" else 1
+    high_bound = 13 if variant.ace_mode == "low_only" else 14
+    for suit in range(4):
+        for low in range(low_bound, high_bound - variant.run_min + 2):
+            cards: list[Card] = []
+            used = []
+            own_count = 0
+            for value in range(low, low + variant.run_min):
+                card = make_card(1 if value == 14 else value, suit)
+                if supply[card] and not variant.is_wild(card):
+                    cards.append(card)
+                    own_count += 1
+                    continue
+                pick = next((s for s in spares if s[1] == card and all(s[0].id != u[0].id for u in used)), None)
+                if pick is None:
+                    pick = next((s for s in wild_spares if all(s[0].id != u[0].id for u in used)), None)
+                if pick is None:
+                    break
+                used.append(pick)
+                cards.append(pick[1])
+            else:
+                wild_count = sum(1 for c in cards if variant.is_wild(c))
+                if own_count and used and not (
+                    variant.wild_policy == "not_outnumber" and wild_count > len(cards) - wild_count
+                ):
+                    yield used, tuple(cards), "run"
 
 
 def is_deadlocked(game: Game) -> bool:
@@ -97,23 +161,18 @@ def is_deadlocked(game: Game) -> bool:
         return False
     if _any_layoff(game, pool):
         return False
-    if variant.rearrange_mode == "none" and variant.joker_swap == "none":
-        return True
-    if any(meld.wilds for meld in game.table):
-        return False
+    if variant.joker_swap != "none":
+        for meld in game.table:
+            for card in range(52):
+                if pool[card] and meld.wilds:
+                    try:
+                        swap_wild(meld, card, variant, in_groups=variant.joker_swap_in_groups)
+                        return False
+                    except MeldError:
+                        pass
     if variant.rearrange_mode == "none":
         return True
-    ace_high = variant.ace_mode != "low_only"
     for meld in game.table:
-        if meld.is_run:
-            for index in range(len(meld.cards)):
-                if pool[meld.position_card(index)]:
-                    return False  # a duplicate could split the run
-        for card, _ in spare_cards(meld, variant):
-            if pool[card] + sum(pool[make_card(rank_of(card), s)] for s in range(4) if s != suit_of(card)) >= (
-                variant.group_min - 1
-            ):
-                return False
-            if _pool_has_run(pool, suit_of(card), variant.run_min, ace_high, must_hold=rank_of(card)):
-                return False
-    return True
+        if meld.is_run and any(pool[meld.position_card(i)] for i in range(len(meld.cards))):
+            return False  # a duplicate could split the run
+    return next(spare_builds(game.table, variant, pool), None) is None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
-from rummy.deadlock import spare_cards
+from rummy.deadlock import spare_builds
 from rummy.errors import IllegalActionError
 from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, wild_positions
 from rummy.play import _restore, _save, check_completable, discard_error, purchase_allowed, table_play
@@ -214,23 +214,11 @@ def _rearrangements(game: Game, held: list[Card]) -> Iterator[Action]:
                 right = (target,) + cards[index + 1:]
                 yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
                              melds=(_run_spec(left, meld, 0), _run_spec(right, meld, index)))
-    for meld in game.table:
-        for spare, rest_cards in spare_cards(meld, variant):
-            rest = MeldSpec("run" if meld.is_run else "set", rest_cards)
-            suit, value = suit_of(spare), rank_of(spare)
-            same_rank = [make_card(value, s) for s in range(4) if hand[make_card(value, s)]]
-            if sum(hand[c] for c in same_rank) >= variant.group_min - 1:
-                others = [c for c in same_rank for _ in range(hand[c])][: variant.group_min - 1]
-                yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
-                             melds=(rest, MeldSpec("set", (spare, *others))))
-            for low in range(value - run_min + 1, value + 1):
-                if low < 1 or low + run_min - 1 > 13:
-                    continue
-                window = [make_card(v, suit) for v in range(low, low + run_min)]
-                needed = [c for c in window if c != spare]
-                if all(hand[c] for c in needed):
-                    yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
-                                 melds=(rest, MeldSpec("run", tuple(window))))
+    for used, cards, kind in spare_builds(game.table, variant, hand):
+        sources = tuple(meld.id for meld, _, _ in used)
+        rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
+        new = MeldSpec(kind, cards)
+        yield Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, new))
 
 
 def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:

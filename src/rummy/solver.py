@@ -59,7 +59,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from rummy.cards import CARD_COUNT, JOKER, card_name, rank_name
+from rummy.cards import CARD_COUNT, card_name, rank_name
 from rummy.variants import GROUP, RUN, Slot, Variant
 
 __all__ = ["PlannedMeld", "best_melds_from", "can_lay_down", "find_lay_down"]
@@ -204,7 +204,8 @@ class _Plan:
 
     __slots__ = (
         "slots", "impossible", "need", "n_runs", "run_index", "run_mins", "run_same", "run_last_block",
-        "run_window", "n_groups", "group_index", "gslots", "g_same", "has_pair", "label_ok", "gneed",
+        "run_window", "n_groups", "group_index", "gslots", "g_same", "g_last_block", "has_pair", "label_ok",
+        "gneed",
     )
 
     def __init__(self, rules: _Rules, slots: tuple[Slot, ...]) -> None:
@@ -240,6 +241,10 @@ class _Plan:
         self.group_index = tuple(g[0] for g in groups)
         self.gslots = tuple((m, accepts, is_pair) for _, m, accepts, is_pair in groups)
         self.g_same = tuple(i > 0 and self.gslots[i] == self.gslots[i - 1] for i in range(len(groups)))
+        last = len(groups) - 1
+        while last > 0 and self.g_same[last]:
+            last -= 1
+        self.g_last_block = max(last, 0)
         self.has_pair = any(is_pair for _, _, _, is_pair in groups)
         # The label search assumes the wild totals of same-rank groups form an interval; that is proven
         # for every policy except "not_outnumber" mixing wild-less pairs and other groups of one rank.
@@ -467,10 +472,25 @@ class _Search:
         adjacent = rules.adjacent
         stack = self.stack
         nxt = self._runs
+        # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
+        sparse = skip_wild_only or not rules.all_wild
+        a_last = hi - lm + 1
         for s in range(ks, 4):
             row = rules.card_at[s]
-            a0 = ka if (s == ks and ka > lo) else lo
-            for a in range(a0, hi - lm + 2):
+            a = (ka if (s == ks and ka > lo) else lo) - 1
+            while a < a_last:
+                a += 1
+                if sparse:
+                    # The first natural at or above a: a run starting at a fills the gap with wilds.
+                    v = a
+                    while v <= hi and not pool[row[v]]:
+                        v += 1
+                    if v > hi:
+                        break
+                    if v - a > wr:
+                        a = v - wr
+                        if a > a_last:
+                            break
                 if frontier:
                     f = s * 13 + (a - 2 if a > 2 else 0)
                     while fpos < f:
@@ -689,31 +709,38 @@ class _Search:
     def _label_groups(self, wr: int) -> tuple[int, int, _GroupSolution] | None:
         """Best labelling of the group slots with ranks (all naturals of a chosen rank join it).
 
-        Returns (points gained, cards used, solution) where points include the group wilds.
+        Returns (points gained, cards used, solution) where points include the group wilds.  Pruned by
+        the slack: naturals of ranks no slot takes stay in hand, and candidates are tried in a fixed
+        order, so in the last block of identical slots a candidate passed over is lost for good.
         """
         rules, plan = self.rules, self.plan
         cnt = self.rank_cnt
         gslots, gsame = plan.gslots, plan.g_same
         g = len(gslots)
+        last_block = plan.g_last_block
         need = plan.group_need(rules, wr)
-        require_all = self.require_all
+        budget = self.budget  # 0 with require_all: then every natural and wild must be used
         cands: list[int] = []
         for r in range(1, 14):
             if cnt[r]:
                 if cnt[r] >= need:
                     cands.append(r)
-                elif require_all:
-                    return None
-        ncand = len(cands)
-        if require_all and ncand > g:
+                else:
+                    budget -= cnt[r]
+        if budget < 0:
             return None
+        ncand = len(cands)
         rp = rules.rank_points
+        counts = sorted((cnt[r] for r in cands), reverse=True)
+        if sum(counts[g:]) > budget:  # at most g distinct ranks can be used
+            return None
         cands.sort(key=lambda r: (-rp[r] * cnt[r], r))
         vals = [rp[r] * cnt[r] for r in cands]
         counts = [cnt[r] for r in cands]
         w_before = self.W - wr
         wp = self.wp
-        wild_gain = wp[w_before + wr] - wp[w_before]
+        w_gain_base = wp[w_before]
+        wild_gain = wp[w_before + wr] - w_gain_base
         same_rank = rules.same_rank
         lohi = rules.lohi
         wild_min = [self._wild_group_min(*slot) for slot in gslots]
@@ -721,30 +748,30 @@ class _Search:
         lo_of = [0] * ncand
         hi_of = [0] * ncand
         labels = [0] * g
-        w_gain_base = wp[w_before]
         best_val = -1
         best_cnt = -1
         best_labels: tuple[int, ...] | None = None
+        total_nat = sum(counts)
 
-        def rec(j: int, kmin: int, lo_sum: int, hi_sum: int, npts: int, ncnt: int, nlab: int) -> None:
+        def rec(j: int, kmin: int, lo_sum: int, hi_sum: int, npts: int, ncnt: int, lost: int) -> None:
             nonlocal best_val, best_cnt, best_labels
             if j == g:
-                if require_all and nlab < ncand:
-                    return
                 wg = wr if hi_sum >= wr else hi_sum
-                if require_all and wg < wr:
+                if total_nat - ncnt + wr - wg > budget:
                     return
                 val = npts + wp[w_before + wg] - w_gain_base
                 tot = ncnt + wg
                 if val > best_val or (val == best_val and tot > best_cnt):
                     best_val, best_cnt, best_labels = val, tot, tuple(labels)
                 return
+            start = kmin if gsame[j] else 0
+            tail = j >= last_block
+            if j == last_block:
+                lost = 0
             rem = g - j
-            if require_all and ncand - nlab > rem:
-                return
             ub = npts + wild_gain
             taken = 0
-            for k in range(ncand):
+            for k in range(start if tail else 0, ncand):
                 if not assigned[k]:
                     ub += vals[k]
                     taken += 1
@@ -754,32 +781,32 @@ class _Search:
                 return
             m, accepts, _ = gslots[j]
             slot_t = (m, accepts)
-            start = kmin if gsame[j] else 0
             for k in range(start, ncand):
                 M = assigned[k]
-                if M and not same_rank:
-                    continue
-                M2 = tuple(sorted((*M, slot_t)))
-                bounds = lohi(counts[k], M2)
-                if bounds is None:
-                    continue
-                lo2, hi2 = bounds
-                new_lo = lo_sum - lo_of[k] + lo2
-                if new_lo > wr:
-                    continue
-                new_hi = hi_sum - hi_of[k] + hi2
-                old = (M, lo_of[k], hi_of[k])
-                assigned[k], lo_of[k], hi_of[k] = M2, lo2, hi2
-                labels[j] = cands[k]
-                if M:
-                    rec(j + 1, k, new_lo, new_hi, npts, ncnt, nlab)
-                else:
-                    rec(j + 1, k, new_lo, new_hi, npts + vals[k], ncnt + counts[k], nlab + 1)
-                assigned[k], lo_of[k], hi_of[k] = old
+                if not (M and not same_rank):
+                    M2 = tuple(sorted((*M, slot_t))) if M else (slot_t,)
+                    bounds = lohi(counts[k], M2)
+                    if bounds is not None:
+                        lo2, hi2 = bounds
+                        new_lo = lo_sum - lo_of[k] + lo2
+                        if new_lo <= wr:
+                            new_hi = hi_sum - hi_of[k] + hi2
+                            old = (M, lo_of[k], hi_of[k])
+                            assigned[k], lo_of[k], hi_of[k] = M2, lo2, hi2
+                            labels[j] = cands[k]
+                            if M:
+                                rec(j + 1, k, new_lo, new_hi, npts, ncnt, lost)
+                            else:
+                                rec(j + 1, k, new_lo, new_hi, npts + vals[k], ncnt + counts[k], lost)
+                            assigned[k], lo_of[k], hi_of[k] = old
+                if tail and not M:
+                    lost += counts[k]  # passed over: later identical slots cannot take it
+                    if lost > budget:
+                        return
             wmin = wild_min[j]
             if wmin is not None and lo_sum + wmin <= wr:
                 labels[j] = 0
-                rec(j + 1, ncand, lo_sum + wmin, _INF, npts, ncnt, nlab)
+                rec(j + 1, ncand, lo_sum + wmin, _INF, npts, ncnt, lost)
 
         rec(0, 0, 0, 0, 0, 0, 0)
         if best_labels is None:
