@@ -47,6 +47,7 @@ class PlayerView:
     claim_card: Card | None
     discard_dead: bool
     legal_actions: tuple[Action, ...]
+    revealed_hands: tuple[tuple[Card, ...], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (cards in record notation)."""
@@ -77,6 +78,7 @@ class PlayerView:
             "claim_card": card_name(self.claim_card) if self.claim_card is not None else None,
             "discard_dead": self.discard_dead,
             "legal_actions": [str(a) for a in self.legal_actions],
+            "revealed_hands": [card_names(h) for h in self.revealed_hands] if self.revealed_hands else None,
         }
 
 
@@ -84,6 +86,9 @@ def player_view(game: Game, seat: int | None) -> PlayerView:
     """The view of ``seat`` (None for a spectator)."""
     if seat is not None and not 0 <= seat < game.n:
         raise ValueError(f"there is no seat {seat}")
+    # At the end of a round every hand is laid open for the count.
+    over = game.phase.value in ("round_over", "game_over")
+    revealed = tuple(tuple(game.hand(s)) for s in range(game.n)) if over else None
     visible = tuple(game.discard) if game.variant.show_discard_history else tuple(game.discard[-1:])
     return PlayerView(
         seat=seat,
@@ -110,4 +115,5 @@ def player_view(game: Game, seat: int | None) -> PlayerView:
         claim_card=game.window.card if game.window is not None else None,
         discard_dead=game.dead,
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
+        revealed_hands=revealed,
     )
