@@ -11,9 +11,10 @@ from rummy.actions import parse_action, parse_meld
 from rummy.cards import JOKER, card_name, parse_card
 from rummy.errors import IllegalActionError, RecordSyntaxError, VariantError
 from rummy.game import new_game
+from rummy.house_rules import OPTION_PARSERS, load_variant_file
 from rummy.melds import MeldError, MeldSpec, lay_off, table_meld
 from rummy.record import dumps, loads, record_of, replay
-from rummy.variants import OPTION_PARSERS, VARIANTS, get_variant, load_variant_file
+from rummy.variants import VARIANTS, get_variant
 
 
 def cards(text: str) -> tuple[int, ...]:

@@ -45,7 +45,7 @@ def expected_scores(game: Game) -> list[int]:
 def test_example_replays_with_hand_counted_scores(path: Path) -> None:
     record = load(path)
     game, actions = prepare(record)
-    for rnd, parsed in zip(record.rounds, actions):
+    for rnd, parsed in zip(record.rounds, actions, strict=True):
         game.deal(dealer=rnd.dealer, hands=rnd.hands, upcard=rnd.upcard, stock=rnd.stock,
                   purchase_cards=rnd.purchase_cards)
         for action in parsed:

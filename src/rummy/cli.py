@@ -8,8 +8,9 @@ import sys
 from collections.abc import Sequence
 
 from rummy.errors import RummyError
+from rummy.house_rules import OPTION_PARSERS, load_variant_file
 from rummy.record import ReplayResult, replay_file
-from rummy.variants import VARIANTS, Variant, get_variant, load_variant_file, register_variant
+from rummy.variants import VARIANTS, Variant, get_variant, register_variant
 
 
 def _players(variant: Variant) -> str:
@@ -32,7 +33,7 @@ def cmd_variants(_: argparse.Namespace) -> int:
         rows.append((variant.id, variant.name, _players(variant), _decks(variant), rounds))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
     return 0
 
 
@@ -50,7 +51,8 @@ def rules_text(variant: Variant) -> str:
             rules = variant.round_rules(number, variant.players_min)
             extra = []
             if rules.claim_limit and variant.buy_schedule is not None:
-                extra.append(f"buy {rules.claim_limit}" + (f", {rules.penalty_cards} blind" if rules.penalty_cards else ""))
+                blind = f", {rules.penalty_cards} blind" if rules.penalty_cards else ""
+                extra.append(f"buy {rules.claim_limit}{blind}")
             if not rules.final_discard_allowed:
                 extra.append("no final discard")
             contract = ", ".join(str(slot) for slot in rules.contract)
@@ -72,8 +74,6 @@ def rules_text(variant: Variant) -> str:
     lines.append(f"Scoring: {scoring}.")
     lines.append("")
     lines.append("House-rule options (rules.md §8) and their values here:")
-    from rummy.variants import OPTION_PARSERS
-
     for key, (attribute, _) in sorted(OPTION_PARSERS.items()):
         if key == "may_i_limit":
             continue

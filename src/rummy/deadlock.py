@@ -96,7 +96,9 @@ def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> It
 Spare = tuple[TableMeld, Card, tuple[Card, ...]]
 
 
-def spare_builds(table: list[TableMeld], variant: Variant, supply: list[int]) -> Iterator[tuple[list[Spare], tuple[Card, ...], str]]:
+def spare_builds(
+    table: list[TableMeld], variant: Variant, supply: list[int]
+) -> Iterator[tuple[list[Spare], tuple[Card, ...], str]]:
     """New melds made of ``supply`` cards (at least one) and spare table cards (at least one).
 
     Yields ``(spares used, cards of the new meld, kind)``; each spare comes from a different meld.

@@ -245,7 +245,9 @@ class Game:
             raise DealError(f"round {number}: purchase_cards belong to the purchase variant only")
         if variant.upcard and upcard is None:
             raise DealError(f"round {number}: an upcard is needed")
-        named = to_counts([c for h in hands for c in h] + stock + ([upcard] if upcard is not None else []) + (pcs or []))
+        named = to_counts(
+            [c for h in hands for c in h] + stock + ([upcard] if upcard is not None else []) + (pcs or [])
+        )
         for card in range(CARD_COUNT):
             if named[card] > self.pack[card]:
                 raise DealError(
@@ -322,7 +324,8 @@ class Game:
         phase = self.phase
         verb = action.verb
         if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-            raise IllegalActionError("round-over", str(action), f"the {'game' if phase is Phase.GAME_OVER else 'round'} is over")
+            what = "game" if phase is Phase.GAME_OVER else "round"
+            raise IllegalActionError("round-over", str(action), f"the {what} is over")
         if phase is Phase.CLAIM:
             if verb not in (Verb.BUY, Verb.PASS):
                 raise IllegalActionError(

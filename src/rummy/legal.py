@@ -207,7 +207,6 @@ def _rearrangements(game: Game, held: list[Card]) -> Iterator[Action]:
             continue
         cards = meld.cards
         for index in range(run_min - 1, len(cards) - run_min + 1):
-            card = cards[index]
             target = meld.position_card(index)
             if hand[target] and not variant.is_wild(target):
                 left = cards[: index + 1]

@@ -373,6 +373,12 @@ def relocate_wild(meld: TableMeld, card: Card, end: str | None, variant: Variant
     return moved, None
 
 
+def meld_json(meld: TableMeld, variant: Variant) -> dict[str, object]:
+    """The record's JSON object of a table meld (STATE ``table`` entries)."""
+    return {"id": meld.id, "kind": meld.kind, "owner": meld.owner, "cards": [card_name(c) for c in meld.cards],
+            "as": meld.stands_for(variant)}
+
+
 def meld_summary(meld: TableMeld) -> str:
     """Short human description: ``run 3D-6D`` or ``set of 7s``."""
     if meld.is_run:

@@ -194,7 +194,7 @@ def _contract_error(game: Game, melds: Sequence[TableMeld]) -> str | None:
                 if need not in remaining:
                     return f"the contract needs a {noun} of exactly {need}"
                 remaining.remove(need)
-        elif any(size < need for size, need in zip(sizes, mins)):
+        elif any(size < need for size, need in zip(sizes, mins, strict=False)):
             return f"the melds do not fill the contract ({', '.join(map(str, contract))})"
     return None
 

@@ -17,6 +17,8 @@ from rummy.actions import Action, parse_action
 from rummy.cards import Card, card_name, card_names, parse_card
 from rummy.errors import IllegalActionError, RecordSyntaxError, RummyError
 from rummy.game import DealError, Game, Phase
+from rummy.house_rules import apply_options
+from rummy.melds import meld_json
 from rummy.variants import Variant, get_variant
 
 FORMAT = "rummy-record/1"
@@ -278,8 +280,6 @@ def prepare(record: Record, variant: Variant | None = None) -> tuple[Game, list[
     elif record.variant != variant.id:
         raise RecordError(f"the record is for {record.variant!r}, the variant file defines {variant.id!r}")
     elif record.options:
-        from rummy.variants import apply_options
-
         variant = apply_options(variant, record.options)
     start = record.start or {}
     try:
@@ -324,7 +324,8 @@ def replay(record: Record, variant: Variant | None = None) -> ReplayResult:
         return ReplayResult(False, 2, error={"message": str(error)})
     for index, rnd in enumerate(record.rounds):
         if game.phase is Phase.GAME_OVER:
-            return ReplayResult(False, 2, error={"message": f"round {game.round_number + 1} follows the end of the game"})
+            message = f"round {game.round_number + 1} follows the end of the game"
+            return ReplayResult(False, 2, error={"message": message})
         if game.phase is not Phase.ROUND_OVER:
             return ReplayResult(
                 False, 2, error={"message": f"round {game.round_number} is unfinished but another round follows"}
@@ -367,10 +368,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "dealer": game.dealer if game.dealer >= 0 else None,
         "to_act": game.to_act,
         "hands": [card_names(game.hand(seat)) for seat in range(game.n)],
-        "table": [
-            {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": m.stands_for(game.variant)}
-            for m in game.table
-        ],
+        "table": [meld_json(m, game.variant) for m in game.table],
         "discard": card_names(game.discard),
         "stock_count": len(game.stock),
         "down": list(game.down),

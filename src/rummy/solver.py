@@ -49,12 +49,14 @@ Algorithm
    added where the wild policy allows), memoised per call on the remaining rank counts.  With exact
    contract sizes an explicit search over (rank, naturals, wilds) per slot is used instead.
 5. "No final discard" (exactly one card left is forbidden): if the best lay-down leaves exactly one
-   card, the best one leaving two or more is found by forcing two cards out of the hand in every
-   possible way (exact, and rare).
+   card, a second search rejects completions leaving one card (enough for lay-downs leaving three or
+   more, which are maximal), and lay-downs leaving exactly two are found by trying pairs of cards in
+   order of points with the must-use-all search (see :func:`_solve_not_one`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -324,27 +326,26 @@ class _Search:
     """
 
     def __init__(self, rules: _Rules, plan: _Plan, hand: Sequence[int], require_all: bool,
-                 first_only: bool) -> None:
+                 first_only: bool, forbid_one: bool = False) -> None:
         self.rules = rules
         self.plan = plan
         self.require_all = require_all
         self.first_only = first_only
+        self.forbid_one = forbid_one  # reject lay-downs leaving exactly one card
+        self.dead_cards: list[int] = []
         points = rules.points
-        nat = [0] * 52
-        for c in rules.naturals:
-            k = hand[c]
-            if k:
-                if k < 0:
-                    raise ValueError(f"negative count for {card_name(c)}")
-                nat[c] = k
+        if min(hand) < 0:
+            raise ValueError("a hand cannot hold a negative number of cards")
+        nat = list(hand[:52])
         wilds: list[int] = []
         for c in rules.wild_cards:
             k = hand[c]
             if k:
-                if k < 0:
-                    raise ValueError(f"negative count for {card_name(c)}")
                 wilds.extend([c] * k)
-        wilds.sort(key=lambda c: (-points[c], c))
+                if c < 52:
+                    nat[c] = 0
+        if len(wilds) > 1:
+            wilds.sort(key=lambda c: (-points[c], c))
         self.wilds = wilds
         self.W = len(wilds)
         wp = [0]
@@ -369,46 +370,47 @@ class _Search:
     # -- preparation: dead cards, modes, budgets ----------------------------------------------------
 
     def _prepare(self, nat: list[int]) -> None:
+        """Remove dead naturals (no group and no run can use them); set budgets, modes, totals."""
         rules, plan = self.rules, self.plan
         points = rules.points
         W = self.W
+        present = [c for c in range(52) if nat[c]]
         rank_cnt = [0] * 14
-        for c in range(52):
-            if nat[c]:
-                rank_cnt[_RANK[c]] += nat[c]
+        for c in present:
+            rank_cnt[_RANK[c]] += nat[c]
         gneed = plan.group_need(rules, W) if plan.n_groups else _INF
         gcap_rank = [rank_cnt[r] >= gneed for r in range(14)]
         dead_pts = dead_cnt = 0
-        if plan.n_runs:
-            lmin = plan.run_window
-            wcap = min(W, 1 if rules.policy == _ONE else lmin)
-            pending = [0, 1, 2, 3]
-            while pending:
-                s = pending.pop()
-                base = s * 13
-                mask = 0
-                for r in range(13):
-                    if nat[base + r]:
-                        mask |= 1 << r
-                if not mask:
-                    continue
-                capable = rules.run_capable(mask, wcap, lmin)
-                removed = False
-                for r in range(13):
-                    c = base + r
-                    if nat[c] and not gcap_rank[r + 1] and not capable >> r & 1:
-                        dead_pts += nat[c] * points[c]
-                        dead_cnt += nat[c]
-                        nat[c] = 0
-                        removed = True
-                if removed:
-                    pending.append(s)
-        else:
-            for c in range(52):
-                if nat[c] and not gcap_rank[_RANK[c]]:
+        # Naturals whose rank no group slot can take: they must go to runs.
+        loose = [c for c in present if not gcap_rank[_RANK[c]]]
+        if loose:
+            if plan.n_runs:
+                lmin = plan.run_window
+                wcap = min(W, 1 if rules.policy == _ONE else lmin)
+                masks = [0, 0, 0, 0]
+                for c in present:
+                    masks[c // 13] |= 1 << (c % 13)
+                changed = True
+                while changed:
+                    changed = False
+                    for c in loose:
+                        if nat[c]:
+                            s = c // 13
+                            if not rules.run_capable(masks[s], wcap, lmin) >> (c % 13) & 1:
+                                changed = True
+                                masks[s] &= ~(1 << (c % 13))
+                                self.dead_cards.extend([c] * nat[c])
+                                dead_pts += nat[c] * points[c]
+                                dead_cnt += nat[c]
+                                nat[c] = 0
+            else:
+                for c in loose:
+                    self.dead_cards.extend([c] * nat[c])
                     dead_pts += nat[c] * points[c]
                     dead_cnt += nat[c]
                     nat[c] = 0
+            if dead_cnt:
+                present = [c for c in present if nat[c]]
         self.dead_pts, self.dead_cnt = dead_pts, dead_cnt
         budget = self.total - plan.need - dead_cnt
         if budget < 0 or (self.require_all and dead_cnt):
@@ -417,14 +419,24 @@ class _Search:
         self.budget = 0 if self.require_all else budget
         self.hand = nat[:]  # live naturals, never changed
         self.pool = nat  # live naturals not yet in a run
-        self.rank_cnt = [0] * 14
-        for c in range(52):
-            self.rank_cnt[_RANK[c]] += nat[c]
-        self.gcap = [gcap_rank[_RANK[c]] for c in range(52)]
-        self.live_pts = sum(nat[c] * points[c] for c in range(52))
-        self.live_cnt = sum(nat)
-        self.live_gc_pts = sum(nat[c] * points[c] for c in range(52) if self.gcap[c])
-        self.live_gc_cnt = sum(nat[c] for c in range(52) if self.gcap[c])
+        self.rank_cnt = rank_cnt
+        gcap = [False] * 52
+        live_pts = live_cnt = gc_pts = gc_cnt = 0
+        for c in present:
+            k = nat[c]
+            live_pts += k * points[c]
+            live_cnt += k
+            if gcap_rank[_RANK[c]]:
+                gcap[c] = True
+                gc_pts += k * points[c]
+                gc_cnt += k
+        if dead_cnt:
+            rank_cnt[:] = [0] * 14
+            for c in present:
+                rank_cnt[_RANK[c]] += nat[c]
+        self.gcap = gcap
+        self.live_pts, self.live_cnt = live_pts, live_cnt
+        self.live_gc_pts, self.live_gc_cnt = gc_pts, gc_cnt
         self.ends = [0] * 52
         self.greedy = (
             rules.policy == _NONE and rules.all_wild and not rules.exact
@@ -507,12 +519,14 @@ class _Search:
                 kb_here = kb if (s == ks and a == ka) else 0
                 bmax = hi if hi < a + 12 else a + 12
                 if greedy:
-                    # Naturals taken greedily; a run past the minimum needs natural ends.
+                    # Naturals taken greedily; a run past the minimum needs natural ends.  Extend to the
+                    # longest run first, then shrink: long runs first find good lay-downs early.
                     taken: list[int] = []
+                    marks: list[tuple[int, int, int, int, int]] = []  # per length: taken, w, points...
                     w = tp = tg = tgc = 0
                     ca = row[a]
-                    a_end = hand[ca] - ends[ca] > 0
-                    for b in range(a, bmax + 1):
+                    stop = bmax if hand[ca] - ends[ca] > 0 else min(bmax, a + lm - 1)
+                    for b in range(a, stop + 1):
                         c = row[b]
                         if pool[c]:
                             pool[c] -= 1
@@ -526,34 +540,37 @@ class _Search:
                             w += 1
                             if w > wr:
                                 break
-                        size = b - a + 1
-                        if size < lm or b < kb_here:
-                            continue
-                        if not taken and skip_wild_only:
-                            continue
-                        if not adjacent and self._touches(s, a, b):
-                            continue
-                        if size > lm:
-                            if not a_end:
+                        marks.append((len(taken), w, tp, tg, tgc))
+                    kept = len(taken)
+                    for j in range(len(marks) - 1, -1, -1):
+                        b = a + j
+                        n, w, tp, tg, tgc = marks[j]
+                        if (j + 1 >= lm and b >= kb_here and (n or not skip_wild_only)
+                                and (adjacent or not self._touches(s, a, b))):
+                            if j + 1 > lm:
+                                c = row[b]
+                                if hand[c] - ends[c] > 0:
+                                    ends[ca] += 1
+                                    ends[c] += 1
+                                    stack.append((i, s, a, b, taken, n))
+                                    nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                                        rcnt + n, rgp + tg, rgc + tgc)
+                                    stack.pop()
+                                    ends[ca] -= 1
+                                    ends[c] -= 1
+                            else:
+                                stack.append((i, s, a, b, taken, n))
+                                nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                                    rcnt + n, rgp + tg, rgc + tgc)
+                                stack.pop()
+                            if self.done:
                                 break
-                            if hand[c] - ends[c] <= 0:
-                                continue
-                            ends[ca] += 1
-                            ends[c] += 1
-                            stack.append((i, s, a, b, taken, len(taken)))
-                            nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                                rcnt + len(taken), rgp + tg, rgc + tgc)
-                            stack.pop()
-                            ends[ca] -= 1
-                            ends[c] -= 1
-                        else:
-                            stack.append((i, s, a, b, taken, len(taken)))
-                            nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                                rcnt + len(taken), rgp + tg, rgc + tgc)
-                            stack.pop()
-                        if self.done:
-                            break
-                    for c in taken:
+                        if j and marks[j - 1][0] < n:  # position b held a natural: give it back
+                            kept -= 1
+                            c = taken[kept]
+                            pool[c] += 1
+                            rank_cnt[_RANK[c]] += 1
+                    for c in taken[:kept]:
                         pool[c] += 1
                         rank_cnt[_RANK[c]] += 1
                 else:
@@ -584,19 +601,31 @@ class _Search:
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
                    lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int,
                    exact: bool) -> None:
-        """Every run of suit ``s`` starting at value ``a``, with every choice of available naturals."""
+        """Every run of suit ``s`` starting at value ``a``, with every choice of available naturals.
+
+        In the last run slot a natural that no group can take and that is worth at least as much as
+        any wild is always used: otherwise it stays in hand, and swapping it for the wild keeps the
+        lay-down valid (fewer wilds), leaves as many cards and no more points.
+        """
         rules = self.rules
         pool, gcap, rank_cnt = self.pool, self.gcap, self.rank_cnt
         points = rules.points
         row = rules.card_at[s]
         policy = rules.policy
         allow_wild_only = rules.all_wild and not self.wildrun_label
+        last = i == self.plan.n_runs - 1
+        top_wild = self.wp[1] if self.W else 0
         avail: list[int] = []
+        forced: list[int] = []  # positions of avail whose natural must be used
         for b in range(a, bmax + 1):
             if pool[row[b]]:
-                avail.append(b)
+                c = row[b]
+                if last and not gcap[c] and points[c] >= top_wild:
+                    forced.append(b)
+                else:
+                    avail.append(b)
             size = b - a + 1
-            if size - len(avail) > wr:
+            if size - len(avail) - len(forced) > wr:
                 break
             if size < lm or b < kb:
                 continue
@@ -611,8 +640,10 @@ class _Search:
                 least = max(least, size - 1)
             if least <= 0:
                 least = 0 if allow_wild_only else 1
-            for n in range(len(avail), least - 1, -1):
-                for combo in combinations(avail, n):
+            nf = len(forced)
+            for n in range(len(avail) + nf, max(least, nf) - 1, -1):
+                for extra in combinations(avail, n - nf):
+                    combo = (*forced, *extra)
                     mask = 0
                     for v in combo:
                         mask |= 1 << v
@@ -686,7 +717,7 @@ class _Search:
                     self.dead_cnt + self.live_cnt + W - used_cnt, solution, wr, 0)
 
     def _offer(self, left_pts: int, left_cnt: int, groups: _GroupSolution | None, wr: int, extra: int) -> None:
-        if self.require_all and left_cnt:
+        if (self.require_all and left_cnt) or (self.forbid_one and left_cnt == 1):
             return
         if left_pts < self.best_pts or (left_pts == self.best_pts and left_cnt < self.best_cnt):
             self.best_pts, self.best_cnt = left_pts, left_cnt
@@ -752,12 +783,16 @@ class _Search:
         best_cnt = -1
         best_labels: tuple[int, ...] | None = None
         total_nat = sum(counts)
+        left_before = self.dead_cnt + sum(cnt) - total_nat  # naturals of ranks no slot can take
+        forbid_one = self.forbid_one
 
         def rec(j: int, kmin: int, lo_sum: int, hi_sum: int, npts: int, ncnt: int, lost: int) -> None:
             nonlocal best_val, best_cnt, best_labels
             if j == g:
                 wg = wr if hi_sum >= wr else hi_sum
                 if total_nat - ncnt + wr - wg > budget:
+                    return
+                if forbid_one and left_before + total_nat - ncnt + wr - wg == 1:
                     return
                 val = npts + wp[w_before + wg] - w_gain_base
                 tot = ncnt + wg
@@ -838,6 +873,8 @@ class _Search:
             if j == g:
                 wg = wr - wleft
                 if require_all and (wleft or any(cnt)):
+                    return
+                if self.forbid_one and self.dead_cnt + sum(cnt) + wleft == 1:
                     return
                 val = npts + wp[w_before + wg] - wp[w_before]
                 tot = ncnt + wg
@@ -1058,35 +1095,45 @@ def _solve(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, fina
         return None
     if require_all or final_discard_allowed or search.best_cnt != 1:
         return search
-    # One card would be left, which may not be discarded: find the best lay-down leaving two or more
-    # by forcing every possible pair of cards out of the hand (any such lay-down leaves some pair).
-    return _solve_leaving_two(list(hand), contract, variant)
+    return _solve_not_one(list(hand), rules, plan, search)
 
 
-def _solve_leaving_two(hand: list[int], contract: Sequence[Slot], variant: Variant) -> _Search | None:
-    rules = _rules_for(variant)
-    plan = rules.plan(contract)
+def _solve_not_one(hand: list[int], rules: _Rules, plan: _Plan, first: _Search) -> _Search | None:
+    """Best lay-down leaving 0 or at least 2 cards, when the best one overall leaves exactly 1.
+
+    (Leaving nothing is then impossible.)  A best lay-down leaving 3 or more cards cannot take one more
+    card (that would still leave 2 and be better), so it has the canonical maximal form: one search that
+    rejects completions leaving exactly one card finds it.  A lay-down leaving exactly 2 cards lays down
+    everything else: try the pairs in order of their points with the must-use-all search, which is
+    strongly pruned; a dead card must be one of the two.
+    """
+    search: _Search | None = _Search(rules, plan, hand, False, False, forbid_one=True)
+    assert search is not None
+    best_key = (search.best_pts, search.best_cnt) if search.run() else (_INF, _INF)
+    if best_key == (_INF, _INF):
+        search = None
+    dead = Counter(first.dead_cards)
+    if sum(dead.values()) > 2:
+        return search
     points = rules.points
     kinds = [c for c in range(CARD_COUNT) if hand[c]]
-    pairs = [(x, y) for i, x in enumerate(kinds) for y in kinds[i:] if x != y or hand[x] >= 2]
+    pairs = [
+        (x, y) for i, x in enumerate(kinds) for y in kinds[i:]
+        if (x != y or hand[x] >= 2) and not dead - Counter((x, y))
+    ]
     pairs.sort(key=lambda p: (points[p[0]] + points[p[1]], p))
-    best: _Search | None = None
-    best_key = (_INF, _INF)
     for x, y in pairs:
-        forced = points[x] + points[y]
-        if (forced, 2) >= best_key:
+        if (points[x] + points[y], 2) >= best_key:
             break
         hand[x] -= 1
         hand[y] -= 1
-        search = _Search(rules, plan, hand, False, False)
-        found = search.run()
+        rest = _Search(rules, plan, hand, True, True)
+        found = rest.run()
         hand[x] += 1
         hand[y] += 1
         if found:
-            key = (search.best_pts + forced, search.best_cnt + 2)
-            if key < best_key:
-                best, best_key = search, key
-    return best
+            return rest
+    return search
 
 
 def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, *,

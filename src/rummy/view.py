@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummy.actions import Action
 from rummy.cards import Card, card_name, card_names
-from rummy.melds import TableMeld
+from rummy.melds import TableMeld, meld_json
 from rummy.variants import Slot
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class PlayerView:
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     table: tuple[TableMeld, ...]
-    table_as: tuple[list[str] | None, ...]
+    table_json: tuple[dict[str, object], ...]
     discard: tuple[Card, ...]
     discard_count: int
     stock_count: int
@@ -62,10 +62,7 @@ class PlayerView:
             "to_act": list(self.to_act),
             "hand": card_names(self.hand),
             "hand_sizes": list(self.hand_sizes),
-            "table": [
-                {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": card_names(m.cards), "as": stands}
-                for m, stands in zip(self.table, self.table_as)
-            ],
+            "table": list(self.table_json),
             "discard": card_names(self.discard),
             "discard_count": self.discard_count,
             "stock_count": self.stock_count,
@@ -102,7 +99,7 @@ def player_view(game: Game, seat: int | None) -> PlayerView:
         hand=tuple(game.hand(seat)) if seat is not None else (),
         hand_sizes=tuple(game.sizes),
         table=tuple(game.table),
-        table_as=tuple(m.stands_for(game.variant) for m in game.table),
+        table_json=tuple(meld_json(m, game.variant) for m in game.table),
         discard=visible,
         discard_count=len(game.discard),
         stock_count=len(game.stock),
