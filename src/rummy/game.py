@@ -245,6 +245,8 @@ class Game:
             raise DealError(f"round {number}: purchase_cards belong to the purchase variant only")
         if variant.upcard and upcard is None:
             raise DealError(f"round {number}: an upcard is needed")
+        if not variant.upcard and upcard is not None:
+            raise DealError(f"round {number}: this variant turns no upcard (upcard = false)")
         named = to_counts(
             [c for h in hands for c in h] + stock + ([upcard] if upcard is not None else []) + (pcs or [])
         )
