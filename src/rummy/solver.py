@@ -312,7 +312,8 @@ class _Search:
     """One exact branch-and-bound search for the best lay-down of one hand.
 
     Canonical form used in *greedy* mode (wild policy "none", all-wild melds allowed, oversize melds
-    allowed, no exact sizes, pair slots accept wilds, and either a group slot exists or runs can always
+    allowed, no exact sizes, pair slots accept wilds, and either a group slot exists or the contract is
+    runs only, runs may touch and the hand has fewer than 13 cards per run, so that some run can always
     take one more wild): among optimal lay-downs take one with the most naturals in runs.  Then
 
     * a run never holds a wild where the hand still has the natural (after the runs before it): such a
@@ -320,7 +321,8 @@ class _Search:
       laid down); in a group it swaps with the wild (still valid: all-wild groups are allowed); in
       another run it swaps too.  So naturals can be taken greedily, run after run.
     * a run longer than its slot minimum whose end is a wild can give that wild to a group (or keep it as
-      an "extra" wild re-added at the end), so longer runs need naturals available for both ends.
+      an "extra" wild re-added at the end), so longer runs need naturals for both ends: no card may end
+      more such runs than the hand holds copies of it.
 
     Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available naturals is tried.
     """
@@ -519,14 +521,12 @@ class _Search:
                 kb_here = kb if (s == ks and a == ka) else 0
                 bmax = hi if hi < a + 12 else a + 12
                 if greedy:
-                    # Naturals taken greedily; a run past the minimum needs natural ends.  Extend to the
-                    # longest run first, then shrink: long runs first find good lay-downs early.
+                    # Naturals taken greedily; a run past the minimum needs natural ends.
                     taken: list[int] = []
-                    marks: list[tuple[int, int, int, int, int]] = []  # per length: taken, w, points...
                     w = tp = tg = tgc = 0
                     ca = row[a]
-                    stop = bmax if hand[ca] - ends[ca] > 0 else min(bmax, a + lm - 1)
-                    for b in range(a, stop + 1):
+                    a_end = hand[ca] - ends[ca] > 0
+                    for b in range(a, bmax + 1):
                         c = row[b]
                         if pool[c]:
                             pool[c] -= 1
@@ -540,37 +540,34 @@ class _Search:
                             w += 1
                             if w > wr:
                                 break
-                        marks.append((len(taken), w, tp, tg, tgc))
-                    kept = len(taken)
-                    for j in range(len(marks) - 1, -1, -1):
-                        b = a + j
-                        n, w, tp, tg, tgc = marks[j]
-                        if (j + 1 >= lm and b >= kb_here and (n or not skip_wild_only)
-                                and (adjacent or not self._touches(s, a, b))):
-                            if j + 1 > lm:
-                                c = row[b]
-                                if hand[c] - ends[c] > 0:
-                                    ends[ca] += 1
-                                    ends[c] += 1
-                                    stack.append((i, s, a, b, taken, n))
-                                    nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                                        rcnt + n, rgp + tg, rgc + tgc)
-                                    stack.pop()
-                                    ends[ca] -= 1
-                                    ends[c] -= 1
-                            else:
-                                stack.append((i, s, a, b, taken, n))
-                                nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                                    rcnt + n, rgp + tg, rgc + tgc)
-                                stack.pop()
-                            if self.done:
+                        size = b - a + 1
+                        if size < lm or b < kb_here:
+                            continue
+                        if not taken and skip_wild_only:
+                            continue
+                        if not adjacent and self._touches(s, a, b):
+                            continue
+                        if size > lm:
+                            if not a_end:
                                 break
-                        if j and marks[j - 1][0] < n:  # position b held a natural: give it back
-                            kept -= 1
-                            c = taken[kept]
-                            pool[c] += 1
-                            rank_cnt[_RANK[c]] += 1
-                    for c in taken[:kept]:
+                            if hand[c] - ends[c] <= 0:
+                                continue
+                            ends[ca] += 1
+                            ends[c] += 1
+                            stack.append((i, s, a, b, taken, len(taken)))
+                            nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                                rcnt + len(taken), rgp + tg, rgc + tgc)
+                            stack.pop()
+                            ends[ca] -= 1
+                            ends[c] -= 1
+                        else:
+                            stack.append((i, s, a, b, taken, len(taken)))
+                            nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                                rcnt + len(taken), rgp + tg, rgc + tgc)
+                            stack.pop()
+                        if self.done:
+                            break
+                    for c in taken:
                         pool[c] += 1
                         rank_cnt[_RANK[c]] += 1
                 else:
@@ -1149,7 +1146,7 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
     >>> v = get_variant("may-i")
     >>> hand = to_counts(map(parse_card, "JK 2C 2D 5H 5S 9C 9D KS".split()))
     >>> [str(m) for m in find_lay_down(hand, v.round_rules(1, 4).contract, v)]
-    ['set:5H-5S-2C-2D', 'set:9C-9D-JK']
+    ['set:9C-9D-2C-2D', 'set:5H-5S-JK']
     >>> find_lay_down(hand, v.round_rules(1, 4).contract, v, must_use_all=True) is None
     True
     """
