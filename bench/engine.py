@@ -37,7 +37,7 @@ def decisions_per_second(variant: str, players: int, games: int, seed: int = 1) 
             if game.phase is Phase.ROUND_OVER:
                 game.deal()
                 continue
-            seat = game.to_act[0]
+            seat = game.next_to_act()
             game.apply(random_choice(game.legal_actions(seat), rng))
             decisions += 1
         elapsed += time.perf_counter() - started

@@ -55,7 +55,7 @@ def play_checked(variant: str, players: int, seed: int, *, probe_every: int = 7)
             game.deal()
             continue
         check_invariants(game)
-        seat = game.to_act[0]
+        seat = game.next_to_act()
         actions = game.legal_actions(seat)
         assert actions, f"no legal action for p{seat} in {game.phase}"
         if decisions % probe_every == 0:

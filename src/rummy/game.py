@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummy.actions import Action, Verb, parse_action
 from rummy.cards import CARD_COUNT, Card, Counts, card_name, from_counts, pack, to_counts
@@ -26,6 +26,9 @@ from rummy.errors import IllegalActionError, RummyError
 from rummy.melds import TableMeld
 from rummy.scoring import RoundResult, ranking, settle, winners
 from rummy.variants import RoundRules, Variant, get_variant
+
+if TYPE_CHECKING:
+    from rummy.view import PlayerView
 
 
 class Phase(StrEnum):
@@ -107,6 +110,8 @@ class Game:
         self.dealer = -1
         self.active = -1
         self.turns_played = 0
+        self.hidden_stock = 0  # set only in a redacted copy (rummy.determinize)
+        self.hidden_discard = 0
         self._reset_round_state()
 
     # -- round set-up ---------------------------------------------------------------------
@@ -266,6 +271,14 @@ class Game:
         if self.phase in (Phase.DRAW, Phase.PLAY):
             return [self.active]
         return []
+
+    def next_to_act(self) -> int:
+        """The waiting seat to ask first: in a claim window the nearest to the active player's left
+        (the tie-break for simultaneous calls, rules.md §2.8)."""
+        waiting = self.to_act
+        if not waiting:
+            raise ValueError(f"nobody is to act in phase {self.phase.value}")
+        return min(waiting, key=lambda seat: (seat - self.active) % self.n)
 
     @property
     def game_over(self) -> bool:
@@ -718,11 +731,11 @@ class Game:
 
         return legal_actions(self, seat)
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
         """What ``seat`` may see (None: a spectator's public view)."""
         from rummy.view import player_view
 
-        return player_view(self, seat)
+        return player_view(self, seat, with_public_game=with_public_game)
 
 
 def new_game(

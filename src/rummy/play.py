@@ -109,7 +109,7 @@ def check_completable(game: Game, action: Action) -> None:
     seat = game.active
     size = game.sizes[seat]
     if size == 0:
-        if game.variant.going_out_mode == "must_discard":
+        if game.rules.must_discard_to_go_out:
             raise _illegal("must-discard-to-go-out", action, "a hand may only be emptied by a discard")
         return
     if game.stolen_pending and game.variant.stolen_joker_must_be_played:

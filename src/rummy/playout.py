@@ -48,7 +48,7 @@ def play_out(game: Game, rng: random.Random, *, max_actions: int = 200_000) -> i
         if game.phase is Phase.ROUND_OVER:
             game.deal()
             continue
-        seat = game.to_act[0]
+        seat = game.next_to_act()
         game.apply(random_choice(game.legal_actions(seat), rng))
         decisions += 1
         if decisions >= max_actions:

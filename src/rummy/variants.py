@@ -59,6 +59,7 @@ class RoundRules:
     contract: tuple[Slot, ...]
     final_discard_allowed: bool
     must_go_out_on_laydown: bool
+    must_discard_to_go_out: bool
     claim_limit: int | None
     penalty_cards: int
     claims_open: bool
@@ -200,9 +201,10 @@ class Variant:
             final_discard = self.final_discard_allowed
         last_round = self.round_count == number and self.id_base == "progressive-buy-it"
         must_go_out = False
+        must_discard = self.going_out_mode == "must_discard"
         if last_round and not spec.final_discard_allowed and self.final_discard_allowed is None:
             if self.round8_mode == "keep_one_for_discard":
-                final_discard = True
+                final_discard = must_discard = True
             elif self.round8_mode == "must_go_out_on_laydown":
                 must_go_out = True
         if self.going_out_mode == "meld_only":
@@ -219,6 +221,7 @@ class Variant:
             contract=spec.contract,
             final_discard_allowed=final_discard,
             must_go_out_on_laydown=must_go_out,
+            must_discard_to_go_out=must_discard,
             claim_limit=limit,
             penalty_cards=penalty,
             claims_open=claims_open,

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from rummy.actions import Action
 from rummy.cards import Card, card_name, card_names
+from rummy.determinize import redact
 from rummy.melds import TableMeld, meld_json
-from rummy.variants import Slot
+from rummy.variants import Slot, Variant
 
 if TYPE_CHECKING:
     from rummy.game import Game
@@ -48,6 +49,8 @@ class PlayerView:
     discard_dead: bool
     legal_actions: tuple[Action, ...]
     revealed_hands: tuple[tuple[Card, ...], ...] | None = None
+    rules: Variant | None = None
+    public_game: Game | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (cards in record notation)."""
@@ -79,8 +82,12 @@ class PlayerView:
         }
 
 
-def player_view(game: Game, seat: int | None) -> PlayerView:
-    """The view of ``seat`` (None for a spectator)."""
+def player_view(game: Game, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
+    """The view of ``seat`` (None for a spectator).
+
+    ``with_public_game`` adds a redacted copy of the game (:func:`rummy.determinize.redact`) for
+    search bots that sample the hidden cards.
+    """
     if seat is not None and not 0 <= seat < game.n:
         raise ValueError(f"there is no seat {seat}")
     # At the end of a round every hand is laid open for the count.
@@ -113,4 +120,6 @@ def player_view(game: Game, seat: int | None) -> PlayerView:
         discard_dead=game.dead,
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
         revealed_hands=revealed,
+        rules=game.variant,
+        public_game=redact(game, seat) if with_public_game and seat is not None else None,
     )

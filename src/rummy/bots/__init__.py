@@ -1,0 +1,98 @@
+"""Computer players.
+
+A bot answers every decision the engine asks of its seat, from that seat's
+:class:`~rummy.view.PlayerView` only (never the other hands or the stock order).  Bots are
+deterministic for a given seed.
+
+>>> from rummy.bots import make_bot, play_game
+>>> game = play_game("basic", [make_bot("random", seed=1), make_bot("random", seed=2)], seed=5)
+>>> game.game_over
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from rummy.actions import Action
+from rummy.game import Game, Phase, new_game
+from rummy.playout import random_choice
+from rummy.variants import Variant
+from rummy.view import PlayerView
+
+
+class Bot(Protocol):
+    """A computer player: ``choose`` returns one of ``view.legal_actions``."""
+
+    name: str
+    #: True when the bot wants ``view.public_game`` (a redacted copy for search).
+    needs_public_game: bool
+
+    def choose(self, view: PlayerView) -> Action: ...
+
+
+class RandomBot:
+    """Uniformly random legal play that lays down whenever it can (the floor)."""
+
+    name = "random"
+    needs_public_game = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        return random_choice(view.legal_actions, self.rng)
+
+
+# name -> "module:Class"; imported on first use so a bot's module loads only when wanted.
+BOTS: dict[str, str] = {
+    "random": "rummy.bots:RandomBot",
+    "greedy": "rummy.bots.greedy:GreedyBot",
+    "heuristic": "rummy.bots.heuristic:HeuristicBot",
+    "ismcts": "rummy.bots.ismcts:IsmctsBot",
+}
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
+
+
+def make_bot(name: str, seed: int = 0, **options: object) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` … ``expert``)."""
+    key = LEVELS.get(name, name)
+    if key not in BOTS:
+        known = ", ".join(sorted(BOTS) + sorted(LEVELS))
+        raise ValueError(f"unknown bot {name!r} (known: {known})")
+    module_name, class_name = BOTS[key].split(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    bot: Bot = cls(seed=seed, **options)
+    return bot
+
+
+def decide(game: Game, seat: int, bot: Bot) -> Action:
+    """Ask ``bot`` for ``seat``'s next action, showing it only that seat's view."""
+    return bot.choose(game.view(seat, with_public_game=bot.needs_public_game))
+
+
+def play_game(
+    variant: str | Variant,
+    bots: Sequence[Bot],
+    *,
+    seed: int = 0,
+    options: dict[str, object] | None = None,
+    dealer: int | None = None,
+    max_decisions: int = 500_000,
+) -> Game:
+    """Play a whole game with one bot per seat; the game's record is ``rummy.record.record_of(game)``."""
+    game = new_game(variant, len(bots), seed=seed, options=options, dealer=dealer)
+    decisions = 0
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        seat = game.next_to_act()
+        game.apply(decide(game, seat, bots[seat]))
+        decisions += 1
+        if decisions > max_decisions:
+            raise RuntimeError(f"game did not end after {max_decisions} decisions")
+    return game
