@@ -161,3 +161,26 @@ def test_engine_written_record_replays() -> None:
         result = replay(loads(dumps(record_of(game))))
         assert result.exit_code == 0, result.error
         assert result.game is not None and result.game.totals == game.totals
+
+
+def test_redacted_game_holds_nothing_hidden() -> None:
+    import random
+
+    from rummy.determinize import determinize, redact
+
+    game = new_game("progressive-buy-it", 4, seed=9)
+    public = redact(game, 2)
+    assert all(sum(public.hands[s]) == 0 for s in (0, 1, 3))
+    assert public.hands[2] == game.hands[2]
+    assert public.stock == [] and public.deals == [] and public.log == [] and public.seed == 0
+    guess = determinize(public, 2, random.Random(4))
+    assert guess.sizes == game.sizes and len(guess.stock) == len(game.stock)
+    assert sorted(c for s in range(4) for c in guess.hand(s)) + sorted(guess.stock) != []
+    total = [0] * 53
+    for s in range(4):
+        for c, k in enumerate(guess.hands[s]):
+            total[c] += k
+    for c in guess.stock + guess.discard:
+        total[c] += 1
+    assert total == game.pack
+    guess.apply(guess.legal_actions(guess.next_to_act())[0])
