@@ -426,13 +426,20 @@ class Game:
         if variant.stock_refill == "whole_pile_once" and variant.depletion_check == "turn_start" and not self.stock:
             if not self._deplete():
                 return
-        if self._window_mode() == "pre" and self.discard:
-            eligible = self._eligible(self.discard[-1], self.discarders[-1])
-            if eligible:
-                self.window = ClaimWindow(self.discard[-1], eligible, after_decline=False)
-                self.phase = Phase.CLAIM
-                return
+        if self._window_mode() == "pre" and self._open_window_before_draw():
+            return
         self._enter_draw()
+
+    def _open_window_before_draw(self) -> bool:
+        """Offer the top discard to the other seats before the active player draws, if anyone may claim."""
+        if not self.discard:
+            return False
+        eligible = self._eligible(self.discard[-1], self.discarders[-1])
+        if not eligible:
+            return False
+        self.window = ClaimWindow(self.discard[-1], eligible, after_decline=False)
+        self.phase = Phase.CLAIM
+        return True
 
     def _deplete(self) -> bool:
         """``basic`` stock depletion (rules.md §6.10); False when the hand ended in a stalemate."""
@@ -636,12 +643,8 @@ class Game:
                 self.dead = True
             if not window.after_decline:
                 self.after_claim = True
-                if cascade and self.discard:
-                    eligible = self._eligible(self.discard[-1], self.discarders[-1])
-                    if eligible:
-                        self.window = ClaimWindow(self.discard[-1], eligible, after_decline=False)
-                        self.phase = Phase.CLAIM
-                        return
+                if cascade and self._open_window_before_draw():
+                    return
                 self._enter_draw()
                 return
             if self._window_mode() == "cascade":

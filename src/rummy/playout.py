@@ -13,7 +13,7 @@ probability ``buy_chance``, and it prefers plays onto the table over discarding 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rummy.actions import Action, Verb
 from rummy.game import Game, Phase, new_game
@@ -41,19 +41,27 @@ class PlayoutLimit(RuntimeError):
     """A playout ran past its action cap (the policy, not the rules, failed to finish)."""
 
 
-def play_out(game: Game, rng: random.Random, *, max_actions: int = 200_000) -> int:
-    """Play ``game`` to its end with the random policy; return the number of decisions made."""
+def drive(game: Game, choose: Callable[[Game, int], Action], *, max_actions: int = 200_000) -> int:
+    """Play ``game`` to its end, dealing new rounds and asking ``choose(game, seat)`` for every decision.
+
+    Returns the number of decisions; raises :class:`PlayoutLimit` past ``max_actions``.
+    """
     decisions = 0
     while not game.game_over:
         if game.phase is Phase.ROUND_OVER:
             game.deal()
             continue
         seat = game.next_to_act()
-        game.apply(random_choice(game.legal_actions(seat), rng))
+        game.apply(choose(game, seat))
         decisions += 1
         if decisions >= max_actions:
             raise PlayoutLimit(f"no end after {decisions} decisions")
     return decisions
+
+
+def play_out(game: Game, rng: random.Random, *, max_actions: int = 200_000) -> int:
+    """Play ``game`` to its end with the random policy; return the number of decisions made."""
+    return drive(game, lambda g, seat: random_choice(g.legal_actions(seat), rng), max_actions=max_actions)
 
 
 def random_game(variant: str, players: int, *, seed: int = 0) -> Game:

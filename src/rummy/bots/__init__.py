@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rummy.actions import Action
-from rummy.game import Game, Phase, new_game
-from rummy.playout import random_choice
+from rummy.game import Game, new_game
+from rummy.playout import drive, random_choice
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -85,14 +85,5 @@ def play_game(
 ) -> Game:
     """Play a whole game with one bot per seat; the game's record is ``rummy.record.record_of(game)``."""
     game = new_game(variant, len(bots), seed=seed, options=options, dealer=dealer)
-    decisions = 0
-    while not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
-        game.apply(decide(game, seat, bots[seat]))
-        decisions += 1
-        if decisions > max_decisions:
-            raise RuntimeError(f"game did not end after {max_decisions} decisions")
+    drive(game, lambda g, seat: decide(g, seat, bots[seat]), max_actions=max_decisions)
     return game
