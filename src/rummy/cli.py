@@ -75,13 +75,24 @@ def rules_text(variant: Variant) -> str:
     lines.append("")
     lines.append("House-rule options (rules.md §8) and their values here:")
     for key, (attribute, _) in sorted(OPTION_PARSERS.items()):
-        if key == "may_i_limit":
-            continue
-        value = getattr(variant, attribute)
-        if isinstance(value, frozenset):
-            value = sorted(value)
-        lines.append(f"  {key} = {json.dumps(value, default=str)}")
+        if key != "may_i_limit":
+            lines.append(f"  {key} = {json.dumps(option_value(key, getattr(variant, attribute)))}")
     return "\n".join(lines)
+
+
+def option_value(key: str, value: object) -> object:
+    """An option's value spelled as a record or variant file writes it."""
+    if key == "wild_ranks" and isinstance(value, frozenset):
+        return ["JOKER" if rank == 0 else str(rank) for rank in sorted(value)]
+    if key == "ace_purchasable_by" and isinstance(value, frozenset):
+        return ["A" if rank == 1 else str(rank) for rank in sorted(value)]
+    if key == "claims_per_window" and value == "1":
+        return 1
+    if key in ("target_by_players", "settlement_table") and isinstance(value, tuple):
+        return {str(players): list(v) if isinstance(v, tuple) else v for players, v in value}
+    if key == "buy_schedule" and isinstance(value, tuple):
+        return [list(entry) for entry in value]
+    return value
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -150,6 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RummyError as error:
         print(f"rummy: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into a pager that quit early
+        sys.stderr.close()
+        return 0
     return code
 
 
