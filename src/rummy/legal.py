@@ -117,7 +117,7 @@ def _best_lay_down(game: Game) -> tuple[MeldSpec, ...] | None:
         final_discard_allowed=rules.final_discard_allowed,
         must_use_all=rules.must_go_out_on_laydown,
     )
-    specs = None if plan is None else tuple(MeldSpec(m.kind, m.cards, m.declared) for m in plan)
+    specs = plan
     if len(_LAY_DOWN_CACHE) > 50_000:
         _LAY_DOWN_CACHE.clear()
     _LAY_DOWN_CACHE[key] = specs

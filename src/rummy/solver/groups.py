@@ -1,0 +1,208 @@
+"""Filling the group slots of a contract from the cards the runs left: a rank-labelling search, and an
+explicit (rank, naturals, wilds) search for exact contract sizes and rare rule combinations.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rummy.solver.tables import INF
+
+if TYPE_CHECKING:
+    from rummy.solver.search import LayDownSearch
+
+# A group solution: labels per sorted group slot (rank, or 0 for wilds only) from the label search,
+# or explicit (rank, naturals, wilds) per slot from the general search.
+GroupSolution = tuple[tuple[int, ...], tuple[tuple[int, int, int], ...] | None]
+
+
+def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolution] | None:
+    """Best labelling of the group slots with ranks (all naturals of a chosen rank join it), or None.
+
+    Fills the slots from ``search.rank_cnt`` and ``wr`` wilds.  Returns (points gained, cards used,
+    solution) where points and cards include the group wilds.  Pruned by the slack: naturals of ranks
+    no slot takes stay in hand, and candidates are tried in a fixed order, so in the last block of
+    identical slots a candidate passed over is lost for good.
+    """
+    rules, plan = search.rules, search.plan
+    cnt = search.rank_cnt
+    gslots, gsame = plan.group_slots, plan.group_same
+    g = len(gslots)
+    last_block = plan.group_last_block
+    need = plan.group_need(rules, wr)
+    budget = search.budget  # 0 with require_all: then every natural and wild must be used
+    cands: list[int] = []
+    for r in range(1, 14):
+        if cnt[r]:
+            if cnt[r] >= need:
+                cands.append(r)
+            else:
+                budget -= cnt[r]
+    if budget < 0:
+        return None
+    ncand = len(cands)
+    rp = rules.rank_points
+    counts = sorted((cnt[r] for r in cands), reverse=True)
+    if sum(counts[g:]) > budget:  # at most g distinct ranks can be used
+        return None
+    cands.sort(key=lambda r: (-rp[r] * cnt[r], r))
+    vals = [rp[r] * cnt[r] for r in cands]
+    counts = [cnt[r] for r in cands]
+    w_before = search.n_wilds - wr
+    wp = search.top_wild_pts
+    w_gain_base = wp[w_before]
+    wild_gain = wp[w_before + wr] - w_gain_base
+    same_rank = rules.same_rank
+    wild_range = rules.wild_range
+    wild_min = [rules.wild_only_group_size(*slot) for slot in gslots]
+    # assigned[k]: (min_size, accepts_wilds) of the slots labelled with candidate k so far, sorted.
+    assigned: list[tuple[tuple[int, bool], ...]] = [()] * ncand
+    lo_of = [0] * ncand
+    hi_of = [0] * ncand
+    labels = [0] * g
+    best_val = -1
+    best_cnt = -1
+    best_labels: tuple[int, ...] | None = None
+    total_nat = sum(counts)
+    left_before = search.dead_cnt + sum(cnt) - total_nat  # naturals of ranks no slot can take
+    forbid_one = search.forbid_one
+
+    def rec(j: int, kmin: int, lo_sum: int, hi_sum: int, npts: int, ncnt: int, lost: int) -> None:
+        nonlocal best_val, best_cnt, best_labels
+        if j == g:
+            wg = wr if hi_sum >= wr else hi_sum
+            if total_nat - ncnt + wr - wg > budget:
+                return
+            if forbid_one and left_before + total_nat - ncnt + wr - wg == 1:
+                return
+            val = npts + wp[w_before + wg] - w_gain_base
+            tot = ncnt + wg
+            if val > best_val or (val == best_val and tot > best_cnt):
+                best_val, best_cnt, best_labels = val, tot, tuple(labels)
+            return
+        start = kmin if gsame[j] else 0
+        tail = j >= last_block
+        if j == last_block:
+            lost = 0
+        rem = g - j
+        ub = npts + wild_gain
+        taken = 0
+        for k in range(start if tail else 0, ncand):
+            if not assigned[k]:
+                ub += vals[k]
+                taken += 1
+                if taken == rem:
+                    break
+        if ub < best_val:
+            return
+        m, accepts, _ = gslots[j]
+        slot_t = (m, accepts)
+        for k in range(start, ncand):
+            held = assigned[k]
+            if not (held and not same_rank):
+                joined = tuple(sorted((*held, slot_t))) if held else (slot_t,)
+                bounds = wild_range(counts[k], joined)
+                if bounds is not None:
+                    lo2, hi2 = bounds
+                    new_lo = lo_sum - lo_of[k] + lo2
+                    if new_lo <= wr:
+                        new_hi = hi_sum - hi_of[k] + hi2
+                        old = (held, lo_of[k], hi_of[k])
+                        assigned[k], lo_of[k], hi_of[k] = joined, lo2, hi2
+                        labels[j] = cands[k]
+                        if held:
+                            rec(j + 1, k, new_lo, new_hi, npts, ncnt, lost)
+                        else:
+                            rec(j + 1, k, new_lo, new_hi, npts + vals[k], ncnt + counts[k], lost)
+                        assigned[k], lo_of[k], hi_of[k] = old
+            if tail and not held:
+                lost += counts[k]  # passed over: later identical slots cannot take it
+                if lost > budget:
+                    return
+        wmin = wild_min[j]
+        if wmin is not None and lo_sum + wmin <= wr:
+            labels[j] = 0
+            rec(j + 1, ncand, lo_sum + wmin, INF, npts, ncnt, lost)
+
+    rec(0, 0, 0, 0, 0, 0, 0)
+    if best_labels is None:
+        return None
+    return best_val, best_cnt, (best_labels, None)
+
+
+def general_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolution] | None:
+    """Explicit search over (rank, naturals, wilds) per group slot (exact sizes and rare rules).
+
+    Same contract as :func:`label_groups`; used where the label search's assumptions do not hold.
+    """
+    rules, plan = search.rules, search.plan
+    cnt = list(search.rank_cnt)
+    gslots, gsame = plan.group_slots, plan.group_same
+    g = len(gslots)
+    exact = rules.exact
+    same_rank = rules.same_rank
+    rp = rules.rank_points
+    wp = search.top_wild_pts
+    w_before = search.n_wilds - wr
+    require_all = search.require_all
+    forbid_one = search.forbid_one
+    dead_cnt = search.dead_cnt
+    wild_min = [rules.wild_only_group_size(*slot) for slot in gslots]
+    choice: list[tuple[int, int, int]] = [(0, 0, 0)] * g
+    used_rank = [0] * 14
+    best_val = -1
+    best_cnt = -1
+    best_choice: tuple[tuple[int, int, int], ...] | None = None
+    left_pts = sum(rp[r] * cnt[r] for r in range(14))
+
+    def rec(j: int, prev: tuple[int, int, int], wleft: int, npts: int, ncnt: int, rest: int) -> None:
+        nonlocal best_val, best_cnt, best_choice
+        if j == g:
+            wg = wr - wleft
+            if require_all and (wleft or any(cnt)):
+                return
+            if forbid_one and dead_cnt + sum(cnt) + wleft == 1:
+                return
+            val = npts + wp[w_before + wg] - wp[w_before]
+            tot = ncnt + wg
+            if val > best_val or (val == best_val and tot > best_cnt):
+                best_val, best_cnt, best_choice = val, tot, tuple(choice)
+            return
+        if npts + rest + wp[w_before + wr] - wp[w_before] < best_val:
+            return
+        m, accepts, _ = gslots[j]
+        low = prev if gsame[j] else (0, 0, 0)
+        for r in range(1, 14):
+            if not cnt[r] or (used_rank[r] and not same_rank) or r < low[0]:
+                continue
+            for n in range(1, cnt[r] + 1):
+                if exact and n > m:
+                    break
+                most = min(wleft, rules.max_wilds(n) if accepts else 0)
+                least = m - n if m > n else 0
+                top = least if exact else most
+                for w in range(least, min(top, most) + 1):
+                    key = (r, n, w)
+                    if key < low:
+                        continue
+                    cnt[r] -= n
+                    used_rank[r] += 1
+                    choice[j] = key
+                    rec(j + 1, key, wleft - w, npts + n * rp[r], ncnt + n, rest - n * rp[r])
+                    used_rank[r] -= 1
+                    cnt[r] += n
+        wmin = wild_min[j]
+        if wmin is not None and (not exact or wmin == m):
+            for w in range(wmin, (wmin if exact else wleft) + 1):
+                key = (14, 0, w)
+                if w > wleft or key < low:
+                    continue
+                choice[j] = key
+                rec(j + 1, key, wleft - w, npts, ncnt, rest)
+
+    rec(0, (0, 0, 0), wr, 0, 0, left_pts)
+    if best_choice is None:
+        return None
+    labels = tuple(0 if r == 14 else r for r, _, _ in best_choice)
+    explicit = tuple((0 if r == 14 else r, n, w) for r, n, w in best_choice)
+    return best_val, best_cnt, (labels, explicit)

@@ -1,0 +1,421 @@
+"""The contract solver's branch-and-bound search (:class:`LayDownSearch`): runs are chosen here, group
+slots are filled at the leaves by :mod:`rummy.solver.groups`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from rummy.solver.groups import GroupSolution, general_groups, label_groups
+from rummy.solver.tables import (
+    FRONTIER_ORDER,
+    INF,
+    POLICY_NONE,
+    POLICY_ONE,
+    POLICY_RATIO,
+    RANK_OF,
+    WILD_RUN_SUIT,
+    ContractPlan,
+    VariantRules,
+    remove_dead_naturals,
+)
+
+# A chosen run: (sorted slot position, suit or WILD_RUN_SUIT, low value or length, high value, naturals).
+RunChoice = tuple[int, int, int, int, tuple[int, ...]]
+
+
+class LayDownSearch:
+    """One exact branch-and-bound search for the best lay-down of one hand.
+
+    Canonical form used in *greedy* mode (wild policy "none", all-wild melds allowed, oversize melds
+    allowed, no exact sizes, pair slots accept wilds, and either a group slot exists or the contract is
+    runs only, runs may touch and the hand has fewer than 13 cards per run, so that some run can always
+    take one more wild): among optimal lay-downs take one with the most naturals in runs.  Then
+
+    * a run never holds a wild where the hand still has the natural (after the runs before it): such a
+      natural left in hand could replace the wild, which moves to a group or a run end (one card more
+      laid down); in a group it swaps with the wild (still valid: all-wild groups are allowed); in
+      another run it swaps too.  So naturals can be taken greedily, run after run.
+    * a run longer than its slot minimum whose end is a wild can give that wild to a group (or keep it as
+      an "extra" wild re-added at the end), so longer runs need naturals for both ends: no card may end
+      more such runs than the hand holds copies of it.
+
+    Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available naturals is tried.
+    """
+
+    def __init__(self, rules: VariantRules, plan: ContractPlan, hand: Sequence[int], require_all: bool,
+                 first_only: bool, forbid_one: bool = False) -> None:
+        self.rules = rules
+        self.plan = plan
+        self.require_all = require_all
+        self.first_only = first_only
+        self.forbid_one = forbid_one  # reject lay-downs leaving exactly one card
+        self.dead_cards: list[int] = []  # naturals certainly left in hand, one entry per copy
+        points = rules.points
+        if min(hand) < 0:
+            raise ValueError("a hand cannot hold a negative number of cards")
+        nat = list(hand[:52])
+        wilds: list[int] = []
+        for c in rules.wild_cards:
+            k = hand[c]
+            if k:
+                wilds.extend([c] * k)
+                if c < 52:
+                    nat[c] = 0
+        if len(wilds) > 1:
+            wilds.sort(key=lambda c: (-points[c], c))
+        self.wilds = wilds
+        self.n_wilds = len(wilds)
+        top_wild_pts = [0]  # top_wild_pts[k]: points of the k most valuable wilds
+        for c in wilds:
+            top_wild_pts.append(top_wild_pts[-1] + points[c])
+        self.top_wild_pts = top_wild_pts
+        self.wild_total = top_wild_pts[-1]
+        self.total = sum(nat) + self.n_wilds
+        self.feasible = not plan.impossible and self.total >= plan.need
+        self.best_pts = INF
+        self.best_cnt = INF
+        self.best_runs: list[RunChoice] = []
+        self.best_groups: GroupSolution | None = None
+        self.best_wr = 0
+        self.best_extra = 0
+        self.done = False
+        # The runs chosen so far: (sorted slot position, suit, low, high, naturals taken, how many of them).
+        self.stack: list[tuple[int, int, int, int, list[int], int]] = []
+        self.group_memo: dict[tuple[tuple[int, ...], int], tuple[int, int, GroupSolution] | None] = {}
+        if self.feasible:
+            self._prepare(nat)
+
+    # -- preparation: dead cards, modes, budgets ----------------------------------------------------
+
+    def _prepare(self, nat: list[int]) -> None:
+        """Remove dead naturals (no group and no run can use them); set budgets, modes, totals."""
+        rules, plan = self.rules, self.plan
+        points = rules.points
+        present = [c for c in range(52) if nat[c]]
+        rank_cnt = [0] * 14
+        for c in present:
+            rank_cnt[RANK_OF[c]] += nat[c]
+        group_need = plan.group_need(rules, self.n_wilds) if plan.n_groups else INF
+        groupable_rank = [rank_cnt[r] >= group_need for r in range(14)]
+        self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, present, groupable_rank, self.n_wilds)
+        dead_cnt = len(self.dead_cards)
+        if dead_cnt:
+            present = [c for c in present if nat[c]]
+        self.dead_pts, self.dead_cnt = dead_pts, dead_cnt
+        budget = self.total - plan.need - dead_cnt
+        if budget < 0 or (self.require_all and dead_cnt):
+            self.feasible = False
+            return
+        self.budget = 0 if self.require_all else budget
+        self.hand = nat[:]  # live naturals, never changed
+        self.pool = nat  # live naturals not yet in a run
+        self.rank_cnt = rank_cnt
+        groupable = [False] * 52
+        live_pts = live_cnt = groupable_pts = groupable_cnt = 0
+        for c in present:
+            k = nat[c]
+            live_pts += k * points[c]
+            live_cnt += k
+            if groupable_rank[RANK_OF[c]]:
+                groupable[c] = True
+                groupable_pts += k * points[c]
+                groupable_cnt += k
+        if dead_cnt:
+            rank_cnt[:] = [0] * 14
+            for c in present:
+                rank_cnt[RANK_OF[c]] += nat[c]
+        self.groupable = groupable
+        self.live_pts, self.live_cnt = live_pts, live_cnt
+        self.live_groupable_pts, self.live_groupable_cnt = groupable_pts, groupable_cnt
+        self.ends = [0] * 52
+        self.greedy = (
+            rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
+            and (rules.pair_wilds or not plan.has_pair)
+            and (plan.n_groups > 0 or (rules.adjacent and self.total < 13 * plan.n_runs))
+        )
+        # Runs of wilds only are searched as (pseudo-suit, length) and placed when the meld is built.
+        self.defer_wild_runs = rules.all_wild and rules.adjacent
+
+    # -- driver ---------------------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Search; True when some lay-down was found (then ``best_*`` describe the best one)."""
+        if not self.feasible:
+            return False
+        self._runs(0, 0, 0, 0, 0, 0, 0, 0, self.n_wilds, 0, 0, 0, 0)
+        return self.best_pts < INF
+
+    def _over(self, lost_pts: int, lost_cnt: int) -> bool:
+        """Whether a branch that certainly loses these cards can be cut (slack exceeded, or no better)."""
+        if lost_cnt > self.budget or self.done:
+            return True
+        p = self.dead_pts + lost_pts
+        return p > self.best_pts or (p == self.best_pts and self.dead_cnt + lost_cnt >= self.best_cnt)
+
+    def _runs(self, i: int, ks: int, ka: int, kb: int, km: int, fpos: int, lost_pts: int, lost_cnt: int,
+              wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
+        """Fill run slot ``i`` (and the rest) with runs whose key is at least (ks, ka, kb, km).
+
+        The key of a run is (suit, low value, high value, mask of the values holding naturals).
+        ``fpos`` is the frontier position in :data:`FRONTIER_ORDER` up to which ``lost_pts`` and
+        ``lost_cnt`` count the naturals passed over; ``wr`` wilds remain; the runs so far hold
+        naturals worth ``rpts`` points, ``rcnt`` cards, of which ``rgp`` points and ``rgc`` cards of
+        ranks a group could also use.
+        """
+        plan = self.plan
+        if i == plan.n_runs:
+            self._leaf(wr, rpts, rcnt, rgp, rgc)
+            return
+        rules = self.rules
+        lm = plan.run_mins[i]
+        if not plan.run_same[i]:
+            ks = ka = kb = km = 0
+        frontier = i >= plan.run_last_block
+        if i == plan.run_last_block:
+            fpos = lost_pts = lost_cnt = 0
+        pool, hand, ends, groupable = self.pool, self.hand, self.ends, self.groupable
+        rank_cnt = self.rank_cnt
+        points = rules.points
+        lo, hi = rules.lo, rules.hi
+        greedy = self.greedy
+        exact = rules.exact
+        skip_wild_only = self.defer_wild_runs
+        adjacent = rules.adjacent
+        stack = self.stack
+        nxt = self._runs
+        # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
+        sparse = skip_wild_only or not rules.all_wild
+        a_last = hi - lm + 1
+        for s in range(ks, 4):
+            row = rules.card_at[s]
+            a = (ka if (s == ks and ka > lo) else lo) - 1
+            while a < a_last:
+                a += 1
+                if sparse:
+                    # The first natural at or above a: a run starting at a fills the gap with wilds.
+                    v = a
+                    while v <= hi and not pool[row[v]]:
+                        v += 1
+                    if v > hi:
+                        break
+                    if v - a > wr:
+                        a = v - wr
+                        if a > a_last:
+                            break
+                if frontier:
+                    f = s * 13 + (a - 2 if a > 2 else 0)
+                    while fpos < f:
+                        c = FRONTIER_ORDER[fpos]
+                        k = pool[c]
+                        if k and not groupable[c]:
+                            lost_pts += k * points[c]
+                            lost_cnt += k
+                        fpos += 1
+                    if self._over(lost_pts, lost_cnt):
+                        return
+                elif self.done:
+                    return
+                kb_here = kb if (s == ks and a == ka) else 0
+                bmax = hi if hi < a + 12 else a + 12
+                if greedy:
+                    # Naturals taken greedily; a run past the minimum needs natural ends.
+                    taken: list[int] = []
+                    w = tp = tg = tgc = 0
+                    ca = row[a]
+                    a_end = hand[ca] - ends[ca] > 0
+                    for b in range(a, bmax + 1):
+                        c = row[b]
+                        if pool[c]:
+                            pool[c] -= 1
+                            rank_cnt[RANK_OF[c]] -= 1
+                            taken.append(c)
+                            tp += points[c]
+                            if groupable[c]:
+                                tg += points[c]
+                                tgc += 1
+                        else:
+                            w += 1
+                            if w > wr:
+                                break
+                        size = b - a + 1
+                        if size < lm or b < kb_here:
+                            continue
+                        if not taken and skip_wild_only:
+                            continue
+                        if not adjacent and self._touches(s, a, b):
+                            continue
+                        longer = size > lm
+                        if longer:
+                            if not a_end:
+                                break
+                            if hand[c] - ends[c] <= 0:
+                                continue
+                            ends[ca] += 1
+                            ends[c] += 1
+                        stack.append((i, s, a, b, taken, len(taken)))
+                        nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                            rcnt + len(taken), rgp + tg, rgc + tgc)
+                        stack.pop()
+                        if longer:
+                            ends[ca] -= 1
+                            ends[c] -= 1
+                        if self.done:
+                            break
+                    for c in taken:
+                        pool[c] += 1
+                        rank_cnt[RANK_OF[c]] += 1
+                else:
+                    self._runs_full(i, s, a, bmax, lm, kb_here, km if (s == ks and a == ka) else 0,
+                                    fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)
+                if self.done:
+                    return
+        # Runs made only of wilds, placed later (key: WILD_RUN_SUIT, length).
+        if self.defer_wild_runs and wr >= lm:
+            if frontier:
+                while fpos < 52:
+                    c = FRONTIER_ORDER[fpos]
+                    k = pool[c]
+                    if k and not groupable[c]:
+                        lost_pts += k * points[c]
+                        lost_cnt += k
+                    fpos += 1
+                if self._over(lost_pts, lost_cnt):
+                    return
+            top = lm if (greedy or exact) else min(13, wr)
+            for size in range(max(lm, ka if ks == WILD_RUN_SUIT else 0), top + 1):
+                if size > wr or self.done:
+                    break
+                stack.append((i, WILD_RUN_SUIT, size, 0, [], 0))
+                nxt(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
+                stack.pop()
+
+    def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
+                   lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
+        """Every run of suit ``s`` starting at value ``a``, with every choice of available naturals.
+
+        In the last run slot a natural that no group can take and that is worth at least as much as
+        any wild is always used: otherwise it stays in hand, and swapping it for the wild keeps the
+        lay-down valid (fewer wilds), leaves as many cards and no more points.
+        """
+        rules = self.rules
+        pool, groupable, rank_cnt = self.pool, self.groupable, self.rank_cnt
+        points = rules.points
+        row = rules.card_at[s]
+        policy = rules.policy
+        exact = rules.exact
+        allow_wild_only = rules.all_wild and not self.defer_wild_runs
+        last = i == self.plan.n_runs - 1
+        top_wild = self.top_wild_pts[1] if self.n_wilds else 0
+        avail: list[int] = []
+        forced: list[int] = []  # positions of avail whose natural must be used
+        for b in range(a, bmax + 1):
+            if pool[row[b]]:
+                c = row[b]
+                if last and not groupable[c] and points[c] >= top_wild:
+                    forced.append(b)
+                else:
+                    avail.append(b)
+            size = b - a + 1
+            if size - len(avail) - len(forced) > wr:
+                break
+            if size < lm or b < kb:
+                continue
+            if exact and size > lm:
+                break
+            if not rules.adjacent and self._touches(s, a, b):
+                continue
+            least = size - wr
+            if policy == POLICY_RATIO:
+                least = max(least, (size + 1) // 2)
+            elif policy == POLICY_ONE:
+                least = max(least, size - 1)
+            if least <= 0:
+                least = 0 if allow_wild_only else 1
+            nf = len(forced)
+            for n in range(len(avail) + nf, max(least, nf) - 1, -1):
+                for extra in combinations(avail, n - nf):
+                    combo = (*forced, *extra)
+                    mask = 0
+                    for v in combo:
+                        mask |= 1 << v
+                    if b == kb and mask < km:
+                        continue
+                    taken = [row[v] for v in combo]
+                    tp = tg = tgc = 0
+                    for c in taken:
+                        pool[c] -= 1
+                        rank_cnt[RANK_OF[c]] -= 1
+                        tp += points[c]
+                        if groupable[c]:
+                            tg += points[c]
+                            tgc += 1
+                    self.stack.append((i, s, a, b, taken, n))
+                    self._runs(i + 1, s, a, b, mask, fpos, lost_pts, lost_cnt, wr - (size - n), rpts + tp,
+                               rcnt + n, rgp + tg, rgc + tgc)
+                    self.stack.pop()
+                    for c in taken:
+                        pool[c] += 1
+                        rank_cnt[RANK_OF[c]] += 1
+                    if self.done:
+                        return
+
+    def _touches(self, s: int, a: int, b: int) -> bool:
+        """True when run [a, b] of suit ``s`` overlaps or abuts a run already chosen."""
+        for _, s2, a2, b2, _, _ in self.stack:
+            if s2 == s and a <= b2 + 1 and a2 <= b + 1:
+                return True
+        return False
+
+    # -- leaves: groups and the final account ------------------------------------------------------
+
+    def _leaf(self, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
+        """All run slots filled: fill the groups from what is left and offer the result."""
+        plan = self.plan
+        n_wilds, wp = self.n_wilds, self.top_wild_pts
+        rem_pts = self.live_pts - rpts
+        rem_cnt = self.live_cnt - rcnt
+        if plan.n_groups == 0:
+            extra = 0
+            if self.greedy and wr:
+                room = 0
+                for _, s, a, b, _, _ in self.stack:
+                    room += 13 - (a if s == WILD_RUN_SUIT else b - a + 1)
+                extra = min(wr, room)
+            used_w = n_wilds - wr + extra
+            self._offer(self.dead_pts + rem_pts + self.wild_total - wp[used_w],
+                        self.dead_cnt + rem_cnt + n_wilds - used_w, None, wr, extra)
+            return
+        sure_pts = self.dead_pts + rem_pts - (self.live_groupable_pts - rgp)
+        sure_cnt = self.dead_cnt + rem_cnt - (self.live_groupable_cnt - rgc)
+        if self.require_all and sure_cnt:
+            return
+        if sure_pts > self.best_pts or (sure_pts == self.best_pts and sure_cnt >= self.best_cnt):
+            return
+        key = (tuple(self.rank_cnt), wr)
+        if key in self.group_memo:
+            res = self.group_memo[key]
+        else:
+            fill = label_groups if plan.label_ok else general_groups
+            res = self.group_memo[key] = fill(self, wr)
+        if res is None:
+            return
+        value, count, solution = res
+        used_pts = rpts + wp[n_wilds - wr] + value
+        used_cnt = rcnt + n_wilds - wr + count
+        self._offer(self.dead_pts + self.live_pts + self.wild_total - used_pts,
+                    self.dead_cnt + self.live_cnt + n_wilds - used_cnt, solution, wr, 0)
+
+    def _offer(self, left_pts: int, left_cnt: int, groups: GroupSolution | None, wr: int, extra: int) -> None:
+        """Record a complete lay-down leaving these cards if it is allowed and the best so far."""
+        if (self.require_all and left_cnt) or (self.forbid_one and left_cnt == 1):
+            return
+        if left_pts < self.best_pts or (left_pts == self.best_pts and left_cnt < self.best_cnt):
+            self.best_pts, self.best_cnt = left_pts, left_cnt
+            self.best_runs = [(i, s, a, b, tuple(t[:n])) for i, s, a, b, t, n in self.stack]
+            self.best_groups = groups
+            self.best_wr = wr
+            self.best_extra = extra
+            if self.first_only or (left_pts == self.dead_pts and left_cnt == self.dead_cnt):
+                self.done = True

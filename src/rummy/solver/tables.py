@@ -1,0 +1,295 @@
+"""Precomputed tables of the contract solver: a variant's facts (:class:`VariantRules`), an analysed contract
+(:class:`ContractPlan`), and the per-hand removal of *dead* naturals (:func:`remove_dead_naturals`) that rejects
+hopeless hands cheaply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from rummy.cards import CARD_COUNT
+from rummy.variants import GROUP, RUN, Slot, Variant
+
+INF = 1 << 20
+# Wild policies (``variant.wild_policy``).
+POLICY_NONE, POLICY_RATIO, POLICY_ONE = 0, 1, 2
+_POLICIES = {"none": POLICY_NONE, "not_outnumber": POLICY_RATIO, "at_most_one": POLICY_ONE}
+# Lowest and highest run value per ace mode (value 14 is the ace again).
+_RUN_BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
+WILD_RUN_SUIT = 4  # pseudo-suit of a run made only of wilds (its place is chosen when the meld is built)
+RANK_OF = tuple(c % 13 + 1 for c in range(52)) + (0,)
+# Natural cards in "frontier" order: per suit the ranks 2…K, then the ace (which can still end a
+# run at value 14 after every other value of the suit has been passed).
+FRONTIER_ORDER = tuple(s * 13 + r for s in range(4) for r in (*range(1, 13), 0))
+
+
+def check_hand_length(hand: Sequence[int]) -> None:
+    """Raise ValueError unless ``hand`` is a count vector over all cards."""
+    if len(hand) != CARD_COUNT:
+        raise ValueError(f"a hand is a count vector of length {CARD_COUNT}, not {len(hand)}")
+
+
+def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as an ordered sum of ``parts`` positive integers."""
+    if parts == 1:
+        if total >= 1:
+            yield (total,)
+        return
+    for first in range(1, total - parts + 2):
+        for rest in compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+class VariantRules:
+    """The facts of one variant the solver needs, computed once per :class:`Variant` object."""
+
+    __slots__ = (
+        "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
+        "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
+        "run_capable_memo", "wild_range_memo", "plans",
+    )
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.wild = tuple(variant.is_wild(c) for c in range(CARD_COUNT))
+        self.points = tuple(variant.points(c) for c in range(CARD_COUNT))
+        self.wild_cards = tuple(c for c in range(CARD_COUNT) if self.wild[c])
+        self.rank_points = (0, *(self.points[r - 1] for r in range(1, 14)))
+        self.lo, self.hi = _RUN_BOUNDS[variant.ace_mode]
+        self.run_min = variant.run_min
+        self.group_min = variant.group_min
+        self.policy = _POLICIES[variant.wild_policy]
+        # A declared meld of wilds only is valid only where the policy lets wilds outnumber naturals.
+        self.all_wild = variant.all_wild_melds and self.policy == POLICY_NONE
+        self.trio_min: int | None = None
+        if not variant.all_wild_melds and variant.wild_group_counts_as_set and variant.wild_group_min:
+            self.trio_min = variant.wild_group_min
+        self.pair_wilds = variant.pair_wilds
+        self.exact = variant.contract_exact_sizes or not variant.contract_oversize_melds
+        self.same_rank = variant.allow_same_rank_groups
+        self.adjacent = variant.allow_adjacent_runs
+        # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
+        self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
+        self.run_capable_memo: dict[tuple[int, int, int], int] = {}
+        self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
+        self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
+
+    def max_wilds(self, naturals: int) -> int:
+        """Most wilds a meld with ``naturals`` natural cards may hold under the wild policy."""
+        if self.policy == POLICY_NONE:
+            return INF
+        if self.policy == POLICY_RATIO:
+            return naturals
+        return 1
+
+    def wild_only_group_size(self, min_size: int, accepts_wilds: bool, is_pair: bool) -> int | None:
+        """Size of the smallest meld of wilds only that can fill a group slot, or None."""
+        if self.all_wild and accepts_wilds:
+            return min_size
+        if self.trio_min is not None and not is_pair:
+            return max(min_size, self.trio_min)
+        return None
+
+    def run_capable(self, mask: int, wcap: int, lmin: int) -> int:
+        """Ranks (bit r-1) of ``mask`` that lie in some ``lmin``-window completable with ``wcap`` wilds."""
+        key = (mask, wcap, lmin)
+        found = self.run_capable_memo.get(key)
+        if found is not None:
+            return found
+        capable = 0
+        for a in range(self.lo, self.hi - lmin + 2):
+            window = 0
+            for v in range(a, a + lmin):
+                window |= 1 << ((v - 1) % 13)
+            present = window & mask
+            if present and lmin - present.bit_count() <= wcap:
+                capable |= present
+        if len(self.run_capable_memo) > 200_000:
+            self.run_capable_memo.clear()
+        self.run_capable_memo[key] = capable
+        return capable
+
+    def split_wild_range(self, split: Sequence[int], slots: Sequence[tuple[int, bool]]) -> tuple[int, int] | None:
+        """Fewest and most wilds groups can hold when group j gets ``split[j]`` naturals, or None.
+
+        ``slots`` are the groups' ``(min_size, accepts_wilds)``; None when some group cannot be valid.
+        """
+        lo = hi = 0
+        for n, (m, accepts) in zip(split, slots, strict=True):
+            deficit = m - n if m > n else 0
+            most = self.max_wilds(n) if accepts else 0
+            if deficit > most:
+                return None
+            lo += deficit
+            hi = min(INF, hi + most)
+        return lo, hi
+
+    def wild_range(self, naturals: int, slots: tuple[tuple[int, bool], ...]) -> tuple[int, int] | None:
+        """Fewest and most wilds groups of one rank can hold, given all ``naturals`` of it.
+
+        ``slots`` are the groups' ``(min_size, accepts_wilds)``; every group needs a natural.  None when
+        no distribution of the naturals makes every group valid.  (The feasible totals form an
+        interval; see :class:`ContractPlan` for the one combination where they might not, which never
+        gets here.)
+        """
+        key = (naturals, slots)
+        if key in self.wild_range_memo:
+            return self.wild_range_memo[key]
+        best_lo, best_hi = INF, -1
+        for split in compositions(naturals, len(slots)):
+            bounds = self.split_wild_range(split, slots)
+            if bounds is not None:
+                best_lo = min(best_lo, bounds[0])
+                best_hi = max(best_hi, bounds[1])
+        result = None if best_hi < 0 else (best_lo, best_hi)
+        self.wild_range_memo[key] = result
+        return result
+
+    def plan(self, contract: Sequence[Slot]) -> ContractPlan:
+        """The (cached) analysis of ``contract`` under these rules."""
+        key = contract if isinstance(contract, tuple) else tuple(contract)
+        found = self.plans.get(key)
+        if found is None:
+            found = self.plans[key] = ContractPlan(self, key)
+        return found
+
+
+class ContractPlan:
+    """A contract analysed for one variant: slots sorted so that identical slots are adjacent.
+
+    Runs are sorted by falling minimum length, groups by falling size (pair slots and slots refusing
+    wilds last); ``run_index`` and ``group_index`` map the sorted slots back to contract positions.
+    """
+
+    __slots__ = (
+        "slots", "impossible", "need", "n_runs", "run_index", "run_mins", "run_same", "run_last_block",
+        "run_window", "n_groups", "group_index", "group_slots", "group_same", "group_last_block", "has_pair",
+        "label_ok", "group_need_table",
+    )
+
+    def __init__(self, rules: VariantRules, slots: tuple[Slot, ...]) -> None:
+        self.slots = slots
+        self.impossible = False
+        runs: list[tuple[int, int]] = []
+        groups: list[tuple[int, int, bool, bool]] = []
+        for index, slot in enumerate(slots):
+            if slot.kind == RUN:
+                size = max(slot.min_size, rules.run_min)
+                if size > 13 or (rules.exact and slot.min_size < rules.run_min):
+                    self.impossible = True
+                runs.append((index, size))
+            elif slot.kind == GROUP:
+                is_pair = slot.min_size < rules.group_min
+                accepts = rules.pair_wilds or not is_pair
+                groups.append((index, max(1, slot.min_size), accepts, is_pair))
+            else:
+                raise ValueError(f"unknown slot kind {slot.kind!r}")
+        runs.sort(key=lambda r: -r[1])
+        groups.sort(key=lambda g: (-g[1], g[3], not g[2]))
+        self.need = sum(size for _, size in runs) + sum(g[1] for g in groups)
+        self.n_runs = len(runs)
+        self.run_index = tuple(index for index, _ in runs)
+        self.run_mins = tuple(size for _, size in runs)
+        self.run_same = _same_as_previous(self.run_mins)
+        self.run_last_block = _last_block_start(self.run_same)
+        self.run_window = min(self.run_mins, default=0)
+        self.n_groups = len(groups)
+        self.group_index = tuple(g[0] for g in groups)
+        # (min_size, accepts_wilds, is_pair) per sorted group slot.
+        self.group_slots = tuple((m, accepts, is_pair) for _, m, accepts, is_pair in groups)
+        self.group_same = _same_as_previous(self.group_slots)
+        self.group_last_block = _last_block_start(self.group_same)
+        self.has_pair = any(is_pair for _, _, _, is_pair in groups)
+        # The label search assumes the wild totals of same-rank groups form an interval; that is proven
+        # for every policy except "not_outnumber" mixing wild-less pairs and other groups of one rank.
+        self.label_ok = not (
+            rules.exact
+            or (rules.policy == POLICY_RATIO and rules.same_rank and any(not a for _, _, a, _ in groups))
+        )
+        # group_need_table[w]: fewest naturals of a rank that can make some group slot with w wilds available.
+        self.group_need_table = [self._compute_group_need(rules, w) for w in range(16)]
+
+    def _compute_group_need(self, rules: VariantRules, wilds: int) -> int:
+        best = INF
+        for m, accepts, _ in self.group_slots:
+            if not accepts:
+                need = m
+            elif rules.policy == POLICY_NONE:
+                need = max(1, m - wilds)
+            elif rules.policy == POLICY_RATIO:
+                need = max(1, (m + 1) // 2, m - wilds)
+            else:
+                need = max(1, m - min(wilds, 1))
+            best = min(best, need)
+        return best
+
+    def group_need(self, rules: VariantRules, wilds: int) -> int:
+        """Fewest naturals of one rank that can make some group slot when ``wilds`` wilds are available."""
+        if wilds < len(self.group_need_table):
+            return self.group_need_table[wilds]
+        return self._compute_group_need(rules, wilds)
+
+
+def _same_as_previous(items: Sequence[object]) -> tuple[bool, ...]:
+    """Per position: whether the item equals the one before it."""
+    return tuple(i > 0 and items[i] == items[i - 1] for i in range(len(items)))
+
+
+def _last_block_start(same: Sequence[bool]) -> int:
+    """Position where the last block of identical items starts (0 when there are none)."""
+    last = len(same) - 1
+    while last > 0 and same[last]:
+        last -= 1
+    return max(last, 0)
+
+
+_RULES_CACHE: dict[int, VariantRules] = {}
+
+
+def rules_for(variant: Variant) -> VariantRules:
+    """The (cached) :class:`VariantRules` of ``variant``."""
+    rules = _RULES_CACHE.get(id(variant))
+    if rules is None or rules.variant is not variant:
+        if len(_RULES_CACHE) > 256:
+            _RULES_CACHE.clear()
+        rules = _RULES_CACHE[id(variant)] = VariantRules(variant)
+    return rules
+
+
+def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int], present: Sequence[int],
+                         groupable_rank: Sequence[bool], n_wilds: int) -> tuple[list[int], int]:
+    """Take the *dead* naturals out of ``nat``; return them (one entry per copy) and their points.
+
+    ``present`` are the cards ``nat`` holds.  A natural is dead when its rank cannot make any group
+    slot (``groupable_rank``) and it lies in no window of the shortest run slot that the wilds can
+    complete together with the other live naturals of its suit; removing dead cards can kill more, so
+    this repeats until nothing changes.  Dead cards are certainly left in hand.
+    """
+    points = rules.points
+    dead: list[int] = []
+    dead_pts = 0
+    loose = [c for c in present if not groupable_rank[RANK_OF[c]]]  # they can only go to runs
+    if loose and not plan.n_runs:
+        for c in loose:
+            dead.extend([c] * nat[c])
+            dead_pts += nat[c] * points[c]
+            nat[c] = 0
+    elif loose:
+        lmin = plan.run_window
+        wcap = min(n_wilds, 1 if rules.policy == POLICY_ONE else lmin)
+        masks = [0, 0, 0, 0]  # live naturals per suit, bit r-1 for rank r
+        for c in present:
+            masks[c // 13] |= 1 << (c % 13)
+        changed = True
+        while changed:
+            changed = False
+            for c in loose:
+                if nat[c]:
+                    s = c // 13
+                    if not rules.run_capable(masks[s], wcap, lmin) >> (c % 13) & 1:
+                        changed = True
+                        masks[s] &= ~(1 << (c % 13))
+                        dead.extend([c] * nat[c])
+                        dead_pts += nat[c] * points[c]
+                        nat[c] = 0
+    return dead, dead_pts
