@@ -1,12 +1,14 @@
-"""The ``rummy`` command: ``variants``, ``rules ID``, ``replay FILE [--json]``."""
+"""The ``rummy`` command: ``variants``, ``rules ID``, ``replay FILE [--json]``, ``sim`` (see :mod:`rummy.sim`),
+and ``serve`` / ``migrate`` (the game server, imported only when run: the others need no server extra)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from rummy import sim
 from rummy.errors import RummyError
 from rummy.house_rules import OPTION_PARSERS, load_variant_file
 from rummy.record import ReplayResult, replay_file
@@ -139,6 +141,55 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+SERVER_PACKAGES = {"fastapi", "starlette", "uvicorn", "sqlalchemy", "aiosqlite", "asyncpg", "alembic",
+                   "itsdangerous", "greenlet", "anyio"}
+
+
+def _server_command(name: str) -> Callable[[argparse.Namespace], int] | None:
+    """``serve_command`` or ``migrate_command`` of :mod:`rummy.server.serve`; None (after a message)
+    when the server extra is not installed."""
+    try:
+        from rummy.server import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in SERVER_PACKAGES:
+            raise
+        print(f"rummy: `rummy {name}` needs the server extra ({error.name} is missing): "
+              "pip install 'rummy[server]'", file=sys.stderr)
+        return None
+    command: Callable[[argparse.Namespace], int] = getattr(serve, f"{name}_command")
+    return command
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    command = _server_command("serve")
+    return command(args) if command is not None else 2
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    command = _server_command("migrate")
+    return command(args) if command is not None else 2
+
+
+def _add_server_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    db_help = "sqlite:///FILE, postgresql://USER@HOST/DB or a file path (default: rummy.db here)"
+    serve = commands.add_parser("serve", help="run the game server (needs the server extra)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free)")
+    serve.add_argument("--db", metavar="URL", help=db_help)
+    serve.add_argument("--secret", help="cookie-signing secret (default: $RUMMY_SECRET, else one kept in the db)")
+    serve.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS", help="bots wait before moving")
+    serve.add_argument("--round-pause", type=float, default=10.0, metavar="SECONDS",
+                       help="pause between rounds unless everyone is ready")
+    serve.add_argument("--reconnect-grace", type=float, default=30.0, metavar="SECONDS",
+                       help="time a dropped player has before a bot may take the seat")
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
+    serve.set_defaults(run=cmd_serve)
+    migrate = commands.add_parser("migrate", help="create or upgrade the server's database schema")
+    migrate.add_argument("--db", metavar="URL", help=db_help)
+    migrate.set_defaults(run=cmd_migrate)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rummy", description="Rummy-family card games.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -151,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
     replay.add_argument("--variant-file", help="a TOML or JSON file defining a house variant")
     replay.set_defaults(run=cmd_replay)
+    sim.add_parser(commands)
+    _add_server_commands(commands)
     return parser
 
 

@@ -702,7 +702,7 @@ class Game:
             self.match_wins[went_out] += 1
         for seat in range(n):
             self.totals[seat] += scores[seat]
-        self.results.append(RoundResult(self.round_number, went_out, tuple(scores), end))
+        self.results.append(RoundResult(self.round_number, went_out, tuple(scores), end, tuple(self.claims_used)))
         self.phase = Phase.GAME_OVER if self._game_finished(end) else Phase.ROUND_OVER
 
     def _game_finished(self, end: str) -> bool:

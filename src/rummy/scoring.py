@@ -23,6 +23,7 @@ class RoundResult:
     went_out: int | None
     scores: tuple[int, ...]
     end: str  # "out", "exhausted", "stalemate" or "book"
+    claims: tuple[int, ...] = ()  # successful claims (buys, May-I's) of each seat in the round
 
 
 @dataclass(frozen=True, slots=True)
