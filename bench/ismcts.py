@@ -1,0 +1,150 @@
+"""ISMCTS benchmark: milliseconds per decision at a budget, and win share against the heuristic bot.
+
+Run: ``python bench/ismcts.py speed [--decisions N]`` prints the mean and maximum milliseconds of an
+``ismcts`` decision (decisions with one legal action excluded) in each variant, ismcts in one seat of
+four heuristic players; ``python bench/ismcts.py strength --variant may-i --games N --jobs 2`` plays
+whole 4-player games of ismcts against three ``heuristic`` bots (``--opponent`` to change), rotating
+the ismcts seat, and prints its win share (co-winners share a win) with a 95% confidence interval.
+Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``) are passed to the
+bot; without them it plays at its default budget.  Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any
+
+from rummy.bots import decide, make_bot
+from rummy.game import Phase, new_game
+
+VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
+
+
+def bot_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if args.simulations is not None:
+        options["simulations"] = args.simulations
+    if args.time_ms is not None:
+        options["time_ms"] = args.time_ms
+    if args.max_rollout is not None:
+        options["max_rollout"] = args.max_rollout
+    if args.rollout is not None:
+        options["rollout"] = args.rollout
+    return options
+
+
+def speed(variant: str, decisions: int, options: dict[str, Any], opponent: str, seed: int = 1) -> list[float]:
+    """Milliseconds of the first ``decisions`` real ismcts decisions (more than one legal action)."""
+    times: list[float] = []
+    game_seed = seed
+    while len(times) < decisions:
+        game = new_game(variant, 4, seed=game_seed)
+        bots = [make_bot("ismcts", seed=game_seed, **options)] + [
+            make_bot(opponent, seed=game_seed * 10 + s) for s in range(1, 4)
+        ]
+        while not game.game_over and len(times) < decisions:
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            view = game.view(seat, with_public_game=bots[seat].needs_public_game)
+            started = time.perf_counter()
+            action = bots[seat].choose(view)
+            elapsed = (time.perf_counter() - started) * 1000.0
+            if seat == 0 and len(view.legal_actions) > 1:
+                times.append(elapsed)
+            game.apply(action)
+        game_seed += 1000
+    return times
+
+
+def one_game(job: tuple[str, int, dict[str, Any], str]) -> tuple[int, float, int, float]:
+    """(seed, ismcts's share of the win, ismcts decisions, seconds) of one 4-player game."""
+    variant, seed, options, opponent = job
+    ismcts_seat = seed % 4
+    bots = [
+        make_bot("ismcts", seed=seed, **options) if seat == ismcts_seat else make_bot(opponent, seed=seed * 10 + seat)
+        for seat in range(4)
+    ]
+    game = new_game(variant, 4, seed=seed)
+    started = time.perf_counter()
+    decisions = 0
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        seat = game.next_to_act()
+        decisions += seat == ismcts_seat
+        game.apply(decide(game, seat, bots[seat]))
+    winners = game.winners()
+    share = 1.0 / len(winners) if ismcts_seat in winners else 0.0
+    return seed, share, decisions, time.perf_counter() - started
+
+
+def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win share over ``games`` games (shared wins count fractionally)."""
+    denominator = 1 + z * z / games
+    centre = (share + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["speed", "strength"])
+    parser.add_argument("--variant", action="append", help="variant(s) (default: all for speed, may-i for strength)")
+    parser.add_argument("--decisions", type=int, default=40, help="speed: ismcts decisions per variant")
+    parser.add_argument("--games", type=int, default=20, help="strength: games")
+    parser.add_argument("--minutes", type=float, default=None, help="strength: stop submitting games after this")
+    parser.add_argument("--jobs", type=int, default=2, help="strength: parallel processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--simulations", type=int)
+    parser.add_argument("--time-ms", type=float)
+    parser.add_argument("--max-rollout", type=int)
+    parser.add_argument("--rollout")
+    args = parser.parse_args()
+    options = bot_options(args)
+    print(f"ismcts options: {options or 'default budget'}; opponents: {args.opponent}", flush=True)
+    if args.mode == "speed":
+        print(f"{'variant':<20} {'decisions':>9} {'mean ms':>8} {'median':>8} {'p95':>8} {'max ms':>8}", flush=True)
+        for variant in args.variant or VARIANTS:
+            times = sorted(speed(variant, args.decisions, options, args.opponent, args.seed))
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            print(f"{variant:<20} {len(times):>9} {statistics.mean(times):>8.1f} {statistics.median(times):>8.1f}"
+                  f" {p95:>8.1f} {max(times):>8.1f}", flush=True)
+        return
+    variant = (args.variant or ["may-i"])[0]
+    deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
+    shares: list[float] = []
+    decisions = 0
+    seconds = 0.0
+    jobs = [(variant, args.seed + number, options, args.opponent) for number in range(args.games)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        pending = {pool.submit(one_game, job) for job in jobs[: args.jobs]}
+        submitted = len(pending)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for done in finished:
+                seed, share, count, elapsed = done.result()
+                shares.append(share)
+                decisions += count
+                seconds += elapsed
+                print(f"game seed {seed}: ismcts share {share:.2f} ({count} decisions, {elapsed:.0f} s)", flush=True)
+                if submitted < len(jobs) and (deadline is None or time.perf_counter() < deadline):
+                    pending.add(pool.submit(one_game, jobs[submitted]))
+                    submitted += 1
+    n = len(shares)
+    mean = sum(shares) / n
+    low, high = wilson(mean, n)
+    print(f"{variant}: ismcts win share {mean:.3f} over {n} games (95% Wilson CI {low:.3f} … {high:.3f};"
+          f" equal strength would be 0.250), {seconds / max(decisions, 1) * 1000:.0f} ms per ismcts-seat"
+          " decision incl. forced ones")
+
+
+if __name__ == "__main__":
+    main()

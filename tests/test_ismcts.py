@@ -1,0 +1,232 @@
+"""Tests of the ISMCTS computer player: legal whole games, determinism, no hidden information, budget."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+import pytest
+
+from rummy.actions import Action
+from rummy.bots import Bot, make_bot, play_game
+from rummy.bots.ismcts import (
+    DEFAULT_CEILING_MS,
+    DEFAULT_SIMULATIONS,
+    IsmctsBot,
+    default_simulations,
+    round_rewards,
+)
+from rummy.game import Game, Phase, new_game
+from rummy.playout import random_choice
+from rummy.record import dumps, loads, record_of, replay
+from rummy.variants import get_variant
+from rummy.view import PlayerView
+
+VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
+# A small budget with fast rollouts: the whole-game tests check legality, not strength.
+FAST: dict[str, Any] = {"simulations": 8, "rollout": "random", "max_rollout": 8}
+
+
+class Spy:
+    """Wraps a bot, keeping every view it is shown and checking every answer is legal."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.needs_public_game = bot.needs_public_game
+        self.views: list[PlayerView] = []
+
+    def choose(self, view: PlayerView) -> Action:
+        self.views.append(view)
+        action = self.bot.choose(view)
+        assert action in view.legal_actions, f"{action} is not among the legal actions"
+        return action
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_plays_whole_games_legally(variant: str) -> None:
+    players = get_variant(variant).players_min
+    ismcts = IsmctsBot(seed=3, **FAST)
+    spy = Spy(ismcts)
+    bots: list[Bot] = [spy] + [make_bot("greedy", seed=s) for s in range(1, players)]
+    game = play_game(variant, bots, seed=11)
+    assert game.game_over
+    assert spy.views, "ismcts was never asked"
+    assert ismcts.engine_errors == 0
+    assert replay(loads(dumps(record_of(game)))).exit_code == 0
+
+
+def test_heuristic_rollouts_play_a_game() -> None:
+    bots: list[Bot] = [make_bot("ismcts", seed=1, simulations=4, max_rollout=20), make_bot("greedy", seed=2)]
+    game = play_game("basic", bots, seed=4, options={"target_by_players": {"2": 30}})
+    assert game.game_over
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_deterministic_for_a_seed_with_a_simulation_budget(rollout: str) -> None:
+    def play() -> list[str]:
+        bots: list[Bot] = [
+            make_bot("ismcts", seed=7, simulations=5, rollout=rollout, max_rollout=15) for _ in range(3)
+        ]
+        game = new_game("may-i", 3, seed=2)
+        for _ in range(80):
+            if game.phase is not Phase.DRAW and game.phase is not Phase.PLAY and game.phase is not Phase.CLAIM:
+                break
+            seat = game.next_to_act()
+            game.apply(bots[seat].choose(game.view(seat, with_public_game=True)))
+        return [str(action) for action in game.log]
+
+    assert play() == play()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_never_sees_hidden_information(variant: str) -> None:
+    spy = Spy(IsmctsBot(seed=1, **FAST))  # type: ignore[arg-type]
+    bots: list[Bot] = [make_bot("greedy", seed=5), spy, make_bot("greedy", seed=6)]
+    game = new_game(variant, 3, seed=9)
+    for _ in range(150):
+        if game.game_over:
+            break
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        seat = game.next_to_act()
+        game.apply(bots[seat].choose(game.view(seat, with_public_game=bots[seat].needs_public_game)))
+    assert spy.views
+    for view in spy.views:
+        public = view.public_game
+        assert public is not None and public is not game
+        assert view.seat == 1
+        for other in (0, 2):
+            assert sum(public.hands[other]) == 0, "another hand is visible"
+            assert public.sizes[other] == view.hand_sizes[other]
+        assert public.hand(1) == list(view.hand)
+        assert public.stock == [], "the stock order is visible"
+        assert public.hidden_stock == view.stock_count
+        assert public.log == [] and public.deals == [] and public.round_starts == []
+        assert len(public.discard) == len(view.discard), "the hidden part of the discard pile is visible"
+
+
+def test_a_single_legal_action_is_returned_at_once() -> None:
+    bot = IsmctsBot(seed=1, simulations=1000)
+    game = new_game("progressive-buy-it", 4, seed=42)
+    game.apply_text("p2 buy")  # after a buy the active player must draw from the stock
+    view = game.view(1, with_public_game=True)
+    assert [str(a) for a in view.legal_actions] == ["p1 draw"]
+    assert str(bot.choose(view)) == "p1 draw"
+    assert bot.last_search["iterations"] == 0
+
+
+def test_search_visits_every_root_action_and_votes() -> None:
+    bot = IsmctsBot(seed=2, simulations=40, rollout="random", max_rollout=20)
+    game = new_game("basic", 2, seed=3)
+    game.apply_text(f"p{game.active} draw")
+    view = game.view(game.active, with_public_game=True)
+    action = bot.choose(view)
+    visits = bot.last_search["visits"]
+    assert isinstance(visits, dict)
+    assert set(visits) == {str(a) for a in view.legal_actions}
+    assert sum(visits.values()) == 40
+    assert visits[str(action)] == max(visits.values())
+
+
+def test_budget_settings() -> None:
+    bot = IsmctsBot()
+    assert bot.default_budget and bot.ceiling_ms == DEFAULT_CEILING_MS < 1000
+    assert set(DEFAULT_SIMULATIONS) == set(VARIANTS)
+    for variant in VARIANTS:
+        assert default_simulations(get_variant(variant)) == DEFAULT_SIMULATIONS[variant] > 0
+    timed = IsmctsBot(seed=1, time_ms=30, rollout="random")
+    assert not timed.default_budget and timed.simulations is None and timed.ceiling_ms is None
+    game = new_game("may-i", 4, seed=1)
+    seat = game.next_to_act()
+    timed.choose(game.view(seat, with_public_game=True))
+    assert isinstance(timed.last_search["iterations"], int) and timed.last_search["iterations"] >= 1
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(TypeError):
+        make_bot("ismcts", colour="red")
+    with pytest.raises(ValueError):
+        IsmctsBot(rollout="ismcts")
+    with pytest.raises(ValueError):
+        IsmctsBot(rollout="clever")
+    with pytest.raises(ValueError):
+        IsmctsBot(simulations=0)
+    with pytest.raises(ValueError):
+        IsmctsBot().choose(new_game("basic", 2, seed=1).view(0))  # no public game
+
+
+def test_heuristic_rollout_falls_back_when_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def without_heuristic(name: str, package: str | None = None) -> object:
+        if name == "rummy.bots.heuristic":
+            raise ImportError(name)
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", without_heuristic)
+    assert IsmctsBot(rollout="heuristic").rollout == "greedy"
+    assert IsmctsBot(rollout="random").rollout == "random"
+
+
+def _finish_round(game: Game, rng: random.Random) -> None:
+    while game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        game.apply(random_choice(game.legal_actions(game.next_to_act()), rng))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_round_rewards_lie_in_zero_one(variant: str) -> None:
+    for seed in range(2):
+        game = new_game(variant, 4, seed=seed)
+        truncated = round_rewards(game, len(game.results))  # scored by hand points (or book progress)
+        assert len(truncated) == 4 and all(0.0 <= r <= 1.0 for r in truncated)
+        _finish_round(game, random.Random(seed))
+        last = round_rewards(game, len(game.results) - 1)
+        assert all(0.0 <= r <= 1.0 for r in last)
+        went_out = game.results[-1].went_out
+        if went_out is not None:
+            assert last[went_out] == max(last)
+
+
+@pytest.mark.parametrize("variant", ["may-i", "basic"])
+def test_a_round_cut_short_prefers_fewer_hand_points(variant: str) -> None:
+    game = new_game(variant, 4, seed=5)
+    rewards = round_rewards(game, len(game.results))
+    points = [game.hand_points(s) for s in range(game.n)]
+    assert rewards[points.index(min(points))] == max(rewards)
+    assert rewards[points.index(max(points))] == min(rewards)
+
+
+@pytest.mark.slow
+def test_default_budget_ms_per_decision() -> None:
+    """Records mean milliseconds per decision at the default budget (printed; wall clock is not asserted)."""
+    figures = {}
+    for variant in VARIANTS:
+        bot = IsmctsBot(seed=1)
+        assert bot.default_budget
+        others = [make_bot("heuristic", seed=s) for s in range(1, 4)]
+        game = new_game(variant, 4, seed=3)
+        times: list[float] = []
+        while not game.game_over and len(times) < 3:
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            if seat == 0:
+                view = game.view(0, with_public_game=True)
+                started = time.perf_counter()
+                action = bot.choose(view)
+                if len(view.legal_actions) > 1:
+                    times.append((time.perf_counter() - started) * 1000.0)
+            else:
+                action = others[seat - 1].choose(game.view(seat))
+            game.apply(action)
+        figures[variant] = statistics.mean(times)
+    print("ismcts ms per decision at the default budget:",
+          ", ".join(f"{v} {ms:.0f}" for v, ms in figures.items()))
+    assert all(ms > 0 for ms in figures.values())
