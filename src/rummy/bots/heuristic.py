@@ -1,0 +1,314 @@
+"""A sound computer player built on the contract solver and a hand planner.
+
+:class:`HeuristicBot` plays every variant from its :class:`~rummy.view.PlayerView` alone.
+
+Contract variants (``progressive-buy-it``, ``progressive-15``, ``may-i``):
+
+* Hands are judged by the :class:`~rummy.bots.planning.ContractPlanner`: the **deficit** (cards
+  still to be drawn before the contract can be laid down) and the **outs** (card kinds that would
+  lower it), each out weighted by its unseen copies — the pack less the own hand, the table and
+  the visible discard pile.
+* Discards keep the deficit lowest, then the most unseen outs, then throw the most expensive card;
+  the weight on points grows as the round's end nears (an opponent is down with few cards), so
+  useless high cards go early.
+* The top discard is taken when it lowers the deficit (or, once down, can be laid off).
+* Buying/claiming (``buy``) only when the card lowers the deficit to within reach, the hand is
+  not already swollen, and no opponent threatens to go out soon; in ``progressive-15`` the penny
+  allowance is used where the contract cannot be met without it (hands 12–13: two buys are
+  needed) and otherwise only for a card that helps.
+* It lays down as soon as the solver's lay-down is offered (in ``progressive-buy-it`` round 8 the
+  engine offers only lay-downs that go out or keep two cards), then plays every card it can:
+  going-out batches first, rearrangements that place hand cards, joker swaps (``swap``) and wild
+  relocations (``move``) for cards with no lay-off, lay-offs highest points first.
+
+``basic`` and ``purchase`` are delegated to :mod:`rummy.bots.freeplay`.
+
+>>> from rummy.bots import make_bot, play_game
+>>> game = play_game("progressive-buy-it", [make_bot("heuristic", seed=s) for s in range(3)], seed=3)
+>>> game.game_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from rummy.actions import Action, Verb
+from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
+from rummy.bots.greedy import fits_table
+from rummy.bots.planning import DiscardMemory, Plan, planner_for, unseen_counts
+from rummy.cards import JOKER, Card, rank_of, suit_of, to_counts
+from rummy.variants import Variant
+from rummy.view import PlayerView
+
+__all__ = ["HeuristicBot"]
+
+_TABLE_VERBS = (Verb.BATCH, Verb.REARRANGE, Verb.SWAP, Verb.MOVE, Verb.LAYOFF)
+
+
+class HeuristicBot:
+    """Plans the contract with the solver and the planner; see the module docstring.
+
+    Options (all keyword):
+
+    * ``buy_depth`` — claim only when the card brings the deficit to at most this (default 2);
+    * ``patience`` — where buying is required (``progressive-15`` hands 12–13), buy any card only
+      after this many rounds of turns, before that only a card that helps (default 1);
+    * ``outs_weight``, ``points_weight``, ``feed_penalty`` — the discard trade-off between unseen
+      outs kept, points thrown, and a card an opponent who is down could lay off;
+    * ``rummy`` (``off``, ``near``: when one card from it, ``hold``: until going out) and
+      ``rummy_threat`` — in ``basic``, hold melds back to go rummy while every opponent holds more
+      than ``rummy_threat`` cards (default ``hold``, 2).
+    """
+
+    name = "heuristic"
+    needs_public_game = False
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        buy_depth: int = 2,
+        patience: float = 1.0,
+        outs_weight: float = 1.0,
+        points_weight: float = 0.35,
+        feed_penalty: float = 6.0,
+        rummy: str = "hold",
+        rummy_threat: int = 2,
+        **options: object,
+    ) -> None:
+        if options:
+            raise ValueError(f"unknown heuristic bot options: {', '.join(sorted(options))}")
+        if rummy not in ("off", "near", "hold"):
+            raise ValueError(f"rummy must be off, near or hold, not {rummy!r}")
+        self.rng = random.Random(seed)  # the bot is deterministic; kept for the Bot convention
+        self.buy_depth = buy_depth
+        self.patience = patience
+        self.outs_weight = outs_weight
+        self.points_weight = points_weight
+        self.feed_penalty = feed_penalty
+        self.memory = DiscardMemory()
+        self._basic = BasicPlanner(rummy=rummy, rummy_threat=rummy_threat)
+        self._purchase = PurchasePlanner()
+
+    # -- entry point ---------------------------------------------------------------------
+
+    def choose(self, view: PlayerView) -> Action:
+        """One of ``view.legal_actions``."""
+        actions = view.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        variant = view.rules
+        assert variant is not None, "the view carries the variant"
+        if variant.scoring == "winner_collects":
+            return self._basic.choose(view, variant)
+        if variant.scoring == "book":
+            return self._purchase.choose(view, variant)
+        return _ContractTurn(self, view, variant).choose()
+
+
+class _ContractTurn:
+    """One decision in a contract variant: the facts of the view, worked out once."""
+
+    def __init__(self, bot: HeuristicBot, view: PlayerView, variant: Variant) -> None:
+        self.bot = bot
+        self.view = view
+        self.variant = variant
+        self.me = view.seat if view.seat is not None else view.active
+        self.hand = list(view.hand)
+        self.counts = to_counts(self.hand)
+        self.players = len(view.players)
+        self.rules = variant.round_rules(view.round, self.players)
+        self.need = sum(slot.min_size for slot in view.contract)
+        extra = not self.rules.final_discard_allowed and len(self.hand) <= self.need + 1
+        self.planner = planner_for(variant, view.contract, extra_card=extra)
+        pile = bot.memory.update(view.round, view.dealer, self.players, view.discard_count, view.discard)
+        seen = self.hand + [c for meld in view.table for c in meld.cards] + pile
+        self.unseen = unseen_counts(variant, self.players, seen)
+        self.wild_unseen = sum(self.unseen[c] for c in range(53) if variant.is_wild(c))
+        self.down = view.down[self.me]
+        others = [s for s in range(self.players) if s != self.me]
+        threats = [view.hand_sizes[s] for s in others if view.down[s]]
+        self._fit_cache: dict[Card, bool] = {}
+        #: 0 (nobody is down) … 1 (an opponent is down with one or two cards).
+        self.late = 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def outs(self, plan: Plan) -> float:
+        """Unseen copies of the cards that would lower the deficit."""
+        total = 0
+        for card in plan.outs:
+            total += self.wild_unseen if card == JOKER else self.unseen[card]
+        return float(total)
+
+    def actions(self, verb: Verb) -> list[Action]:
+        return [a for a in self.view.legal_actions if a.verb is verb]
+
+    def first(self, verb: Verb) -> Action | None:
+        return next((a for a in self.view.legal_actions if a.verb is verb), None)
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def choose(self) -> Action:
+        view = self.view
+        verbs = {a.verb for a in view.legal_actions}
+        if Verb.PASS in verbs:
+            return self._claim()
+        if view.phase == "draw":
+            return self._draw(verbs)
+        down = self.first(Verb.DOWN)
+        if down is not None:
+            return down
+        play = self._table_play()
+        if play is not None:
+            return play
+        return self._discard()
+
+    def _claim(self) -> Action:
+        """A claim window on ``view.claim_card``: buy or pass."""
+        card = self.view.claim_card
+        buy, passing = self.first(Verb.BUY), self.first(Verb.PASS)
+        assert passing is not None
+        if buy is not None and card is not None and self._wants_buy(card, own_turn=False):
+            return buy
+        return passing
+
+    def _wants_buy(self, card: Card, *, own_turn: bool) -> bool:
+        if self.down:
+            return False
+        extra_cards = 1 + self.rules.penalty_cards
+        if self.need > len(self.hand) + 1:
+            # The contract cannot be met without buying (progressive-15 hands 12–13): buy a card that
+            # helps, or any card once the round has gone on for a while.
+            if self._elapsed() >= self.bot.patience * self.players or self.variant.is_wild(card):
+                return True
+            return self.planner.with_card(self.counts, card).deficit < self.planner.deficit(self.counts)
+        surplus = len(self.hand) + extra_cards + 1 - self.need
+        if surplus > 4 - (1 if self.rules.penalty_cards else 0) + (1 if own_turn else 0):
+            return False  # a swollen hand: every extra card is penalty risk
+        depth = self.bot.buy_depth
+        if self.late >= 0.6:
+            depth = 0
+        elif self.late > 0:
+            depth = min(depth, 1)
+        before = self.planner.analyze(self.counts)
+        if before.deficit > depth + 1:
+            return False
+        after = self.planner.with_card(self.counts, card)
+        return after.deficit < before.deficit and after.deficit <= depth
+
+    def _elapsed(self) -> int:
+        """Cards drawn from the stock so far this round (until the first reshuffle)."""
+        dealt = self.rules.deal_size * self.players + (1 if self.variant.upcard else 0)
+        return max(0, self.variant.pack_size(self.players) - dealt - self.view.stock_count)
+
+    def _draw(self, verbs: set[Verb]) -> Action:
+        top = self.view.discard[-1] if self.view.discard else None
+        draw, take, buy = self.first(Verb.DRAW), self.first(Verb.TAKE), self.first(Verb.BUY)
+        if top is not None and buy is not None and not self.down:
+            if self.need > len(self.hand) + 1 and self._wants_buy(top, own_turn=True):
+                return buy
+            before = self.planner.analyze(self.counts)
+            after = self.planner.with_card(self.counts, top)
+            if after.deficit < before.deficit and after.deficit > 0 and self._wants_buy(top, own_turn=True):
+                return buy  # the card and still a normal draw: a spare card for the lay-down
+        if take is not None and (draw is None or (top is not None and self._wants_take(top))):
+            return take
+        if draw is not None:
+            return draw
+        return next(a for a in self.view.legal_actions if a.verb is not Verb.BUY)
+
+    def _wants_take(self, card: Card) -> bool:
+        if self.down:
+            return fits_table(card, self.view.table, self.variant)
+        before = self.planner.analyze(self.counts)
+        after = self.planner.with_card(self.counts, card)
+        if after.deficit < before.deficit:
+            return True
+        if before.deficit == 0 and after.deficit == 0 and self.variant.is_wild(card):
+            return True
+        return False
+
+    def _table_play(self) -> Action | None:
+        """The best play onto the table once down (None: nothing to play)."""
+        size = len(self.hand)
+        options: list[tuple[tuple[float, ...], Action]] = []
+        for action in self.view.legal_actions:
+            if action.verb not in _TABLE_VERBS:
+                continue
+            played, points = self._placed(action)
+            if played >= size:
+                return action  # goes out
+            wild = action.verb is Verb.LAYOFF and self.variant.is_wild(action.card or 0)
+            if action.verb is Verb.SWAP:
+                # Worth it only for a card no lay-off can place; the wild comes back to play.
+                if any(a.verb is Verb.LAYOFF and a.card == action.card for a in self.view.legal_actions):
+                    continue
+                key: tuple[float, ...] = (1, 0, points, -(action.card or 0))
+            else:
+                key = (played, 0 if wild else 1, points, -(action.card or 0))
+            options.append((key, action))
+        if not options:
+            return None
+        return max(options, key=lambda item: item[0])[1]
+
+    def _placed(self, action: Action) -> tuple[int, int]:
+        """Hand cards a table play places, and their points."""
+        points = self.variant.points
+        if action.verb is Verb.BATCH:
+            cards = [s.card for s in action.steps if s.verb is Verb.LAYOFF and s.card is not None]
+            return len(cards), sum(points(c) for c in cards)
+        if action.verb is Verb.REARRANGE:
+            result = [c for m in action.melds for c in m.cards]
+            table = to_counts(c for meld in self.view.table if meld.id in action.sources for c in meld.cards)
+            mine = to_counts(result)
+            cards = [c for c in range(53) for _ in range(max(0, mine[c] - table[c]))]
+            return len(cards), sum(points(c) for c in cards)
+        card = action.card if action.card is not None else 0
+        if action.verb is Verb.SWAP:
+            return 0, points(card)
+        return 1, points(card)
+
+    def _discard(self) -> Action:
+        discards = self.actions(Verb.DISCARD)
+        if not discards:
+            return self.view.legal_actions[0]
+        if self.down:
+            return max(discards, key=lambda a: self._down_discard_key(a.card or 0))
+        weight = self.bot.points_weight + 0.9 * self.late
+        outs_weight = self.bot.outs_weight * (1.0 - 0.5 * self.late)
+        # A card that fits the table feeds any opponent who is down (they take it and lay it off).
+        feeders = sum(1 for s, down in enumerate(self.view.down) if down and s != self.me)
+        plans = self.planner.discard_plans(self.counts, [a.card for a in discards if a.card is not None])
+        best: tuple[tuple[float, ...], Action] | None = None
+        for action in discards:
+            card = action.card if action.card is not None else 0
+            plan = plans[card]
+            wild = self.variant.is_wild(card)
+            feed = self.bot.feed_penalty * (1 + self.late) if feeders and self._fits(card) else 0.0
+            key = (-plan.deficit, 0 if wild else 1,
+                   outs_weight * self.outs(plan) + weight * self.variant.points(card) - feed, -card)
+            if best is None or key > best[0]:
+                best = (key, action)
+        assert best is not None
+        return best[1]
+
+    def _fits(self, card: Card) -> bool:
+        hit = self._fit_cache.get(card)
+        if hit is None:
+            hit = self._fit_cache[card] = fits_table(card, self.view.table, self.variant)
+        return hit
+
+    def _down_discard_key(self, card: Card) -> tuple[float, ...]:
+        """Once down: throw the card least likely ever to be laid off, most expensive first."""
+        variant = self.variant
+        if variant.is_wild(card):
+            return (-1.0, 0.0, -card)
+        hope = 0.0
+        values = {rank_of(card), 14} if rank_of(card) == 1 else {rank_of(card)}
+        for meld in self.view.table:
+            if meld.is_run and suit_of(card) == meld.suit and values & {meld.low - 2, meld.high + 2}:
+                hope += 1.0
+        return (1.0, variant.points(card) - 4 * hope, card)
+

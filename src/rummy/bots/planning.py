@@ -1,0 +1,389 @@
+"""Hand evaluation for computer players: how far a hand is from a contract, and what would help.
+
+The contract solver (:mod:`rummy.solver`) answers "can this hand lay down now?".  A player also
+needs "how close is it?": :class:`ContractPlanner` assigns one *partial meld* to every contract
+slot (a group of naturals of one rank, or a window of one suit's values for a run), cards
+disjoint, wild cards filling gaps as the variant's wild policy allows, and minimises the number
+of cards still to be drawn — the hand's **deficit** (0 means the contract is within reach; the
+solver confirms).  The cards that would lower the deficit of some best plan are the hand's
+**outs**; weighted by how many copies are still unseen they measure how likely the next cards are
+to help.
+
+>>> from rummy.cards import card_names, parse_card, to_counts
+>>> from rummy.variants import get_variant
+>>> v = get_variant("progressive-buy-it")
+>>> planner = ContractPlanner(v, v.round_rules(2, 4).contract)   # a run of 4 and a set of 3
+>>> hand = to_counts(map(parse_card, "5H 6H 8H 9C 9D KS QD".split()))
+>>> plan = planner.analyze(hand)
+>>> plan.deficit, sorted(card_names(plan.outs))
+(2, ['7H', '9C', '9D', '9H', '9S', 'JK'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rummy.cards import CARD_COUNT, JOKER, Card, Counts, pack
+from rummy.variants import GROUP, Slot, Variant
+
+__all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
+
+_BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
+_TOP_CANDIDATES = 6  # partial melds tried per slot (best first)
+_LEAF_LIMIT = 400  # plans looked at per analysis (a safety cap; rarely reached)
+_KEEP_LEAVES = 48  # best plans kept per analysis
+_MEMO_BUDGET = 30_000  # memoised plans over all shared planners (a few kB each)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One analysis: the deficit, the cards (``JOKER`` = any wild) that lower it, and the best plans.
+
+    Each plan in ``leaves`` is ``(cards it uses, its outs)``.
+    """
+
+    deficit: int
+    outs: frozenset[Card]
+    leaves: tuple[tuple[tuple[Card, ...], frozenset[Card]], ...] = ()
+
+
+# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs).
+# ``missing``: cards short of the slot's minimum; ``cap``: how many of those wilds may supply;
+# ``key``: canonical order among identical slots.
+_Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card]]
+
+
+def unseen_counts(variant: Variant, players: int, seen: Sequence[Card]) -> Counts:
+    """Copies of each card not among ``seen`` (own hand, table, visible discards)."""
+    counts = pack(variant.decks_for(players), variant.jokers_per_deck)
+    for card in seen:
+        if counts[card] > 0:
+            counts[card] -= 1
+    return counts
+
+
+class DiscardMemory:
+    """The discard pile as far as one seat has seen it (variants that show only the top card).
+
+    Every view shows the top discard and the pile's size; a card seen on top at position ``i``
+    stays in the pile until the pile shrinks below ``i + 1`` (taken, bought, or reshuffled into the
+    stock), so the cards remembered are the ones still buried in the pile: gone for drawing.
+    """
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int, int] | None = None
+        self.cards: dict[int, Card] = {}
+
+    def update(self, round_number: int, dealer: int, players: int, count: int,
+               visible: Sequence[Card]) -> list[Card]:
+        """Record a view's pile (``count`` cards, ``visible`` the top ones); the pile as known."""
+        key = (round_number, dealer, players)
+        if key != self.key:
+            self.key, self.cards = key, {}
+        for position in [p for p in self.cards if p >= count]:
+            del self.cards[position]
+        for offset, card in enumerate(reversed(visible)):
+            self.cards[count - 1 - offset] = card
+        return list(self.cards.values())
+
+
+class ContractPlanner:
+    """Deficit and outs of hands for one contract under one variant (results memoised per hand).
+
+    ``extra_card``: the hand must also place one card beyond the contract's minimum (a round
+    without a final discard, where laying down 13 of 14 cards is not allowed).
+    """
+
+    def __init__(self, variant: Variant, contract: Sequence[Slot], *, extra_card: bool = False) -> None:
+        self.variant = variant
+        # Runs first (their windows are the most constrained), larger minimums first.
+        self.slots = sorted(contract, key=lambda s: (s.kind == GROUP, -s.min_size))
+        self.extra_card = extra_card
+        self.lo, self.hi = _BOUNDS[variant.ace_mode]
+        self.ratio = variant.wild_policy == "not_outnumber"
+        self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
+        self.wild_cards = [c for c in range(CARD_COUNT) if variant.is_wild(c)]
+        self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
+        self.memo: dict[tuple[int, ...], Plan] = {}
+        self.group_memo: dict[tuple[Slot, tuple[int, ...]], list[_Cand]] = {}
+
+    # -- public ------------------------------------------------------------------------------
+
+    def analyze(self, counts: Sequence[int]) -> Plan:
+        """The :class:`Plan` of a hand given as a count vector."""
+        key = tuple(counts)
+        plan = self.memo.get(key)
+        if plan is None:
+            if len(self.memo) > _MEMO_BUDGET:
+                self.memo.clear()
+            plan = self._extra(list(counts)) if self.extra_card else self._analyze(list(counts), self.slots)
+            self.memo[key] = plan
+        return plan
+
+    def deficit(self, counts: Sequence[int]) -> int:
+        """Cards still to be drawn before the contract can be laid down."""
+        return self.analyze(counts).deficit
+
+    def without(self, counts: Sequence[int], card: Card) -> Plan:
+        """The plan of the hand less one ``card`` (cheap when some best plan does not need it)."""
+        plan = self.analyze(counts)
+        held = counts[card]
+        kept = [leaf for leaf in plan.leaves if leaf[0].count(card) < held]
+        if kept:
+            outs: frozenset[Card] = frozenset().union(*(leaf[1] for leaf in kept))
+            return Plan(plan.deficit, outs, tuple(kept))
+        rest = list(counts)
+        rest[card] -= 1
+        return self.analyze(rest)
+
+    def discard_plans(self, counts: Sequence[int], cards: Sequence[Card]) -> dict[Card, Plan]:
+        """The plan after discarding each of ``cards``.
+
+        A card every best plan needs cannot beat one some best plan leaves out (its deficit is
+        at least one more), so when such a spare card exists the needed cards get a bound
+        (deficit + 1, no outs) instead of a full analysis.
+        """
+        plan = self.analyze(counts)
+        spare = [c for c in cards if any(leaf[0].count(c) < counts[c] for leaf in plan.leaves)]
+        complete = len(plan.leaves) < _KEEP_LEAVES
+        result: dict[Card, Plan] = {}
+        for card in cards:
+            if card in spare or not spare or not complete:
+                result[card] = self.without(counts, card)
+            else:
+                result[card] = Plan(plan.deficit + 1, frozenset())
+        return result
+
+    def with_card(self, counts: Sequence[int], card: Card) -> Plan:
+        """The plan of the hand plus one ``card``."""
+        more = list(counts)
+        more[card] += 1
+        return self.analyze(more)
+
+    # -- search ------------------------------------------------------------------------------
+
+    def _extra(self, counts: Counts) -> Plan:
+        best: Plan | None = None
+        original = self.slots
+        for index in range(len(original)):
+            if index and original[index - 1] == original[index]:
+                continue
+            slots = list(original)
+            slots[index] = Slot(slots[index].kind, slots[index].min_size + 1)
+            option = self._analyze(list(counts), slots)
+            if best is None or option.deficit < best.deficit:
+                best = option
+            elif option.deficit == best.deficit:
+                best = Plan(best.deficit, best.outs | option.outs, (best.leaves + option.leaves)[:_KEEP_LEAVES])
+        assert best is not None
+        return best
+
+    def _analyze(self, counts: Counts, slots: Sequence[Slot]) -> Plan:
+        wilds = 0
+        for card in self.wild_cards:
+            wilds += counts[card]
+            counts[card] = 0
+        lists: dict[Slot, list[_Cand]] = {}
+        for slot in slots:
+            if slot not in lists:
+                lists[slot] = self._candidates(slot, counts)
+        options = [lists[slot] for slot in slots]
+        count = len(slots)
+        rest = [0] * (count + 1)
+        for i in range(count - 1, -1, -1):
+            rest[i] = rest[i + 1] + min(options[i][0][0], options[i][-1][0])
+        same = [i > 0 and slots[i - 1] == slots[i] for i in range(count)]
+        first_group = next((i for i, slot in enumerate(slots) if slot.kind == GROUP), count)
+        fresh: dict[Slot, list[_Cand]] = {}
+        best = [1 << 20, _LEAF_LIMIT]  # best deficit, leaf budget
+        leaves: list[tuple[_Cand, ...]] = []
+        chosen: list[_Cand] = []
+
+        def search(index: int, missing: int, cap: int, first: int) -> None:
+            if index == count:
+                best[1] -= 1
+                deficit = missing - (wilds if wilds < cap else cap)
+                if deficit < best[0]:
+                    best[0] = deficit
+                    leaves.clear()
+                if deficit == best[0] and len(leaves) < _KEEP_LEAVES:
+                    leaves.append(tuple(chosen))
+                return
+            cands = options[index]
+            if index == first_group and index:
+                # Groups take what the runs left: fresh candidates from the counts now.
+                state = tuple(counts)
+                for j in range(index, count):
+                    found = fresh.get(slots[j])
+                    if found is None:
+                        found = fresh[slots[j]] = self._group_candidates(slots[j], counts, state)
+                    options[j] = found
+                cands = options[index]
+                fresh.clear()
+            last = len(cands) - 1  # the all-wild (or empty) candidate, always tried
+            low = first if same[index] else 0
+            positions = [*range(low, min(last, low + _TOP_CANDIDATES)), last]
+            for position in positions:
+                cand = cands[position]
+                if cand[0] > best[0] + wilds - rest[index + 1] - missing or best[1] <= 0:
+                    if position == last:
+                        break
+                    continue
+                used = cand[4]
+                for card in used:
+                    counts[card] -= 1
+                if all(counts[c] >= 0 for c in used):  # else its cards went to an earlier slot
+                    chosen.append(cand)
+                    search(index + 1, missing + cand[0], cap + cand[5], position)
+                    chosen.pop()
+                for card in used:
+                    counts[card] += 1
+
+        search(0, 0, 0, 0)
+        deficit = max(0, best[0])
+        result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
+        all_outs: set[Card] = set()
+        for leaf in leaves:
+            used_cards = tuple(c for cand in leaf for c in cand[4])
+            outs: set[Card] = set()
+            if deficit:
+                missing = sum(c[0] for c in leaf)
+                cap = sum(c[5] for c in leaf)
+                if wilds < cap:
+                    outs.add(JOKER)
+                for cand in leaf:
+                    if cand[0] and cand[6]:
+                        # One more natural: one card less missing, maybe less room for wilds.
+                        new_cap = cap - cand[5] + self._cap(cand[3], cand[0] - 1)
+                        if missing - 1 - min(wilds, new_cap) < deficit:
+                            outs.update(cand[6])
+            frozen = frozenset(outs)
+            all_outs |= frozen
+            result.append((used_cards, frozen))
+        return Plan(deficit, frozenset(all_outs), tuple(result))
+
+    def _cap(self, size: int, missing: int) -> int:
+        if self.ratio:
+            return min(missing, size // 2)
+        return missing
+
+    def _group_candidates(self, slot: Slot, counts: Counts, state: tuple[int, ...]) -> list[_Cand]:
+        """Group candidates of the cards the runs left, memoised on those cards."""
+        key = (slot, state)
+        found = self.group_memo.get(key)
+        if found is None:
+            if len(self.group_memo) > 4 * _MEMO_BUDGET:
+                self.group_memo.clear()
+            found = self.group_memo[key] = self._candidates(slot, counts)
+        return found
+
+    def _candidates(self, slot: Slot, counts: Counts) -> list[_Cand]:
+        """Partial melds for ``slot`` from ``counts`` (naturals only), fewest missing first."""
+        size = slot.min_size
+        out: list[_Cand] = []
+        if slot.kind == GROUP:
+            for rank in self.natural_ranks:
+                a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
+                held = a + b + c + d
+                if not held:
+                    continue
+                cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
+                missing = size - held if held < size else 0
+                out.append((missing, -held, (rank, 0), size, cards, self._cap(size, missing), _RANK_CARDS[rank]))
+                if held >= 2 * size:  # room for a second group of the same rank
+                    out.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank]))
+            trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
+            empty_cap = size if self.variant.all_wild_melds or trio else self._cap(size, size)
+        else:
+            full = (1 << size) - 1
+            starts = range(self.lo, self.hi - size + 2)
+            for suit in range(4):
+                base = suit * 13
+                mask = 0
+                for rank in range(13):
+                    if counts[base + rank]:
+                        mask |= 2 << rank
+                if not mask:
+                    continue
+                if mask & 2 and self.hi == 14:
+                    mask |= 1 << 14
+                if self.lo == 2:
+                    mask &= ~2
+                seen: dict[int, int] = {}
+                used_table, need_table = _SUIT_USED[suit], _SUIT_NEEDS[suit]
+                for start in starts:
+                    window = full << start
+                    present = mask & window
+                    if not present:
+                        continue
+                    needs = need_table(window & ~mask)
+                    where = seen.get(present)
+                    if where is not None:  # the same cards in another window: more ways to fill it
+                        old = out[where]
+                        out[where] = old[:6] + (old[6] | needs,)
+                        continue
+                    used = used_table(present)
+                    missing = size - len(used)
+                    seen[present] = len(out)
+                    out.append((missing, -len(used), (suit, start), size, used, self._cap(size, missing), needs))
+            empty_cap = size if self.variant.all_wild_melds else 0
+        out.sort()
+        out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING))
+        return out
+
+
+def _bits_to_cards(suit: int, bits: int) -> tuple[Card, ...]:
+    base = suit * 13
+    return tuple(sorted({base + (0 if v == 14 else v - 1) for v in range(1, 15) if bits >> v & 1}))
+
+
+_USED_CACHE: dict[tuple[int, int], tuple[Card, ...]] = {}
+_NEEDS_CACHE: dict[tuple[int, int], frozenset[Card]] = {}
+
+
+def _used_maker(suit: int) -> Callable[[int], tuple[Card, ...]]:
+    def used(bits: int) -> tuple[Card, ...]:
+        hit = _USED_CACHE.get((suit, bits))
+        if hit is None:
+            hit = _USED_CACHE[suit, bits] = _bits_to_cards(suit, bits)
+        return hit
+    return used
+
+
+def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
+    def needs(bits: int) -> frozenset[Card]:
+        hit = _NEEDS_CACHE.get((suit, bits))
+        if hit is None:
+            hit = _NEEDS_CACHE[suit, bits] = frozenset(_bits_to_cards(suit, bits))
+        return hit
+    return needs
+
+
+_SUIT_USED = [_used_maker(s) for s in range(4)]
+_SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
+_RANK_CARDS = [frozenset(s * 13 + r for s in range(4)) for r in range(13)]
+_NOTHING: frozenset[Card] = frozenset()
+
+
+_PLANNERS: dict[tuple[object, ...], ContractPlanner] = {}
+
+
+def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool = False) -> ContractPlanner:
+    """A planner shared by every bot: its answers depend only on the rules it reads and the hand.
+
+    The memos of all shared planners together stay under a fixed budget (they are cleared when
+    it is exceeded), so long-running processes do not grow.
+    """
+    key = (variant.ace_mode, variant.wild_policy, variant.wild_ranks, variant.all_wild_melds,
+           variant.wild_group_min, variant.wild_group_counts_as_set, tuple(contract), extra_card)
+    found = _PLANNERS.get(key)
+    if found is None:
+        if len(_PLANNERS) >= 16:
+            _PLANNERS.clear()
+        found = _PLANNERS[key] = ContractPlanner(variant, contract, extra_card=extra_card)
+    if sum(len(p.memo) + len(p.group_memo) // 4 for p in _PLANNERS.values()) > _MEMO_BUDGET:
+        for planner in _PLANNERS.values():
+            planner.memo.clear()
+            planner.group_memo.clear()
+    return found

@@ -1,0 +1,204 @@
+"""Computer players: whole games without an illegal action, determinism, and views that hide the rest.
+
+``play_game`` raises on an illegal action (the engine validates every action), so a finished game
+is the test.  The bigger runs are marked ``slow``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from rummy.actions import Action, Verb
+from rummy.bots import Bot, make_bot, play_game
+from rummy.bots.greedy import GreedyBot
+from rummy.bots.heuristic import HeuristicBot
+from rummy.bots.planning import ContractPlanner
+from rummy.cards import from_counts, pack, parse_card, to_counts
+from rummy.game import Game, Phase, new_game
+from rummy.record import dumps, record_of
+from rummy.solver import can_lay_down
+from rummy.variants import get_variant
+from rummy.view import PlayerView
+
+BOT_NAMES = ("random", "greedy", "heuristic")
+VARIANT_PLAYERS = {
+    "progressive-buy-it": (3, 4, 6),
+    "progressive-15": (3, 4, 5),
+    "may-i": (3, 4, 7),
+    "basic": (2, 3, 4),
+    "purchase": (2, 4, 6),
+}
+TABLES = [(variant, players) for variant, counts in VARIANT_PLAYERS.items() for players in counts]
+
+
+def mixed_table(players: int, seed: int) -> list[Bot]:
+    """Random, greedy and heuristic bots in a seat order that changes with ``seed``."""
+    names = [BOT_NAMES[(seed + seat) % len(BOT_NAMES)] for seat in range(players)]
+    return [make_bot(name, seed=seed * 31 + seat) for seat, name in enumerate(names)]
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_mixed_tables_play_whole_games(variant: str, players: int) -> None:
+    for seed in range(3):
+        game = play_game(variant, mixed_table(players, seed), seed=seed)
+        assert game.game_over
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+@pytest.mark.parametrize("variant", list(VARIANT_PLAYERS))
+def test_single_bot_tables_play_whole_games(variant: str, name: str) -> None:
+    for seed in range(2):
+        game = play_game(variant, [make_bot(name, seed=seed + s) for s in range(4)], seed=100 + seed)
+        assert game.game_over
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_many_games(variant: str, players: int) -> None:
+    rng = random.Random(f"{variant}/{players}")
+    for _ in range(12):
+        seed = rng.randrange(1 << 30)
+        names = [rng.choice(BOT_NAMES) for _ in range(players)]
+        game = play_game(variant, [make_bot(n, seed=seed + i) for i, n in enumerate(names)], seed=seed)
+        assert game.game_over
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_PLAYERS))
+def test_same_seeds_same_record(variant: str) -> None:
+    def record() -> str:
+        bots = [make_bot(name, seed=7 + seat) for seat, name in enumerate(("heuristic", "greedy", "random"))]
+        return dumps(record_of(play_game(variant, bots, seed=11)))
+
+    assert record() == record()
+
+
+class Spy:
+    """Wraps a bot and checks every view it is shown against the game."""
+
+    def __init__(self, bot: Bot, game: Callable[[], Game]) -> None:
+        self.bot = bot
+        self.game = game
+        self.name = bot.name
+        self.needs_public_game = bot.needs_public_game
+        self.calls = 0
+
+    def choose(self, view: PlayerView) -> Action:
+        game = self.game()
+        seat = view.seat
+        assert seat is not None
+        assert view.public_game is None
+        assert view.revealed_hands is None
+        assert list(view.hand) == game.hand(seat), "the view holds the seat's own hand"
+        assert len(view.hand) == view.hand_sizes[seat]
+        assert "hands" not in view.to_json()
+        visible = game.discard if game.variant.show_discard_history else game.discard[-1:]
+        assert list(view.discard) == list(visible), "only the discards the variant shows"
+        self.calls += 1
+        action = self.bot.choose(view)
+        assert action in view.legal_actions
+        return action
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_PLAYERS))
+def test_bots_see_only_their_view(variant: str) -> None:
+    game = new_game(variant, 4, seed=3)
+    spies = [Spy(make_bot(name, seed=seat), lambda: game) for seat, name in
+             enumerate(("heuristic", "greedy", "random", "heuristic"))]
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        seat = game.next_to_act()
+        game.apply(spies[seat].choose(game.view(seat, with_public_game=spies[seat].needs_public_game)))
+    assert all(spy.calls for spy in spies)
+
+
+def test_planner_deficit_zero_exactly_when_the_solver_lays_down() -> None:
+    rng = random.Random(5)
+    for variant_id in ("progressive-buy-it", "progressive-15", "may-i"):
+        variant = get_variant(variant_id)
+        cards = from_counts(pack(variant.decks_for(4), variant.jokers_per_deck))
+        for number in range(1, len(variant.rounds) + 1):
+            rules = variant.round_rules(number, 4)
+            planner = ContractPlanner(variant, rules.contract)
+            for _ in range(25):
+                rng.shuffle(cards)
+                size = sum(s.min_size for s in rules.contract) + rng.randrange(0, 3)
+                hand = to_counts(cards[:size])
+                plan = planner.analyze(hand)
+                assert (plan.deficit == 0) == can_lay_down(hand, rules.contract, variant)
+                for card in set(cards[:size]):
+                    assert planner.without(hand, card).deficit >= plan.deficit
+
+
+def test_planner_outs_lower_the_deficit() -> None:
+    variant = get_variant("may-i")
+    contract = variant.round_rules(2, 4).contract  # a set of 3 and a run of 4
+    planner = ContractPlanner(variant, contract)
+    hand = to_counts(map(parse_card, "5H 6H 8H 9C 9D KS QD 3C 4D AS JC".split()))
+    plan = planner.analyze(hand)
+    assert plan.deficit == 2
+    for card in plan.outs:
+        assert planner.with_card(hand, card).deficit == plan.deficit - 1
+
+
+def dealt(variant: str, hands: list[str], *, upcard: str, stock: str = "") -> Game:
+    """A game whose first round is dealt from the given hands (dealer: the last seat)."""
+    game = Game(get_variant(variant), len(hands), seed=1)
+    game.deal(dealer=len(hands) - 1, hands=[[parse_card(c) for c in h.split()] for h in hands],
+              upcard=parse_card(upcard), stock=[parse_card(c) for c in stock.split()])
+    return game
+
+
+def play_phase(game: Game) -> PlayerView:
+    """Seat 0 draws from the stock (everybody passes the claim window); its play-phase view."""
+    game.apply_text("p0 draw")
+    while game.phase is Phase.CLAIM:
+        game.apply(Action(game.next_to_act(), Verb.PASS))
+    assert game.phase is Phase.PLAY
+    return game.view(0)
+
+
+def test_greedy_passes_and_heuristic_buys_a_card_that_completes_a_set() -> None:
+    game = dealt("progressive-buy-it", ["2C 3D 9S TH JD QS", "7H 7S 8D 8C 5H KH", "4C 4D 6S AH AD 3S"], upcard="7D")
+    assert game.phase is Phase.CLAIM
+    view = game.view(1)
+    assert view.claim_card == parse_card("7D")
+    assert GreedyBot(seed=1).choose(view).verb is Verb.PASS
+    assert HeuristicBot(seed=1).choose(view).verb is Verb.BUY
+
+
+def test_bots_lay_down_when_they_can() -> None:
+    game = dealt("may-i", ["7H 7S 7D 9C 9D 9S 3H 4C 5D KS QD", "2C 3D 9H TH JD QS AC AD 4S 6H 8S",
+                           "4D 6S AH 3S 5C 6C 8H TC JC JH KD"], upcard="KC", stock="4H")
+    view = play_phase(game)
+    for bot in (GreedyBot(seed=0), HeuristicBot(seed=0)):
+        assert bot.choose(view).verb is Verb.DOWN
+
+
+def test_bots_discard_a_useless_expensive_card() -> None:
+    game = dealt("may-i", ["7H 7S 9C 9D 4H 5H 6H KS 3C 8D JC", "2C 3D 9H TH JD QS AC AD 4S 6C 8S",
+                           "4D 6S AH 3S 5C TC 8H QC JH KD QH"], upcard="3D", stock="TD")
+    view = play_phase(game)
+    expensive_singletons = {parse_card(c) for c in ("KS", "JC", "8D", "TD")}
+    for bot in (GreedyBot(seed=0), HeuristicBot(seed=0)):
+        action = bot.choose(view)
+        assert action.verb is Verb.DISCARD and action.card in expensive_singletons
+
+
+def test_heuristic_takes_a_discard_that_lowers_the_deficit() -> None:
+    game = dealt("may-i", ["7H 7S 9C 9D 4H 5H 6H KS 3C 8D JC", "2C 3D 9H TH JD QS AC AD 4S 6C 8S",
+                           "4D 6S AH 3S 5C TC 8H QC JH KD QH"], upcard="7D")
+    assert HeuristicBot(seed=0).choose(game.view(0)).verb is Verb.TAKE
+    assert GreedyBot(seed=0).choose(game.view(0)).verb is Verb.TAKE
+
+
+def test_bots_are_deterministic_for_a_seed() -> None:
+    game = dealt("basic", ["2C 3D 9S TH JD QS 5C 8H 4S 6D", "7H 7S 8D 8C 5H KH 4C 4D 6S AH"], upcard="7D")
+    view = game.view(0)
+    for name in BOT_NAMES:
+        first = [make_bot(name, seed=4).choose(view) for _ in range(3)]
+        assert first[0] == first[1] == first[2]
