@@ -182,6 +182,8 @@ def _add_server_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
                        help="pause between rounds unless everyone is ready")
     serve.add_argument("--reconnect-grace", type=float, default=30.0, metavar="SECONDS",
                        help="time a dropped player has before a bot may take the seat")
+    serve.add_argument("--rate-limit", type=float, default=20.0, metavar="PER_SECOND",
+                       help="messages a client may send per second (bursts of three times as many)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
     serve.set_defaults(run=cmd_serve)

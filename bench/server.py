@@ -1,0 +1,280 @@
+"""Server benchmark: N tables of scripted players over real WebSockets against a real ``rummy serve``.
+
+Run: ``python bench/server.py [--tables 200] [--seats 4] [--think 1.0] [--seconds 60]``.  Starts
+``rummy migrate`` and ``rummy serve`` on a temporary SQLite file, seats one scripted client per seat
+(every seat a person, so every action crosses the network), and lets each client answer its own
+decisions after a think time drawn uniformly from [0, 2·think] seconds (``--think 0``: at once,
+which saturates the server).  Latency is measured from sending a command to receiving the state it
+produced.  Prints actions per second, latency percentiles and the CPU the server used; asserts
+nothing.  Target on a 2-core machine: 200 four-seat tables with p99 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from rummy.actions import parse_action
+from rummy.playout import random_choice
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    games: int = 0
+    measuring: bool = False
+
+
+class ScriptedPlayer:
+    """One seat: answers its decisions with a random legal action after a think time."""
+
+    def __init__(self, base: str, cookie: str, think: float, figures: Figures, rng: random.Random) -> None:
+        self.ws_base = base.replace("http://", "ws://")
+        self.cookie = cookie
+        self.think = think
+        self.figures = figures
+        self.rng = rng
+        self.socket: Any = None
+        self.state: dict[str, Any] | None = None
+        self.counter = 0
+        self.pending: tuple[str, int, float] | None = None  # id, seq, sent at
+        self.acted_on = -1
+        self.host = False
+        self.started = asyncio.Event()
+
+    async def connect(self, table_id: str) -> None:
+        self.socket = await websockets.connect(f"{self.ws_base}/ws/tables/{table_id}", max_size=2**22,
+                                               additional_headers={"Cookie": f"rummy_session={self.cookie}"},
+                                               compression=None)
+
+    def next_id(self) -> str:
+        self.counter += 1
+        return f"c{self.counter}"
+
+    async def send(self, kind: str, command_id: str | None = None, **fields: Any) -> str:
+        command_id = command_id or self.next_id()
+        await self.socket.send(json.dumps({"v": 1, "id": command_id, "type": kind, **fields}))
+        return command_id
+
+    async def join(self) -> None:
+        """Take a free seat and wait for the answer."""
+        command_id = await self.send("join")
+        async for text in self.socket:
+            message = json.loads(text)
+            if message.get("id") == command_id:
+                if message["type"] != "ack":
+                    raise RuntimeError(f"join refused: {message}")
+                return
+
+    async def run(self) -> None:
+        decide: asyncio.Task[None] | None = None
+        async for text in self.socket:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "error" and self.pending is not None and message.get("id") == self.pending[0]:
+                self.figures.refused += 1
+                self.pending = None
+            if kind != "state":
+                continue
+            self.state = message
+            if self.pending is not None and message["seq"] > self.pending[1]:
+                if self.figures.measuring:
+                    self.figures.latencies.append(time.perf_counter() - self.pending[2])
+                self.pending = None
+            status = message["table"]["status"]
+            if status == "playing":
+                self.started.set()
+            if status == "finished" and self.host and self.acted_on != message["seq"]:
+                self.acted_on = message["seq"]
+                self.figures.games += 1
+                await self.send("play_again")
+            if decide is None or decide.done():
+                decide = asyncio.create_task(self.decide())
+
+    async def decide(self) -> None:
+        while self.pending is None:
+            state = self.state
+            if state is None or state["view"] is None or state["table"]["status"] != "playing":
+                return
+            view = state["view"]
+            if state["seat"] not in view["to_act"] or not view["legal_actions"] or state["seq"] == self.acted_on:
+                return
+            if self.think > 0:
+                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+                if self.state is not state:
+                    continue  # the table moved while we thought: look again
+            actions = [parse_action(text, len(view["players"])) for text in view["legal_actions"]]
+            choice = random_choice(actions, self.rng)
+            self.acted_on = state["seq"]
+            command_id = self.next_id()
+            self.pending = (command_id, state["seq"], time.perf_counter())
+            await self.send("action", command_id, seq=state["seq"], action=str(choice))
+            return
+
+
+async def session(http: httpx.AsyncClient, name: str) -> str:
+    """A new player's session cookie (sent without the client's cookies, which would reuse a session)."""
+    response = await http.post("/api/session", json={"name": name}, headers={"Cookie": ""})
+    response.raise_for_status()
+    http.cookies.clear()
+    return response.cookies["rummy_session"]
+
+
+async def open_table(http: httpx.AsyncClient, base: str, args: argparse.Namespace, figures: Figures,
+                     rng: random.Random) -> list[ScriptedPlayer]:
+    cookies = [await session(http, NAMES[i]) for i in range(args.seats)]
+    response = await http.post("/api/tables", json={"variant": args.variant, "seats": args.seats,
+                                                    "claim_seconds": 5}, cookies={"rummy_session": cookies[0]})
+    response.raise_for_status()
+    table_id = response.json()["table_id"]
+    players = [ScriptedPlayer(base, c, args.think, figures, random.Random(rng.random())) for c in cookies]
+    players[0].host = True
+    for index, player in enumerate(players):
+        await player.connect(table_id)
+        if index:
+            await player.join()
+    return players
+
+
+def cpu_pressure() -> float | None:
+    """Linux PSI: the total microseconds some task waited for a CPU (None where unavailable)."""
+    try:
+        line = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except OSError:
+        return None
+    return float(line.rsplit("total=", 1)[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    rummy = [sys.executable, "-m", "rummy"]
+    subprocess.run([*rummy, "migrate", "--db", db], check=True, capture_output=True)
+    if os.environ.get("RUMMY_BENCH_SERVER"):  # e.g. a profiling wrapper around the rummy command
+        rummy = [sys.executable, os.environ["RUMMY_BENCH_SERVER"]]
+    return subprocess.Popen([*rummy, "serve", "--db", db, "--port", str(port), "--bot-delay", "0",
+                             "--round-pause", "0", "--rate-limit", "1000", "--log-level", "warning"])
+
+
+async def wait_for_server(base: str, server: subprocess.Popen[bytes]) -> None:
+    async with httpx.AsyncClient(base_url=base) as http:
+        for _ in range(300):
+            if server.poll() is not None:
+                raise RuntimeError(f"the server exited with code {server.returncode}")
+            try:
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes]) -> None:
+    figures = Figures()
+    rng = random.Random(args.seed)
+    server_pid = server.pid
+    await wait_for_server(base, server)
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+        tables = []
+        for first in range(0, args.tables, 20):
+            batch = range(first, min(first + 20, args.tables))
+            tables += await asyncio.gather(*(open_table(http, base, args, figures, rng) for _ in batch))
+    readers = [asyncio.create_task(p.run()) for players in tables for p in players]
+    for players in tables:
+        await players[0].send("start")
+    await asyncio.gather(*(players[0].started.wait() for players in tables))
+    print(f"{args.tables} tables × {args.seats} seats of {args.variant} playing; warming up {args.warmup:g} s")
+    await asyncio.sleep(args.warmup)
+    figures.measuring = True
+    cpu_before, started = cpu_seconds(server_pid), time.perf_counter()
+    client_before, pressure_before = time.process_time(), cpu_pressure()
+    await asyncio.sleep(args.seconds)
+    figures.measuring = False
+    elapsed = time.perf_counter() - started
+    server_cpu = (cpu_seconds(server_pid) - cpu_before) / elapsed
+    client_cpu = (time.process_time() - client_before) / elapsed
+    pressure_after = cpu_pressure()
+    for reader in readers:
+        reader.cancel()
+    report(args, figures, elapsed, server_cpu, client_cpu)
+    machine = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    if pressure_before is not None and pressure_after is not None:
+        waiting = (pressure_after - pressure_before) / 1e6 / elapsed * 100
+        machine += f"; some task waited for a CPU {waiting:.0f}% of the time (PSI)"
+    print(f"machine         {machine}")
+
+
+def report(args: argparse.Namespace, figures: Figures, elapsed: float, server_cpu: float, client_cpu: float) -> None:
+    latencies = sorted(figures.latencies)
+    if not latencies:
+        print("no action completed while measuring")
+        return
+
+    def percentile(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000
+
+    print(f"think time {args.think:g} s (uniform 0–{2 * args.think:g} s), measured {elapsed:.1f} s")
+    print(f"actions/s       {len(latencies) / elapsed:10.1f}   ({len(latencies)} actions, {figures.refused} refused, "
+          f"{figures.games} games finished)")
+    print(f"latency ms      p50 {percentile(50):.1f}   p90 {percentile(90):.1f}   p99 {percentile(99):.1f}   "
+          f"max {latencies[-1] * 1000:.1f}   mean {statistics.fmean(latencies) * 1000:.1f}")
+    print(f"CPU (cores)     server {server_cpu:.2f}   bench clients {client_cpu:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--variant", default="progressive-buy-it")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time of a player, seconds")
+    parser.add_argument("--seconds", type=float, default=60, help="measuring time")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--port", type=int, default=0, help="port for the server (default: a free one)")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        from uvloop import run as run_loop  # the clients need less CPU on uvloop
+    except ImportError:
+        run_loop = asyncio.run
+    if not args.port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            args.port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(args.port, f"sqlite:///{folder}/bench.db")
+        try:
+            run_loop(bench(args, f"http://127.0.0.1:{args.port}", server))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

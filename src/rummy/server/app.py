@@ -1,0 +1,310 @@
+"""The FastAPI application of ``rummy serve``: sessions, lobby, downloads and the table WebSocket.
+
+``create_app(db_url)`` checks the database schema at start-up (``rummy migrate`` creates it), loads
+or makes the cookie secret, and rebuilds every unfinished table from its event log.  Every error a
+client can cause is answered as ``{"error": {"code", "message"}}`` (HTTP) or an ``error`` message
+(WebSocket); no traceback ever reaches a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.websockets import WebSocketDisconnect
+
+from rummy.bots import LEVELS
+from rummy.record import dumps, record_of
+from rummy.server.bot_runner import BotRunner, bot_name, playable_level
+from rummy.server.catalog import RequestError, TableConfig, variant_catalog
+from rummy.server.connections import Connection
+from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
+from rummy.server.gc_pauses import keep_collector_pauses_short
+from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message, parse_command
+from rummy.server.registry import TableRegistry
+from rummy.server.sessions import COOKIE_MAX_AGE, COOKIE_NAME, Session, SessionSigner, clean_name, new_player_id
+from rummy.server.settings import ServerSettings
+from rummy.server.table_inbox import ClientCommand, Connected, Disconnected
+
+log = logging.getLogger("rummy.server")
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 65_536
+HTTP_CODES = {400: "bad-request", 401: "no-session", 403: "forbidden", 404: "not-found",
+              405: "method-not-allowed", 413: "too-large", 500: "internal"}
+
+
+class SchemaError(RuntimeError):
+    """The database has no schema, or an old one: ``rummy migrate`` must run first."""
+
+
+@dataclass
+class Server:
+    """What the routes share: the database, the session signer and the tables."""
+
+    db: Database
+    signer: SessionSigner
+    registry: TableRegistry
+    bots: BotRunner
+    settings: ServerSettings
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(db_url: str | None = None, *, secret: str | None = None,
+               settings: ServerSettings | None = None) -> FastAPI:
+    """The application; ``db_url`` defaults to ``rummy.db`` in the working directory."""
+    url = normalize_db_url(db_url) if db_url else default_db_url()
+    config = settings or ServerSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        status = await schema_status(url)
+        if status.state != "current":
+            raise SchemaError(
+                f"the database {display_url(url)} is {status.state} (revision {status.current}, "
+                f"this version needs {status.head}): run `rummy migrate --db URL` first"
+            )
+        db = Database(url)
+        await db.start()
+        key = secret or os.environ.get("RUMMY_SECRET") or await db.secret("session")
+        bots = BotRunner(config.bot_processes, config.bot_timeout)
+        registry = TableRegistry(db, bots, config)
+        app.state.server = Server(db, SessionSigner(key), registry, bots, config)
+        restored = await registry.restore_unfinished()
+        if restored:
+            log.info("rebuilt %d unfinished table(s) from the event log", restored)
+        chores = [
+            asyncio.create_task(keep_collector_pauses_short(config.gc_freeze_seconds, config.gc_full_seconds)),
+            asyncio.create_task(registry.evict_idle_forever()),
+        ]
+        try:
+            yield
+        finally:
+            for chore in chores:
+                chore.cancel()
+            await asyncio.gather(*chores, return_exceptions=True)
+            await registry.close()
+            bots.close()
+            await db.close()
+
+    app = FastAPI(title="rummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    _add_error_handlers(app)
+    _add_pages(app)
+    _add_api(app)
+    _add_socket(app)
+    return app
+
+
+def _server(request: Request | WebSocket) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def _session(request: Request | WebSocket) -> Session | None:
+    return _server(request).signer.read(request.cookies.get(COOKIE_NAME))
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, StarletteHTTPException) else 500
+        detail = exc.detail if isinstance(exc, StarletteHTTPException) else "internal error"
+        return error_response(status, HTTP_CODES.get(status, "error"), str(detail))
+
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return error_response(500, "internal", "the server failed on this request")
+
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, unexpected)
+
+
+def _front_end() -> Response:
+    index = STATIC_DIR / "index.html"
+    if index.is_file():
+        return FileResponse(index, media_type="text/html")
+    return HTMLResponse("<!doctype html><title>Rummy</title><p>The front end is not installed.", status_code=503)
+
+
+def _add_pages(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return _front_end()
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return _front_end()
+
+    @app.get("/healthz")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+
+async def _json_body(request: Request) -> Any:
+    try:
+        body = await request.body()
+    except ClientDisconnect:
+        raise RequestError("bad-request", "the client went away before sending the body") from None
+    if len(body) > MAX_BODY_BYTES:
+        raise RequestError("too-large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+    try:
+        return json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise RequestError("bad-request", "the body is not valid JSON") from None
+
+
+def _add_api(app: FastAPI) -> None:
+    @app.exception_handler(RequestError)
+    async def bad_request(request: Request, exc: RequestError) -> Response:
+        return error_response(413 if exc.code == "too-large" else 400, exc.code, exc.message)
+
+    @app.post("/api/session")
+    async def create_session(request: Request) -> Response:
+        body = await _json_body(request)
+        try:
+            name = clean_name(body.get("name") if isinstance(body, dict) else None)
+        except ValueError as error:
+            raise RequestError("bad-name", str(error)) from None
+        old = _session(request)
+        session = Session(old.player_id if old is not None else new_player_id(), name)
+        response = JSONResponse({"player_id": session.player_id, "name": session.name})
+        response.set_cookie(COOKIE_NAME, _server(request).signer.sign(session), max_age=COOKIE_MAX_AGE,
+                            httponly=True, samesite="lax", secure=_server(request).settings.secure_cookies)
+        return response
+
+    @app.get("/api/session")
+    async def read_session(request: Request) -> Response:
+        session = _session(request)
+        if session is None:
+            return error_response(401, "no-session", "no session yet: POST /api/session with a name")
+        return JSONResponse({"player_id": session.player_id, "name": session.name})
+
+    @app.get("/api/variants")
+    async def variants() -> list[dict[str, Any]]:
+        return variant_catalog()
+
+    @app.get("/api/bots")
+    async def bot_levels() -> list[dict[str, Any]]:
+        return [{"level": level, "bot": bot_name(level), "available": playable_level(level) == level}
+                for level in LEVELS]
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> Response:
+        session = _session(request)
+        if session is None:
+            return error_response(401, "no-session", "choose a name first (POST /api/session)")
+        config = TableConfig.from_request(await _json_body(request))
+        table = await _server(request).registry.create(config, session)
+        return JSONResponse({"table_id": table.id, "invite_url": _absolute(request, f"/table/{table.id}")},
+                            status_code=201)
+
+    @app.get("/api/tables")
+    async def my_tables(request: Request) -> Response:
+        session = _session(request)
+        if session is None:
+            return error_response(401, "no-session", "no session yet: POST /api/session with a name")
+        return JSONResponse(await _server(request).db.tables_of_player(session.player_id))
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(request: Request, table_id: str) -> Response:
+        table = await _server(request).registry.get(table_id)
+        if table is None:
+            return error_response(404, "not-found", f"there is no table {table_id!r}")
+        summary = table.summary()
+        summary["invite_url"] = _absolute(request, summary["invite_url"])
+        return JSONResponse(summary)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def table_record(request: Request, table_id: str) -> Response:
+        table = await _server(request).registry.get(table_id)
+        if table is None:
+            return error_response(404, "not-found", f"there is no table {table_id!r}")
+        if table.game is None:
+            return error_response(404, "not-started", "no game has been played at this table yet")
+        name = f"rummy-{table.rules.id}-{table.id}-game{table.game_number}.json"
+        return Response(dumps(record_of(table.game), indent=1), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _absolute(request: Request, path: str) -> str:
+    return str(request.base_url).rstrip("/") + path
+
+
+def _origin_allowed(websocket: WebSocket) -> bool:
+    """A browser's handshake must come from a page of this server (no cross-site WebSocket hijacking)."""
+    origin = websocket.headers.get("origin")
+    if not origin or not _server(websocket).settings.check_origin:
+        return True
+    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
+
+
+def _add_socket(app: FastAPI) -> None:
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        server = _server(websocket)
+        if not _origin_allowed(websocket):
+            await websocket.close(code=4403, reason="cross-site WebSocket refused")
+            return
+        await websocket.accept()
+        table = await server.registry.get(table_id)
+        if table is None:
+            await websocket.send_text(encode(error_message("not-found", f"there is no table {table_id!r}")))
+            await websocket.close(code=4404)
+            return
+        connection = Connection(websocket, _session(websocket), server.settings)
+        writer = asyncio.create_task(connection.write_forever())
+        table.post(Connected(connection))
+        try:
+            while not connection.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                command = _read_command(connection, message.get("text"), server.settings)
+                if command is not None and command.type == "ping":
+                    connection.send(ack_message(command.id))
+                elif command is not None:
+                    table.post(ClientCommand(connection, command))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.post(Disconnected(connection))
+            connection.close()
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(writer, 5)
+
+
+def _read_command(connection: Connection, text: str | None, settings: ServerSettings) -> Command | None:
+    """The command in one client frame, or None after answering it with an error."""
+    try:
+        if text is None:
+            raise ProtocolError("bad-message", "messages must be JSON text frames")
+        if len(text) > settings.max_message_bytes:
+            raise ProtocolError("bad-message", f"the message is longer than {settings.max_message_bytes} bytes")
+        if not connection.within_rate():
+            raise ProtocolError("rate-limited", "too many messages: slow down")
+        command = parse_command(text)
+        if not connection.first_use_of(command.id):
+            raise ProtocolError("duplicate", f"id {command.id!r} was already used on this connection",
+                                command_id=command.id)
+        return command
+    except ProtocolError as error:
+        connection.send(error.to_message())
+        return None

@@ -1,0 +1,441 @@
+"""The database: URLs, schema, Alembic migrations and the tables' event logs.
+
+SQLAlchemy 2 async, SQLite by default (``rummy.db`` in the working directory) or PostgreSQL by URL.
+The schema is created only by :func:`migrate` (``rummy migrate``, Alembic ``upgrade head``); a server
+checks it with :func:`schema_status` and never creates it behind the user's back.
+
+Writes go through one writer task (:meth:`Database.commit`) that groups the commits of many tables
+into one transaction, so a busy server pays for one round trip per batch, not per action, and SQLite
+never sees two writers.
+
+>>> normalize_db_url("postgresql://ann@localhost/rummy")
+'postgresql+asyncpg://ann@localhost/rummy'
+>>> normalize_db_url("sqlite:////tmp/games.db")
+'sqlite+aiosqlite:////tmp/games.db'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import (
+    JSON,
+    Column,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from rummy.server.sqlite_log import SqliteLog
+
+log = logging.getLogger("rummy.server")
+
+DEFAULT_DB_FILE = "rummy.db"
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+
+# -- URLs -------------------------------------------------------------------------------------
+
+
+class DatabaseURLError(ValueError):
+    """A ``--db`` value that names no supported database."""
+
+
+def default_db_url() -> str:
+    """SQLite file ``rummy.db`` in the working directory."""
+    return "sqlite+aiosqlite:///" + str(Path.cwd() / DEFAULT_DB_FILE)
+
+
+def normalize_db_url(text: str) -> str:
+    """The async-driver URL for ``text``: a SQLite or PostgreSQL URL, or a path to a SQLite file."""
+    text = text.strip()
+    if not text:
+        raise DatabaseURLError("the database URL is empty")
+    if "://" not in text:
+        return "sqlite+aiosqlite:///" + str(Path(text).expanduser().resolve())
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise DatabaseURLError(f"cannot parse the database URL {text!r}") from None
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        return text.replace(url.drivername, "sqlite+aiosqlite", 1)
+    if backend in ("postgresql", "postgres"):
+        return text.replace(url.drivername, "postgresql+asyncpg", 1)
+    raise DatabaseURLError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://…")
+
+
+def display_url(url: str) -> str:
+    """``url`` for messages: a SQLite file by its path, any other database with its password hidden."""
+    path = sqlite_file(url)
+    if path is not None:
+        return str(path)
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory SQLite)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
+# -- schema -----------------------------------------------------------------------------------
+
+metadata = MetaData()
+
+TABLES = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("config", JSON, nullable=False),
+    Column("host", String(64), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+SEATS = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("player_id", String(64), nullable=True, index=True),
+    Column("name", String(64), nullable=False),
+    Column("level", String(16), nullable=True),
+)
+
+EVENTS = Table(
+    "events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("payload", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+SECRETS = Table(
+    "secrets",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+# -- migrations -------------------------------------------------------------------------------
+
+SchemaState = Literal["current", "missing", "outdated", "unknown"]
+
+
+@dataclass(frozen=True)
+class SchemaStatus:
+    """Where a database's schema stands against the migrations shipped with this version."""
+
+    state: SchemaState
+    current: str | None
+    head: str
+
+
+def _alembic_config(url: str, connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["url"] = url
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest migration shipped with this version."""
+    head = ScriptDirectory.from_config(_alembic_config("")).get_current_head()
+    assert head is not None
+    return head
+
+
+def _engine(url: str, **options: Any) -> AsyncEngine:
+    engine = create_async_engine(url, **options)
+    if make_url(url).get_backend_name() == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL keeps readers off the writer's back; NORMAL sync survives a killed process (not a power cut).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+async def schema_status(url: str) -> SchemaStatus:
+    """Compare the database's Alembic revision with :func:`head_revision` (never creates anything)."""
+    head = head_revision()
+    path = sqlite_file(url)
+    if path is not None and not path.exists():
+        return SchemaStatus("missing", None, head)
+    engine = _engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            current = await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+    finally:
+        await engine.dispose()
+    if current is None:
+        return SchemaStatus("missing", None, head)
+    if current == head:
+        return SchemaStatus("current", current, head)
+    known = {script.revision for script in ScriptDirectory.from_config(_alembic_config(url)).walk_revisions()}
+    return SchemaStatus("outdated" if current in known else "unknown", current, head)
+
+
+async def migrate(url: str) -> None:
+    """Bring the schema to the newest revision (Alembic ``upgrade head``)."""
+    engine = _engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda sync: command.upgrade(_alembic_config(url, sync), "head"))
+    finally:
+        await engine.dispose()
+
+
+# -- the event log ----------------------------------------------------------------------------
+
+
+@dataclass
+class Commit:
+    """One table's writes that must land together: new events, and table or seat changes."""
+
+    table_id: str
+    events: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+    status: str | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    new_table: dict[str, Any] | None = None
+
+
+@dataclass
+class StoredTable:
+    """A table as the database holds it: its row, its seats and its whole event log."""
+
+    row: dict[str, Any]
+    seats: list[dict[str, Any]]
+    events: list[tuple[int, str, dict[str, Any]]]
+
+
+class Database:
+    """The server's connection to its database; call :meth:`start` before use and :meth:`close` after.
+
+    Reads go through SQLAlchemy (aiosqlite or asyncpg).  Writes go to SQLite through
+    :class:`~rummy.server.sqlite_log.SqliteLog`, to PostgreSQL through one writer task and asyncpg.
+    """
+
+    CHECKPOINT_SECONDS = 2.0
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _engine(url)
+        path = sqlite_file(url)
+        self._sqlite = SqliteLog(path) if path is not None else None
+        self._pending: list[tuple[Commit, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+
+    async def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._write_forever(), name="rummy-db-writer"))
+        if self._sqlite is not None:
+            self._tasks.append(asyncio.create_task(self._checkpoint_forever(), name="rummy-db-checkpoint"))
+
+    async def close(self) -> None:
+        self._closing = True
+        self._wake.set()
+        if self._tasks:
+            await self._tasks[0]
+            for task in self._tasks[1:]:
+                task.cancel()
+            await asyncio.gather(*self._tasks[1:], return_exceptions=True)
+        if self._sqlite is not None:
+            self._sqlite.close()
+        await self.engine.dispose()
+
+    async def _checkpoint_forever(self) -> None:
+        sqlite = self._sqlite
+        assert sqlite is not None
+        while True:
+            await asyncio.sleep(self.CHECKPOINT_SECONDS)
+            if sqlite.dirty:
+                sqlite.dirty = False
+                try:
+                    await asyncio.to_thread(sqlite.checkpoint)
+                except sqlite3.Error as error:
+                    log.warning("SQLite checkpoint failed (it will be retried): %s", error)
+
+    # -- reads ------------------------------------------------------------------------------
+
+    async def secret(self, name: str, make: Callable[[], str] = lambda: secrets.token_urlsafe(32)) -> str:
+        """The stored secret ``name``, created on first use (two racing servers agree on one)."""
+        async with self.engine.begin() as connection:
+            value = await connection.scalar(select(SECRETS.c.value).where(SECRETS.c.name == name))
+            if value is not None:
+                return str(value)
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(insert(SECRETS).values(name=name, value=make(), created_at=now()))
+        except IntegrityError:
+            pass
+        async with self.engine.connect() as connection:
+            value = await connection.scalar(select(SECRETS.c.value).where(SECRETS.c.name == name))
+        assert value is not None
+        return str(value)
+
+    async def unfinished_table_ids(self) -> list[str]:
+        async with self.engine.connect() as connection:
+            result = await connection.execute(
+                select(TABLES.c.id).where(TABLES.c.status != "finished").order_by(TABLES.c.created_at)
+            )
+            return [row[0] for row in result]
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(TABLES).where(TABLES.c.id == table_id))).mappings().first()
+            if row is None:
+                return None
+            seats = (
+                await connection.execute(select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat))
+            ).mappings().all()
+            events = await connection.execute(
+                select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.payload)
+                .where(EVENTS.c.table_id == table_id)
+                .order_by(EVENTS.c.seq)
+            )
+            return StoredTable(dict(row), [dict(s) for s in seats], [(e[0], e[1], e[2]) for e in events])
+
+    async def tables_of_player(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The newest tables where ``player_id`` has a seat."""
+        query = (
+            select(TABLES.c.id, TABLES.c.variant, TABLES.c.status, SEATS.c.seat, TABLES.c.updated_at)
+            .join(SEATS, SEATS.c.table_id == TABLES.c.id)
+            .where(SEATS.c.player_id == player_id)
+            .order_by(TABLES.c.updated_at.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).mappings().all()
+        return [
+            {"table_id": r["id"], "variant": r["variant"], "status": r["status"], "seat": r["seat"]} for r in rows
+        ]
+
+    # -- writes -----------------------------------------------------------------------------
+
+    async def commit(self, unit: Commit) -> None:
+        """Write ``unit`` durably; returns once it is in the database (raises if it could not be).
+
+        SQLite commits at once, on the caller's turn of the event loop (no hand-over to a writer
+        task: each hop would cost a turn of a busy loop); PostgreSQL commits of many tables are
+        grouped by the writer task into one transaction.
+        """
+        if self._closing:
+            raise RuntimeError("the database is closing")
+        if self._sqlite is not None:
+            self._sqlite.write([unit])
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((unit, future))
+        self._wake.set()
+        await future
+
+    async def _write_forever(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if batch:
+                await self._write_batch(batch)
+            if self._closing and not self._pending:
+                return
+
+    async def _write_batch(self, batch: list[tuple[Commit, asyncio.Future[None]]]) -> None:
+        units = [unit for unit, _ in batch]
+        try:
+            if self._sqlite is not None:
+                self._sqlite.write(units)
+            else:
+                async with self.engine.begin() as async_connection:
+                    await async_connection.run_sync(_write_units, units)
+        except Exception as error:  # noqa: BLE001 - any failure must reach the waiting tables
+            if len(batch) > 1:  # find the bad unit: write each alone
+                for item in batch:
+                    await self._write_batch([item])
+                return
+            log.error("database write for table %s failed: %s", batch[0][0].table_id, error)
+            if not batch[0][1].done():
+                batch[0][1].set_exception(error)
+            return
+        for _, future in batch:
+            if not future.done():
+                future.set_result(None)
+
+
+def _write_units(connection: Connection, units: list[Commit]) -> None:
+    """Write ``units`` in the caller's transaction: new tables and seats, events, then table updates."""
+    stamp = now()
+    events: list[dict[str, Any]] = []
+    for unit in units:
+        if unit.new_table is not None:
+            connection.execute(insert(TABLES).values(**unit.new_table, created_at=stamp, updated_at=stamp))
+            if unit.seats:
+                connection.execute(insert(SEATS), [{"table_id": unit.table_id, **s} for s in unit.seats])
+        elif unit.seats:
+            for seat in unit.seats:
+                values = {k: v for k, v in seat.items() if k != "seat"}
+                where = (SEATS.c.table_id == unit.table_id) & (SEATS.c.seat == seat["seat"])
+                connection.execute(update(SEATS).where(where).values(**values))
+        events.extend(
+            {"table_id": unit.table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": stamp}
+            for seq, kind, payload in unit.events
+        )
+    if events:
+        connection.execute(insert(EVENTS), events)
+    for unit in units:
+        if unit.new_table is None and unit.status is not None:
+            connection.execute(update(TABLES).where(TABLES.c.id == unit.table_id).values(status=unit.status,
+                                                                                         updated_at=stamp))
+    touched = sorted({u.table_id for u in units if u.new_table is None and u.status is None and u.events})
+    if touched:
+        connection.execute(update(TABLES).where(TABLES.c.id.in_(touched)).values(updated_at=stamp))

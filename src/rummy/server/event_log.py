@@ -1,0 +1,106 @@
+"""The event log of a table: what each event holds, and rebuilding a table's game from it.
+
+Events (``seq`` from 1, no gaps): ``join`` (a player took a seat), ``start`` (a game began: its number,
+seed and player names), ``deal`` (every card of a round's deal, so a restart needs no shuffle) and
+``action`` (one action in record notation, and who made it: ``player``, ``bot``, ``takeover`` or
+``timer``).
+
+>>> from rummy.game import new_game
+>>> game = new_game("basic", ["Ann", "Bob"], seed=3)
+>>> payload = deal_payload(game)
+>>> copy = replay_start(payload, "basic", ["Ann", "Bob"], 3)
+>>> copy.hand(0) == game.hand(0), copy.rng.getstate() == game.rng.getstate()
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummy.actions import parse_action
+from rummy.cards import card_name, card_names, parse_card
+from rummy.game import Game
+from rummy.server.describe import Before, describe_action, describe_deal
+from rummy.variants import Variant, get_variant
+
+
+def deal_payload(game: Game) -> dict[str, Any]:
+    """The ``deal`` event of the round just dealt: every card, so a restart needs no shuffle."""
+    deal = game.deals[-1]
+    upcard = deal["upcard"]
+    purchase = deal["purchase_cards"]
+    return {
+        "round": game.round_number,
+        "dealer": deal["dealer"],
+        "hands": [card_names(hand) for hand in deal["hands"]],
+        "upcard": card_name(upcard) if upcard is not None else None,
+        "stock": card_names(deal["stock"]),
+        "purchase_cards": card_names(purchase) if purchase is not None else None,
+    }
+
+
+def replay_deal(game: Game, payload: dict[str, Any]) -> None:
+    """Deal the round of ``payload`` again: by the game's seeded shuffle when that gives the same cards
+    (so later shuffles stay as they were), else from the cards written in the log."""
+    saved = game.snapshot()
+    game.deal(dealer=payload["dealer"])
+    if deal_payload(game) == payload:
+        return
+    game.restore(saved)
+    upcard = payload["upcard"]
+    purchase = payload["purchase_cards"]
+    game.deal(
+        dealer=payload["dealer"],
+        hands=[[parse_card(c) for c in hand] for hand in payload["hands"]],
+        upcard=parse_card(upcard) if upcard is not None else None,
+        stock=[parse_card(c) for c in payload["stock"]],
+        purchase_cards=[parse_card(c) for c in purchase] if purchase is not None else None,
+    )
+
+
+def replay_start(payload: dict[str, Any], variant: str | Variant, players: list[str], seed: int) -> Game:
+    """A game as its ``start`` event made it, with its first ``deal`` replayed."""
+    rules = get_variant(variant) if isinstance(variant, str) else variant
+    game = Game(rules, players, seed=seed)
+    game.choose_first_dealer()  # the live game drew its first dealer from the seeded RNG before dealing
+    replay_deal(game, payload)
+    return game
+
+
+@dataclass
+class Rebuilt:
+    """A table's game as its event log leaves it."""
+
+    game: Game | None = None
+    game_number: int = 0
+    seq: int = 0
+    sentences: list[str] = field(default_factory=list)
+
+
+def rebuild(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Rebuilt:
+    """Replay a table's events (``join`` events change no game) and tell the moves as they happened."""
+    result = Rebuilt()
+    start: dict[str, Any] | None = None
+    for seq, kind, payload in events:
+        if kind == "start":
+            start, result.game = payload, None
+        elif kind == "deal":
+            if result.game is None:
+                assert start is not None, "a deal before the game's start"
+                result.game = replay_start(payload, rules, start["players"], start["seed"])
+                result.game_number = start["game"]
+                result.sentences.append(f"Game {result.game_number}: {rules.name}")
+            else:
+                replay_deal(result.game, payload)
+            result.sentences.extend(describe_deal(result.game))
+        elif kind == "action":
+            game = result.game
+            assert game is not None, "an action before the first deal"
+            action = parse_action(payload["action"], game.n)
+            before = Before.of(game)
+            game.apply(action)
+            result.sentences.extend(describe_action(before, game, action))
+        result.seq = seq
+    return result

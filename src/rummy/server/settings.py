@@ -1,0 +1,42 @@
+"""Server-wide settings: pacing, grace periods and limits (``rummy serve`` flags set some of them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Knobs of a running server; tests set the delays to 0."""
+
+    #: Seconds a bot waits before it answers (so people can follow the game); 0 in tests.
+    bot_delay: float = 0.8
+    #: Seconds between the end of a round and the next deal, unless every player is ready sooner.
+    round_pause: float = 10.0
+    #: Seconds a dropped player has to come back before a bot may take the seat (table option).
+    reconnect_grace: float = 30.0
+    #: Bot level that plays for a dropped player or when a turn timer runs out.
+    takeover_level: str = "medium"
+    #: Worker processes for the search bots (0: a thread instead); the random bot always runs inline.
+    bot_processes: int = 1
+    #: Seconds a bot may think before the server plays a random legal move for it.
+    bot_timeout: float = 30.0
+    #: Seconds a waiting or finished table without clients stays in memory (it reloads when asked for).
+    idle_table_seconds: float = 900.0
+    #: Sentences of the move log sent to a client when it connects.
+    recent_events: int = 50
+    #: Largest client message accepted, in bytes.
+    max_message_bytes: int = 16_384
+    #: Client messages per second a connection may send (token bucket), and the burst allowed.
+    messages_per_second: float = 20.0
+    message_burst: int = 60
+    #: Messages queued for a client that does not read before the server drops the connection.
+    send_queue_limit: int = 1000
+    #: Mark the session cookie ``Secure`` (behind HTTPS).
+    secure_cookies: bool = False
+    #: Refuse WebSocket handshakes whose ``Origin`` names another host (cross-site WebSocket hijacking).
+    check_origin: bool = True
+    #: Seconds between moves of the surviving objects to the garbage collector's permanent generation
+    #: (0: never), and between full collections of everything (:mod:`rummy.server.gc_pauses`).
+    gc_freeze_seconds: float = 30.0
+    gc_full_seconds: float = 3600.0

@@ -1,0 +1,56 @@
+"""The messages a table sends: its public summary and each client's ``state`` (docs/protocol.md).
+
+A seat's state holds that seat's view only (:meth:`rummy.game.Game.view`); a spectator's holds the
+public view, which has no hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rummy.record import results_json
+from rummy.server.protocol import VERSION
+
+if TYPE_CHECKING:
+    from rummy.server.tables import Table
+
+
+def table_summary(table: Table, autoplay: int | None) -> dict[str, Any]:
+    """Seats, status and settings, the score sheet, and the result once the game is over."""
+    game = table.game
+    data: dict[str, Any] = {
+        "id": table.id,
+        "variant": table.rules.id,
+        "variant_name": table.rules.name,
+        "options": table.config.options,
+        "status": table.status,
+        "host": 0,
+        "invite_url": f"/table/{table.id}",
+        "game": table.game_number,
+        "seats": [s.to_json(bot_playing=s.takeover or s.index == autoplay) for s in table.seats],
+        "claim_seconds": table.config.claim_seconds,
+        "turn_seconds": table.config.turn_seconds,
+        "bot_takeover": table.config.bot_takeover,
+        "score_sheet": [],
+        "totals": None,
+        "winners": None,
+        "ranking": None,
+        "settlement": None,
+    }
+    if game is not None:
+        results = results_json(game)
+        data["score_sheet"] = results["rounds"]
+        data["totals"] = results["totals"]
+        if game.game_over:
+            data["winners"] = results["winners"]
+            data["ranking"] = results["ranking"]
+            data["settlement"] = results.get("settlement")
+    return data
+
+
+def state_message(table: Table, seat: int | None, summary: dict[str, Any], events: list[str],
+                  deadline: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``state`` message for a client at ``seat`` (None: a spectator)."""
+    view = table.game.view(seat).to_json() if table.game is not None else None
+    return {"v": VERSION, "type": "state", "seq": table.seq, "seat": seat, "table": summary, "view": view,
+            "events": events, "deadline": deadline}

@@ -1,0 +1,116 @@
+// Table melds (numbered, wilds showing what they stand for) and meld notation helpers.
+
+import { arrangeRun, asText, cardElement, cardText, isWild, rankOf } from "./cards.js";
+import { ask, el } from "./ui.js";
+
+/** "run 3♦–6♦", "set of 7s". */
+export function describeMeld(meld) {
+  const as = meld.as || meld.cards;
+  if (meld.kind === "run" && as.length) return `run ${asText(as[0])}–${asText(as[as.length - 1])}`;
+  const natural = as.find((c) => c && c !== "JK");
+  if (!natural) return meld.kind === "book" ? "book" : "trio of wilds";
+  const rank = natural.endsWith("*") ? natural.slice(0, -1) : rankOf(natural);
+  const label = asText(rank + "*");
+  return `${meld.kind === "pair" ? "pair" : meld.kind === "book" ? "book" : "set"} of ${label}s`;
+}
+
+/**
+ * Render every table meld, grouped by the player who laid it.
+ * opts: {players, onActivate(meldId, node), marked: Set of meld ids, variant}
+ */
+export function renderMelds(container, view, opts = {}) {
+  container.replaceChildren();
+  const melds = view?.table || [];
+  if (!melds.length) {
+    container.append(el("p", { class: "empty" }, "No melds on the table yet."));
+    return;
+  }
+  const players = view.players || [];
+  const owners = [...new Set(melds.map((m) => m.owner))].sort((a, b) => a - b);
+  for (const owner of owners) {
+    const group = el("div", { class: "meld-group" },
+      el("h3", {}, owner === view.seat ? "Your melds" : `${players[owner] ?? "Seat " + (owner + 1)}’s melds`));
+    const row = el("div", { class: "meld-row" });
+    for (const meld of melds.filter((m) => m.owner === owner)) row.append(meldElement(meld, opts));
+    group.append(row);
+    container.append(group);
+  }
+}
+
+export function meldElement(meld, opts = {}) {
+  const label = `Meld ${meld.id}: ${describeMeld(meld)}`;
+  const node = el("div", {
+    class: "meld" + (opts.marked?.has(meld.id) ? " marked" : ""),
+    role: "button", tabindex: "0", "aria-label": label, title: label,
+    dataset: { drop: "meld", meld: String(meld.id) },
+  }, el("span", { class: "meld-no", "aria-hidden": "true" }, meld.id));
+  const cards = el("div", { class: "meld-cards" + (meld.cards.length > 8 ? " long" : "") });
+  meld.cards.forEach((card, i) => {
+    const as = meld.as ? meld.as[i] : null; // null: a trio of wilds, which stands for nothing in particular
+    const wild = meld.as ? isWild(card, opts.variant) || as !== card : true;
+    cards.append(cardElement(card, { small: true, wild, as }));
+  });
+  node.append(cards);
+  const activate = () => opts.onActivate?.(meld.id, node);
+  node.addEventListener("click", activate);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      activate();
+    }
+  });
+  return node;
+}
+
+/**
+ * Meld notation for `cards` as `kind` ("set:7H-7S-JK", "run:3D-JK-5D-6D"); asks for a declaration when
+ * every card is wild. Throws an Error with a readable message when the cards cannot be arranged.
+ */
+export async function meldSpec(kind, cards, variant) {
+  if (!cards.length) throw new Error("Select some cards first.");
+  const naturals = cards.filter((c) => !isWild(c, variant));
+  let ordered;
+  let declaration = "";
+  if (kind === "run") {
+    ordered = arrangeRun(cards, variant);
+    if (!ordered) {
+      throw new Error(`${cards.map(cardText).join(" ")} cannot make a run: runs are consecutive cards of one suit.`);
+    }
+    if (!naturals.length) {
+      const answer = await ask("All-wild run", "Lowest card it stands for (e.g. 5H)");
+      if (!answer) throw new Error("A run of wilds needs its lowest card declared.");
+      declaration = "=" + answer.toUpperCase();
+    }
+  } else {
+    const ranks = new Set(naturals.map(rankOf));
+    if (ranks.size > 1 && kind !== "book") {
+      throw new Error(`${cards.map(cardText).join(" ")} cannot make a set: a set is cards of one rank.`);
+    }
+    ordered = kind === "book" ? cards : [...naturals, ...cards.filter((c) => isWild(c, variant))];
+    if (!naturals.length) {
+      const answer = await ask("All-wild set", "Rank it stands for (e.g. Q)");
+      if (!answer) throw new Error("A set of wilds needs its rank declared.");
+      declaration = "=" + answer.toUpperCase();
+    }
+  }
+  return `${kind}:${ordered.join("-")}${declaration}`;
+}
+
+/** The cards of a meld in notation ("run:3D-JK-5D=3D" → ["3D", "JK", "5D"]). */
+export function specCards(spec) {
+  return spec.split(":")[1].split("=")[0].split("-");
+}
+
+export function specKind(spec) {
+  return spec.split(":")[0];
+}
+
+/** A meld written in notation as a row of small cards. */
+export function specElement(spec, variant) {
+  const kind = specKind(spec);
+  const cards = specCards(spec);
+  const row = el("span", { class: "spec", title: spec },
+    el("span", { class: "spec-kind" }, kind));
+  for (const card of cards) row.append(cardElement(card, { small: true }));
+  return row;
+}

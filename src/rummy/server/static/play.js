@@ -1,0 +1,169 @@
+// Turning the player's taps into actions, read from the legal actions: what a card can do on a meld,
+// the order of several lay-offs, purchases and trades, hints, and the one-line help for the status bar.
+
+import { cardElement, cardText, isWild, rankValue } from "./cards.js";
+import { seatName } from "./board.js";
+import { specCards } from "./melds.js";
+import { choose, toast } from "./ui.js";
+
+/** Legal plays of `card` on meld `meldId` as [{value: body, label}]. */
+export function layoffChoices(bodies, meldId, card) {
+  const out = [];
+  for (const body of bodies) {
+    if (body.includes(";")) continue;
+    const [verb, meld, c, end] = body.split(" ");
+    if (!["layoff", "swap", "move"].includes(verb) || Number(meld) !== meldId || c !== card) continue;
+    let label;
+    if (verb === "layoff") label = end ? `Lay off at the ${end} end` : "Lay off";
+    else if (verb === "swap") label = "Swap it for the joker (the joker comes to your hand)";
+    else label = `Put it in place of the wild; move the wild to the ${end} end`;
+    out.push({ value: body, label });
+  }
+  return out;
+}
+
+/** Order several cards for lay-offs onto one meld: upwards above a run, downwards below, wilds last. */
+export function orderForLayoff(cards, meld, variant) {
+  const wilds = cards.filter((c) => isWild(c, variant));
+  const naturals = cards.filter((c) => !isWild(c, variant));
+  if (!meld || meld.kind !== "run" || !meld.as) return [...naturals, ...wilds];
+  const values = meld.as.map((c) => rankValue(c));
+  const high = Math.max(...values);
+  const value = (c) => (rankValue(c) === 1 && high >= 12 ? 14 : rankValue(c));
+  const above = naturals.filter((c) => value(c) > high).sort((a, b) => value(a) - value(b));
+  const below = naturals.filter((c) => value(c) <= high).sort((a, b) => value(b) - value(a));
+  return [...above, ...below, ...wilds];
+}
+
+/** One line for the status bar: whose turn and what the player can do. */
+export function turnHelp(view, legal, name) {
+  const me = view.seat;
+  const top = view.discard?.[view.discard.length - 1];
+  const active = name(view.active);
+  switch (view.phase) {
+    case "claim": {
+      const beforeDraw = view.variant === "progressive-buy-it"; // others buy before the draw, not after a pass
+      const card = cardText(view.claim_card || top);
+      if (legal.has("buy")) return `Do you want the ${card}? ${active} ${beforeDraw ? "draws next" : "passed on it"}.`;
+      if (view.active === me) return `Others may take the ${card} before you ${beforeDraw ? "draw" : "get your card"}…`;
+      return `Waiting: others may take the ${card}…`;
+    }
+    case "draw":
+      if (view.active !== me) return `${active} is drawing.`;
+      if (legal.has("take") && top) return `Your turn: draw from the stock or take the ${cardText(top)}.`;
+      return "Your turn: draw from the stock.";
+    case "play":
+      if (view.active !== me) return `${active} is playing.`;
+      if (view.variant === "purchase") return "Purchase, trade or exchange (optional), declare a book, or discard.";
+      if (view.variant === "basic") return "Meld, lay off, or discard a card to end your turn.";
+      if (!view.down[me] && view.contract.length) {
+        return `Lay down ${view.contract.join(" + ")} if you can, then discard.`;
+      }
+      return "Lay off on any meld (drag a card onto it), or discard to end your turn.";
+    case "round_over":
+      return "Round over.";
+    case "game_over":
+      return "Game over.";
+    default:
+      return "";
+  }
+}
+
+/** Play the selected card(s) on meld `meldId`: lay off, swap or move; asks when several plays fit. */
+export async function playOnMeld(page, meldId, items) {
+  const view = page.view;
+  if (!view) return;
+  if (!items.length) {
+    toast("Select a card in your hand first, then tap the meld.");
+    return;
+  }
+  const meld = view.table.find((m) => m.id === meldId);
+  if (items.length === 1) {
+    const card = items[0].card;
+    const options = layoffChoices(page.bodies, meldId, card);
+    let body = `layoff ${meldId} ${card}`;
+    if (options.length === 1) body = options[0].value;
+    else if (options.length > 1) {
+      body = await choose(`${cardText(card)} on meld ${meldId}`, options);
+      if (!body) return;
+    }
+    page.send(body);
+  } else {
+    const cards = orderForLayoff(items.map((i) => i.card), meld, view.variant);
+    page.send(cards.map((c) => `layoff ${meldId} ${c}`).join(" ; "));
+  }
+  page.hand.clearSelection();
+}
+
+/** `purchase` variant: buy `card` from the discard pile, choosing the new purchase card. */
+export async function purchase(page, card) {
+  const options = page.bodies.filter((b) => b.startsWith(`purchase ${card} `));
+  if (!options.length) {
+    toast(`You cannot purchase the ${cardText(card)} now.`, "error");
+    return;
+  }
+  const body = await chooseNewPc(`Purchase the ${cardText(card)}: pick your new purchase card`, options);
+  if (body) page.send(body);
+}
+
+/** `purchase` variant: own purchase card → exchange; another seat's → trade. */
+export async function tradeOrExchange(page, seat) {
+  const view = page.view;
+  if (!view) return;
+  const options = seat === view.seat
+    ? page.bodies.filter((b) => b.startsWith("exchange "))
+    : page.bodies.filter((b) => b.startsWith(`trade p${seat} `));
+  if (!options.length) {
+    toast(seat === view.seat ? "You cannot exchange your purchase card now." : "You cannot trade for that card now.");
+    return;
+  }
+  const title = seat === view.seat ? "Exchange: pick your new purchase card"
+    : `Trade with ${seatName(page.table, view, seat)}: pick your new purchase card`;
+  const body = await chooseNewPc(title, options);
+  if (body) page.send(body);
+}
+
+function chooseNewPc(title, bodies) {
+  return choose(title, bodies.map((b) => {
+    const newPc = b.split(" ").pop();
+    return { value: b, label: cardText(newPc), node: cardElement(newPc, { small: true }) };
+  }));
+}
+
+export async function declareBook(page) {
+  const books = page.bodies.filter((b) => b.startsWith("book "));
+  const body = books.length === 1 ? books[0] : await choose("Which book?", books.map((b) => ({
+    value: b, label: specCards(b.split(" ")[1]).map(cardText).join(" "),
+  })));
+  if (body) page.send(body);
+}
+
+/** Show a legal lay-down (staged in the builder), a book, or a lay-off; else advise a discard. */
+export function hint(page) {
+  const view = page.view;
+  const lay = page.bodies.find((b) => b.startsWith("down ") || b.startsWith("meld "));
+  if (lay) {
+    const specs = lay.split(" ").slice(1);
+    page.builder.stageSpecs(specs);
+    toast(`Hint: you can ${lay.startsWith("down") ? "lay down" : "meld"} ${specs.map((s) =>
+      specCards(s).map(cardText).join(" ")).join("  +  ")} — press ${lay.startsWith("down") ? "Lay down" : "Meld"}.`, "info", 8000);
+    return;
+  }
+  const book = page.bodies.find((b) => b.startsWith("book "));
+  if (book) {
+    toast("Hint: you have a book — press Declare book!", "info", 6000);
+    return;
+  }
+  const layoff = page.bodies.find((b) => /^(layoff|swap|move) /.test(b) && !b.includes(";"));
+  if (layoff) {
+    const [verb, meld, card] = layoff.split(" ");
+    const item = page.hand.available().find((i) => i.card === card);
+    if (item) page.hand.select([item.key]);
+    page.marked = new Set([Number(meld)]);
+    page.drawMelds();
+    const what = verb === "layoff" ? "lay off" : verb === "swap" ? "swap in" : "play";
+    toast(`Hint: ${what} the ${cardText(card)} on meld ${meld} — tap the highlighted meld.`, "info", 8000);
+    return;
+  }
+  if (page.legal.has("discard")) toast("No lay-down possible yet — discard a card you don't need.", "info", 6000);
+}

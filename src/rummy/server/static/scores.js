@@ -1,0 +1,134 @@
+// Score sheet, move log, and the end-of-round / end-of-game panel.
+
+import { cardElement, cardPoints } from "./cards.js";
+import { seatName } from "./board.js";
+import { el } from "./ui.js";
+
+/**
+ * Rows of the score sheet as [{round, scores: [..], wentOut}], from the table's sheet. Accepts a list of
+ * rows that are arrays of scores or objects with `scores` (and `round`, `went_out`).
+ */
+export function sheetRows(table) {
+  const sheet = table?.score_sheet ?? table?.scores ?? table?.rounds ?? [];
+  if (!Array.isArray(sheet)) return [];
+  return sheet.map((row, i) => {
+    if (Array.isArray(row)) return { round: i + 1, scores: row, wentOut: null, end: null };
+    return {
+      round: row.round ?? i + 1,
+      scores: row.scores ?? row.points ?? [],
+      wentOut: row.went_out ?? null,
+      end: row.end ?? null,
+    };
+  });
+}
+
+export function renderScoreSheet(container, table, view) {
+  container.replaceChildren();
+  const n = view?.players?.length || table?.seats?.length || 0;
+  if (!n) return;
+  const rows = sheetRows(table);
+  const names = Array.from({ length: n }, (_, s) => seatName(table, view, s));
+  const totals = view?.totals || Array.from({ length: n }, (_, s) => rows.reduce((a, r) => a + (r.scores[s] || 0), 0));
+  const best = view?.variant === "basic" ? Math.max(...totals) : Math.min(...totals);
+  const tableEl = el("table", { class: "sheet" },
+    el("caption", {}, "Score sheet"),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Rd"),
+      names.map((name, s) => el("th", { scope: "col", class: view?.seat === s ? "mine" : "", title: name },
+        name.replace(/ \(bot\)$/, ""))))),
+    el("tbody", {}, rows.length ? rows.map((r) => el("tr", {},
+      el("th", { scope: "row" }, r.round),
+      Array.from({ length: n }, (_, s) => el("td", { class: r.wentOut === s ? "out" : "",
+        title: r.wentOut === s ? "went out" : null }, r.scores[s] ?? "")))) :
+      el("tr", {}, el("td", { colspan: n + 1, class: "muted" }, "No rounds finished yet."))),
+    el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Total"),
+      totals.map((t, s) => el("td", { class: rows.length && t === best ? "lead" : "" }, t)))));
+  container.append(tableEl);
+  if (view?.kitty) container.append(el("p", { class: "muted" }, `Kitty: ${view.kitty}¢`));
+}
+
+export function renderLog(container, lines) {
+  const atBottom = container.scrollTop + container.clientHeight >= container.scrollHeight - 8;
+  container.replaceChildren(...lines.slice(-200).map((line) => el("li", {}, line)));
+  if (atBottom) container.scrollTop = container.scrollHeight;
+}
+
+/**
+ * The end-of-round / end-of-game panel: revealed hands, points, totals, winner, settlement.
+ * opts: {isHost, onPlayAgain(), recordUrl, onClose()}
+ */
+export function roundSummary(table, view, opts) {
+  const n = view.players.length;
+  const rows = sheetRows(table);
+  const last = rows.find((r) => r.round === view.round) || null;
+  const over = view.phase === "game_over";
+  const hands = view.revealed_hands || [];
+  const wentOut = last?.wentOut ?? view.hand_sizes.findIndex((size) => size === 0);
+  const title = over ? "Game over" : `Round ${view.round} over`;
+  let headline = "";
+  if (wentOut !== null && wentOut >= 0) headline = `${seatName(table, view, wentOut)} went out!`;
+  else if (last?.end === "exhausted") headline = "The stock ran out.";
+  else if (last?.end === "stalemate") headline = "Stalemate — nobody scores.";
+
+  const body = el("table", { class: "summary" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cards left"),
+      el("th", { class: "num" }, "Round"), el("th", { class: "num" }, "Total"))),
+    el("tbody", {}, Array.from({ length: n }, (_, s) => {
+      const hand = hands[s] || [];
+      const points = last?.scores?.[s] ?? hand.reduce((a, c) => a + cardPoints(c, view.variant), 0);
+      return el("tr", { class: s === wentOut ? "out" : "" },
+        el("th", { scope: "row" }, seatName(table, view, s), s === view.seat ? " (you)" : ""),
+        el("td", {}, el("div", { class: "mini-hand" }, hand.length ? hand.map((c) => cardElement(c, { small: true }))
+          : el("span", { class: "muted" }, "—"))),
+        el("td", { class: "num" }, points),
+        el("td", { class: "num" }, view.totals[s]));
+    })));
+
+  const parts = [el("h2", {}, title), headline ? el("p", { class: "headline" }, headline) : null, body];
+  if (over) {
+    const winners = table?.winners ?? winnersFrom(view);
+    parts.push(el("p", { class: "winner" }, "★ ", winners.map((s) => seatName(table, view, s)).join(" & "),
+      winners.length > 1 ? " win!" : " wins!"));
+    const settlement = table?.settlement;
+    if (Array.isArray(settlement) && settlement.length) {
+      parts.push(el("table", { class: "summary settlement" },
+        el("caption", {}, "Settlement (pennies)"),
+        el("thead", {}, el("tr", {}, ["Player", "Place", "Payment", "Kitty", "Net"].map((h, i) =>
+          el("th", { class: i > 1 ? "num" : "" }, h)))),
+        el("tbody", {}, settlement.map((row) => el("tr", {},
+          el("th", {}, seatName(table, view, row.seat)), el("td", {}, row.position),
+          el("td", { class: "num" }, money(row.payment)), el("td", { class: "num" }, money(row.kitty)),
+          el("td", { class: "num" }, money(row.net)))))));
+    }
+  } else {
+    const seats = table?.seats || [];
+    const waitingFor = seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
+    parts.push(el("p", { class: "next-round", id: "next-round-countdown", "aria-live": "off" }));
+    parts.push(el("p", { class: "muted" }, "The next round starts in a moment",
+      waitingFor.length && waitingFor.length < seats.length ? ` (or when ${waitingFor.join(", ")} ${waitingFor.length > 1 ? "are" : "is"} ready)` : "",
+      "."));
+  }
+  parts.push(el("div", { class: "row" },
+    !over && opts.canReady ? el("button", { type: "button", class: "primary", id: "ready-button", disabled: opts.ready,
+      onclick: opts.onReady }, opts.ready ? "Ready ✓" : "Next round ▶") : null,
+    over && opts.isHost ? el("button", { type: "button", class: "primary", id: "play-again", onclick: opts.onPlayAgain },
+      "Play again") : null,
+    el("a", { class: "button", href: opts.recordUrl, download: "", id: "download-record" }, "Download record"),
+    el("button", { type: "button", class: "ghost", onclick: opts.onClose }, "Close")));
+  return el("div", { class: "round-summary", role: "dialog", "aria-label": title }, parts);
+}
+
+function winnersFrom(view) {
+  const totals = view.totals;
+  const best = view.variant === "basic" ? Math.max(...totals) : Math.min(...totals);
+  return totals.map((t, s) => (t === best ? s : -1)).filter((s) => s >= 0);
+}
+
+/** "17", "-4", "20/3" → "6.67" */
+function money(value) {
+  const text = String(value);
+  if (text.includes("/")) {
+    const [a, b] = text.split("/").map(Number);
+    return (a / b).toFixed(2);
+  }
+  return text;
+}

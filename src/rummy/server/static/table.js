@@ -1,0 +1,478 @@
+// The table page: connects the socket, keeps the latest state, renders every part and turns taps,
+// drops and keys into actions in record notation.
+
+import { api, TableSocket } from "./api.js";
+import { cardText, configureWilds } from "./cards.js";
+import { HandView } from "./hand.js";
+import { MeldBuilder, openRearrangeEditor } from "./builder.js";
+import { renderMelds } from "./melds.js";
+import { renderClaim, renderPiles, renderSeats, seatName } from "./board.js";
+import { renderLog, renderScoreSheet, roundSummary } from "./scores.js";
+import { renderWaiting, isFreeSeat } from "./waiting.js";
+import { prefs, savePrefs } from "./prefs.js";
+import { beepClaim, beepYourTurn, toggleMute } from "./sound.js";
+import { el, fill, plural, toast } from "./ui.js";
+import * as moves from "./play.js";
+
+const SPREAD_VARIANTS = new Set(["progressive-buy-it", "purchase"]);
+const drawn = new WeakMap();
+
+/** Redraw `container` only when `key` changed, so a button is never replaced under a finger. */
+function keyed(container, key, draw) {
+  const text = JSON.stringify(key);
+  if (drawn.get(container) === text) return;
+  drawn.set(container, text);
+  draw();
+}
+
+export async function showTable(main, tableId, session) {
+  const page = new TablePage(main, tableId, session);
+  page.start();
+  return page;
+}
+
+class TablePage {
+  constructor(main, tableId, session) {
+    this.main = main;
+    this.tableId = tableId;
+    this.session = session;
+    this.table = null;
+    this.view = null;
+    this.log = [];
+    this.deadline = null;
+    this.pending = new Map(); // message id -> {kind}
+    this.bodies = [];
+    this.legal = new Set();
+    this.wasMyTurn = false;
+    this.couldBuy = false;
+    this.summaryKey = null;
+    this.dismissed = new Set();
+    this.marked = new Set();
+    this.round = null;
+    this.seat = undefined;
+    this.joinSent = false;
+  }
+
+  start() {
+    const q = (sel) => this.root.querySelector(sel);
+    this.root = el("div", { class: "table-page" },
+      el("header", { class: "status-bar" },
+        el("div", { class: "round-info", id: "round-info" }),
+        el("div", { class: "turn-info", id: "turn-info", "aria-live": "polite" }),
+        el("div", { class: "timer", id: "turn-timer", "aria-live": "off" }),
+        el("div", { class: "tools" },
+          el("button", { type: "button", id: "four-color", class: "tool", "aria-pressed": String(prefs.fourColor),
+            title: "Four-colour deck", onclick: (e) => this.toggleFourColor(e.currentTarget) }, "♣♦ 4-colour"),
+          el("button", { type: "button", id: "mute", class: "tool", "aria-pressed": String(prefs.muted),
+            title: "Mute the your-turn sound", onclick: (e) => this.toggleMute(e.currentTarget) }, "♪ Mute"),
+          el("a", { class: "tool", href: api.recordUrl(this.tableId), download: "", id: "record-link" }, "⤓ record"),
+          el("a", { class: "tool", href: "/" }, "lobby"))),
+      el("section", { class: "waiting panel", id: "waiting", hidden: true }),
+      el("section", { class: "play-area", id: "play-area" },
+        el("ul", { class: "seats", id: "seats", "aria-label": "Players" }),
+        el("section", { class: "board-center" },
+          el("div", { class: "piles", id: "piles" }),
+          el("section", { class: "melds", id: "melds", "aria-label": "Melds on the table" })),
+        el("section", { class: "me", id: "me", "aria-label": "Your hand" },
+          el("div", { class: "hand-head" },
+            el("h2", {}, "Your hand ", el("span", { id: "hand-count", class: "muted" })),
+            el("div", { class: "row sort" },
+              el("span", { class: "muted" }, "Sort:"),
+              el("button", { type: "button", class: "tool", id: "sort-suit", onclick: () => this.sort("suit") }, "suit"),
+              el("button", { type: "button", class: "tool", id: "sort-rank", onclick: () => this.sort("rank") }, "rank"))),
+          el("div", { class: "action-bar", id: "actions" }),
+          el("div", { id: "hand" }),
+          el("div", { class: "builder panel", id: "builder", hidden: true }))),
+      el("aside", { class: "side" },
+        el("details", { class: "panel", open: true }, el("summary", {}, "Scores"), el("div", { id: "sheet" })),
+        el("details", { class: "panel", open: true }, el("summary", {}, "Moves"), el("ol", { id: "log", class: "log" }))),
+      el("div", { class: "claim-banner", id: "claim", hidden: true, role: "region", "aria-label": "Buy the discard" }),
+      el("div", { id: "summary" }));
+    this.main.replaceChildren(this.root);
+    this.els = {
+      roundInfo: q("#round-info"), turnInfo: q("#turn-info"), timer: q("#turn-timer"), waiting: q("#waiting"),
+      playArea: q("#play-area"), seats: q("#seats"), piles: q("#piles"), melds: q("#melds"), actions: q("#actions"),
+      hand: q("#hand"), builder: q("#builder"), sheet: q("#sheet"), log: q("#log"), claim: q("#claim"),
+      summary: q("#summary"), handCount: q("#hand-count"),
+    };
+    this.hand = new HandView(this.els.hand, {
+      onSelect: () => this.renderActions(),
+      onDrop: (items, target) => this.onDrop(items, target),
+      onReorder: () => this.rememberSort("manual"),
+    });
+    this.hand.mode = prefs.sort || "suit";
+    this.builder = new MeldBuilder(this.els.builder, {
+      hand: this.hand,
+      send: (body) => this.send(body, "builder"),
+    });
+    this.socket = new TableSocket(this.tableId, {
+      onState: (msg) => this.onState(msg),
+      onError: (msg) => this.onError(msg),
+      onAck: (msg) => this.pending.delete(msg.id),
+      onStatus: (status) => this.root.classList.toggle("offline", status !== "open"),
+    });
+    this.socket.connect();
+    // Read-only peek at the latest state, for the console and end-to-end tests.
+    window.rummy = Object.freeze({
+      state: () => ({ seq: this.socket.seq, seat: this.mySeat(), view: this.view, table: this.table, log: [...this.log] }),
+    });
+    this.ticker = setInterval(() => this.tick(), 250);
+    this.markSort();
+  }
+
+  // -- server messages --------------------------------------------------------------------
+
+  onState(msg) {
+    this.table = msg.table || this.table;
+    const options = this.table?.options ?? this.table?.config?.options ?? {};
+    configureWilds(options.wild_ranks);
+    this.view = msg.view || null;
+    if (msg.seat !== undefined) this.seat = msg.seat;
+    this.deadline = msg.deadline
+      ? { ...msg.deadline, end: performance.now() + msg.deadline.seconds * 1000 } : null;
+    if (msg.history) this.log = [];
+    if (Array.isArray(msg.events) && msg.events.length) this.log.push(...msg.events);
+    const view = this.view;
+    this.bodies = (view?.legal_actions || []).map((a) => a.slice(a.indexOf(" ") + 1));
+    this.legal = new Set(this.bodies.map((b) => b.split(" ")[0]));
+    const round = view ? `${this.table?.game ?? 0}-${view.round}` : null;
+    if (view && round !== this.round) {
+      if (this.round !== null) this.hand.reset();
+      this.round = round;
+      this.marked.clear();
+    }
+    this.render();
+    this.cues();
+  }
+
+  onError(msg) {
+    const pending = this.pending.get(msg.id);
+    this.pending.delete(msg.id);
+    const text = msg.message || msg.code;
+    if (pending?.kind === "builder") this.builder.refused(text);
+    if (msg.code === "stale") {
+      toast("The table moved on — try again.", "error");
+      return;
+    }
+    toast(text, "error", 6000);
+  }
+
+  send(body, kind = "action") {
+    const seat = this.mySeat();
+    if (seat === null) {
+      toast("You are watching: take a seat to play.", "error");
+      return;
+    }
+    const id = this.socket.action(`p${seat} ${body}`);
+    this.pending.set(id, { kind, body });
+  }
+
+  sendMessage(type, fields = {}) {
+    const id = this.socket.send(type, fields);
+    this.pending.set(id, { kind: type });
+  }
+
+  // -- who am I ---------------------------------------------------------------------------
+
+  mySeat() {
+    if (this.view && this.view.seat !== null && this.view.seat !== undefined) return this.view.seat;
+    if (this.seat !== undefined && this.seat !== null) return this.seat;
+    const seats = this.table?.seats || [];
+    const i = seats.findIndex((s) => s && s.player_id && s.player_id === this.session.player_id);
+    return i >= 0 ? i : null;
+  }
+
+  isHost() {
+    const host = this.table?.host;
+    if (host === undefined || host === null) return false;
+    if (typeof host === "object") return host.player_id === this.session.player_id || host.seat === this.mySeat();
+    return host === this.session.player_id || host === this.mySeat();
+  }
+
+  isMyTurn() {
+    const v = this.view;
+    return !!v && v.seat !== null && ["draw", "play"].includes(v.phase) && v.active === v.seat;
+  }
+
+  // -- rendering --------------------------------------------------------------------------
+
+  render() {
+    const { table, view } = this;
+    const status = table?.status || (view ? "playing" : "waiting");
+    const waiting = status === "waiting" || !view;
+    this.els.waiting.hidden = !waiting;
+    this.root.querySelector("#record-link").hidden = !table?.game; // no record before the first game
+    this.els.playArea.hidden = waiting;
+    this.root.classList.toggle("my-turn", this.isMyTurn());
+    if (waiting) {
+      const seated = this.mySeat() !== null;
+      if (!seated && !this.joinSent && (table?.seats || []).some(isFreeSeat)) {
+        this.joinSent = true;
+        this.sendMessage("join");
+      }
+      renderWaiting(this.els.waiting, table, {
+        tableId: this.tableId, inviteUrl: table?.invite_url, seated, isHost: this.isHost(),
+        onJoin: (seat) => this.sendMessage("join", seat === null ? {} : { seat }),
+        onStart: () => this.sendMessage("start"),
+      });
+      this.renderStatus();
+      renderLog(this.els.log, this.log);
+      return;
+    }
+    this.renderStatus();
+    keyed(this.els.seats, [table?.seats, view.hand_sizes, view.down, view.totals, view.claims_used, view.active,
+      view.phase, view.to_act, view.dealer, view.purchase_cards, view.round, table?.options],
+    () => renderSeats(this.els.seats, table, view, { onPurchaseCard: (seat) => this.onPurchaseCard(seat) }));
+    const purchasable = this.bodies.filter((b) => b.startsWith("purchase ")).map((b) => b.split(" ")[1]);
+    keyed(this.els.piles, [view.discard, view.discard_count, view.stock_count, view.discard_dead, view.kitty,
+      this.legal.has("draw"), this.legal.has("take"), purchasable], () => renderPiles(this.els.piles, view, {
+      canDraw: this.legal.has("draw"),
+      canTake: this.legal.has("take"),
+      spread: SPREAD_VARIANTS.has(view.variant) || view.discard.length > 1,
+      purchasable: new Set(purchasable),
+      onStock: () => this.onStock(),
+      onDiscard: (card) => this.onDiscardPile(card),
+    }));
+    this.drawMelds();
+    this.hand.setCards(view.hand, view.variant);
+    this.els.handCount.textContent = view.seat === null ? "(watching)" : `· ${plural(view.hand.length, "card")}`;
+    const verb = this.legal.has("meld") || view.variant === "basic" ? "meld" : "down";
+    const builderVisible = this.isMyTurn() && view.phase === "play"
+      && (this.legal.has("down") || this.legal.has("meld") || (!view.down[view.seat] && view.contract.length > 0)
+        || view.variant === "basic");
+    this.builder.update(view, verb, builderVisible);
+    keyed(this.els.claim, [view.phase, view.round, view.claim_card, view.discard_count, this.legal.has("buy"),
+      this.legal.has("pass")], () => renderClaim(this.els.claim, view, {
+      legal: this.legal, onBuy: () => this.send("buy"), onPass: () => this.send("pass"),
+    }));
+    keyed(this.els.sheet, [table?.score_sheet, view.totals, view.players, view.kitty],
+      () => renderScoreSheet(this.els.sheet, table, view));
+    renderLog(this.els.log, this.log);
+    this.renderActions();
+    this.renderSummary();
+    this.tick();
+  }
+
+  drawMelds() {
+    const view = this.view;
+    keyed(this.els.melds, [view.table, [...this.marked], view.seat, view.variant], () => renderMelds(this.els.melds, view, {
+      variant: view.variant, marked: this.marked, onActivate: (id) => this.playOnMeld(id, this.hand.selected()),
+    }));
+  }
+
+  renderStatus() {
+    const { view, table } = this;
+    if (!view) {
+      this.els.roundInfo.textContent = table?.variant_name || table?.variant || "";
+      this.els.turnInfo.textContent = "";
+      return;
+    }
+    const rounds = { "progressive-buy-it": 8, "progressive-15": 15, "may-i": 7 }[view.variant];
+    fill(this.els.roundInfo,
+      el("span", { class: "round" }, `Round ${view.round}${rounds ? ` of ${rounds}` : ""}`),
+      view.contract.length ? el("span", { class: "contract", id: "contract" }, view.contract.join(" + ")) : null);
+    const text = moves.turnHelp(view, this.legal, (s) => seatName(table, view, s));
+    this.els.turnInfo.textContent = text;
+    document.title = (this.isMyTurn() ? "● Your turn · " : "") + "Rummy";
+  }
+
+  renderActions() {
+    const view = this.view;
+    const bar = this.els.actions;
+    if (!view || view.seat === null) {
+      keyed(bar, null, () => bar.replaceChildren());
+      return;
+    }
+    const selected = this.hand.selected();
+    const top = view.discard[view.discard.length - 1];
+    const buttons = []; // [label, id, class, onclick]
+    if (this.legal.has("draw")) buttons.push(["Draw from stock", "draw-button", "primary", () => this.send("draw")]);
+    if (this.legal.has("take") && top) buttons.push([`Take ${cardText(top)}`, "take-button", "", () => this.send("take")]);
+    if (this.legal.has("buy") && view.phase === "draw" && top) {
+      const price = view.variant === "progressive-15" ? " (1¢)" : "";
+      buttons.push([`Buy the ${cardText(top)}${price}`, "own-buy-button", "buy", () => this.send("buy")]);
+    }
+    if (this.legal.has("discard")) {
+      const one = selected.length === 1 ? selected[0].card : null;
+      buttons.push([one ? `Discard ${cardText(one)}` : "Discard…", "discard-button", one ? "primary" : "",
+        () => this.discardSelected()]);
+    }
+    if (this.legal.has("book")) buttons.push(["Declare book!", "book-button", "primary", () => this.declareBook()]);
+    if (this.legal.has("exchange")) {
+      buttons.push(["Exchange purchase card", "exchange-button", "", () => this.onPurchaseCard(this.view.seat)]);
+    }
+    if (this.legal.has("rearrange")) {
+      buttons.push(["Rearrange…", "rearrange-button", "", () => openRearrangeEditor({
+        view: this.view, handItems: this.hand.available(), preselectedKeys: this.hand.selected().map((i) => i.key),
+        send: (b) => this.send(b),
+      })]);
+    }
+    if (view.phase === "play" && this.isMyTurn()) buttons.push(["Hint", "hint-button", "ghost", () => this.hint()]);
+    keyed(bar, [buttons.map((b) => b.slice(0, 3)), selected.length], () => {
+      bar.replaceChildren(...buttons.map(([label, id, cls, onclick]) => el("button", { type: "button", id, class: cls, onclick }, label)));
+      if (selected.length) {
+        bar.append(el("span", { class: "muted sel" }, `${plural(selected.length, "card")} selected`),
+          el("button", { type: "button", class: "ghost small", onclick: () => this.hand.clearSelection() }, "clear"));
+      }
+    });
+  }
+
+  renderSummary() {
+    const view = this.view;
+    const box = this.els.summary;
+    const over = view && ["round_over", "game_over"].includes(view.phase);
+    const key = over ? `${this.table?.game ?? 0}-${view.round}-${view.phase}` : null;
+    if (!over || this.dismissed.has(key)) {
+      keyed(box, null, () => box.replaceChildren());
+      this.summaryKey = null;
+      return;
+    }
+    const ready = !!this.table?.seats?.[view.seat]?.ready;
+    keyed(box, [key, this.table?.seats, this.table?.score_sheet, this.table?.settlement, view.totals], () => {
+      box.replaceChildren(el("div", { class: "backdrop soft" }, roundSummary(this.table, view, {
+        isHost: this.isHost(),
+        recordUrl: api.recordUrl(this.tableId),
+        onPlayAgain: () => this.sendMessage("play_again"),
+        canReady: view.seat !== null,
+        ready,
+        onReady: () => this.sendMessage("ready"),
+        onClose: () => {
+          this.dismissed.add(key);
+          this.renderSummary();
+        },
+      })));
+      if (this.summaryKey !== key) box.querySelector("button, a")?.focus();
+      this.summaryKey = key;
+    });
+  }
+
+  /** Sound and notices when it becomes the player's turn or a discard can be bought. */
+  cues() {
+    const mine = this.isMyTurn();
+    if (mine && !this.wasMyTurn) {
+      beepYourTurn();
+      this.root.classList.add("flash");
+      setTimeout(() => this.root.classList.remove("flash"), 900);
+    }
+    this.wasMyTurn = mine;
+    const canBuy = this.legal.has("buy") && this.view?.phase === "claim";
+    if (canBuy && !this.couldBuy) beepClaim();
+    this.couldBuy = canBuy;
+  }
+
+  tick() {
+    const d = this.deadline;
+    const left = d ? Math.max(0, (d.end - performance.now()) / 1000) : null;
+    const claimCountdown = this.root.querySelector("#claim-countdown");
+    if (claimCountdown) claimCountdown.textContent = d && d.kind === "claim" ? ` ${Math.ceil(left)}s` : "";
+    const bar = this.els.claim;
+    if (d && d.kind === "claim" && !bar.hidden) bar.style.setProperty("--left", String(left));
+    const clock = left === null ? "" : `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`;
+    let timer = "";
+    if (d && d.kind === "turn") {
+      timer = d.seat === undefined || d.seat === this.mySeat() ? `Your time ${clock}`
+        : `${seatName(this.table, this.view, d.seat)}: ${clock}`;
+    }
+    this.els.timer.textContent = timer;
+    this.els.timer.classList.toggle("urgent", !!d && d.kind === "turn" && left < 10);
+    const next = this.root.querySelector("#next-round-countdown");
+    if (next) next.textContent = d && d.kind === "next_round" ? `Next round in ${Math.ceil(left)}s` : "";
+  }
+
+  // -- taps and drops ---------------------------------------------------------------------
+
+  onDrop(items, target) {
+    const kind = target.dataset.drop;
+    if (kind === "discard") {
+      if (items.length !== 1) toast("Discard one card at a time.", "error");
+      else this.discard(items[0].card);
+    } else if (kind === "meld") {
+      this.playOnMeld(Number(target.dataset.meld), items);
+    } else if (kind === "pc") {
+      this.onPurchaseCard(Number(target.dataset.seat));
+    }
+  }
+
+  onStock() {
+    if (this.legal.has("draw")) this.send("draw");
+    else toast(this.isMyTurn() ? "You have drawn already." : "It is not your turn to draw.");
+  }
+
+  onDiscardPile(card) {
+    const selected = this.hand.selected();
+    if (this.legal.has("discard") && selected.length === 1) return this.discard(selected[0].card);
+    if (card) return this.purchase(card);
+    if (this.legal.has("take")) return this.send("take");
+    if (this.legal.has("discard")) return toast("Select one card in your hand to discard.");
+    return null;
+  }
+
+  discardSelected() {
+    const selected = this.hand.selected();
+    if (selected.length !== 1) {
+      toast("Select one card in your hand, then press Discard (or drag it onto the discard pile).");
+      return;
+    }
+    this.discard(selected[0].card);
+  }
+
+  discard(card) {
+    if (!this.legal.has("discard")) {
+      toast("You cannot discard now.", "error");
+      return;
+    }
+    this.send(`discard ${card}`);
+    this.hand.clearSelection();
+  }
+
+  playOnMeld(meldId, items) {
+    return moves.playOnMeld(this, meldId, items);
+  }
+
+  purchase(card) {
+    return moves.purchase(this, card);
+  }
+
+  onPurchaseCard(seat) {
+    return moves.tradeOrExchange(this, seat);
+  }
+
+  declareBook() {
+    return moves.declareBook(this);
+  }
+
+  hint() {
+    moves.hint(this);
+  }
+
+  // -- preferences ------------------------------------------------------------------------
+
+  sort(mode) {
+    this.hand.sortBy(mode);
+    this.rememberSort(mode);
+  }
+
+  rememberSort(mode) {
+    prefs.sort = mode;
+    savePrefs();
+    this.markSort();
+  }
+
+  markSort() {
+    for (const mode of ["suit", "rank"]) {
+      this.root.querySelector(`#sort-${mode}`)?.setAttribute("aria-pressed", String(prefs.sort === mode));
+    }
+  }
+
+  toggleFourColor(button) {
+    prefs.fourColor = !prefs.fourColor;
+    savePrefs();
+    button.setAttribute("aria-pressed", String(prefs.fourColor));
+  }
+
+  toggleMute(button) {
+    const muted = toggleMute();
+    button.setAttribute("aria-pressed", String(muted));
+
+  }
+}

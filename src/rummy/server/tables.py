@@ -1,0 +1,581 @@
+"""One owner task per table: every command (sockets, timers, bots) goes through its queue, in order.
+
+The owner holds the :class:`~rummy.game.Game` and the timers of docs/protocol.md: the claim window
+(silence is a pass after ``claim_seconds``; the active player waits until the window closes), the
+turn timer (a bot finishes the turn), bot pacing, the pause between rounds, and the reconnect grace
+after which a bot may play for a dropped player.  A change is written to the event log before any
+state is sent; each seat gets only its own view, spectators the public one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rummy.actions import Action, Verb, parse_action
+from rummy.errors import IllegalActionError, RecordSyntaxError
+from rummy.game import ClaimWindow, Game, Phase
+from rummy.server.bot_runner import BotRunner
+from rummy.server.catalog import TableConfig
+from rummy.server.clock import TableClock
+from rummy.server.connections import Connection
+from rummy.server.db import Commit, Database
+from rummy.server.describe import Before, card_text, describe_action, describe_deal
+from rummy.server.event_log import deal_payload, rebuild
+from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message
+from rummy.server.seats import SeatState, player_names
+from rummy.server.settings import ServerSettings
+from rummy.server.snapshots import state_message, table_summary
+from rummy.server.table_inbox import (
+    BotChoice,
+    BotTurn,
+    ClientCommand,
+    Connected,
+    Disconnected,
+    Item,
+    Refresh,
+    Stop,
+    TimerFired,
+)
+
+log = logging.getLogger("rummy.server")
+
+Event = tuple[str, dict[str, Any]]
+Move = tuple[Action, str]  # an action and who made it: "player", "bot", "takeover", "timer"
+
+
+class Table:
+    """A table and its owner task; everything but :meth:`post` runs inside that task."""
+
+    def __init__(self, table_id: str, config: TableConfig, host: str, seats: list[SeatState], *,
+                 db: Database, bots: BotRunner, settings: ServerSettings, status: str = "waiting") -> None:
+        self.id = table_id
+        self.config = config
+        self.rules = config.rules()
+        self.host = host
+        self.seats = seats
+        self.status = status
+        self.db, self.bots, self.settings = db, bots, settings
+        self.game: Game | None = None
+        self.game_number = 0
+        self.seq = 0
+        self.connections: set[Connection] = set()
+        self.recent: deque[str] = deque(maxlen=settings.recent_events)
+        self._fresh: list[str] = []
+        self._queue: asyncio.Queue[Item] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.last_active = 0.0  # event-loop time of the owner's latest job
+        self.clock = TableClock(self.post, TimerFired)
+        self._timed_window: ClaimWindow | None = None
+        self._timed_turn: tuple[int, int, int] | None = None
+        self._round_key: tuple[int, int] | None = None
+        self._autoplay: tuple[int, tuple[int, int, int]] | None = None
+        self._bot_pending: set[int] = set()
+        self._thinking: set[asyncio.Task[None]] = set()
+        self._seen_window: ClaimWindow | None = None
+        self._window_serial = 0
+        self._decision_seq = [0] * len(seats)
+        self._decision_sig: list[object] = [None] * len(seats)
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the owner task; its first job arms the timers and calls the bots of the current state."""
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        self.post(Refresh())
+
+    def post(self, item: Item) -> None:
+        self._queue.put_nowait(item)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds nothing has happened at a table nobody watches and no game runs at (else 0)."""
+        if self.connections or self.status == "playing" or not self._queue.empty():
+            return 0.0
+        return now - self.last_active
+
+    async def stop(self) -> None:
+        self.clock.stop()
+        for seat in self.seats:
+            if seat.grace is not None:
+                seat.grace.cancel()
+        for task in self._thinking:
+            task.cancel()
+        if self._task is not None:
+            self.post(Stop())
+            await self._task
+        for connection in self.connections:
+            connection.close(1012)
+
+    async def _run(self) -> None:
+        while True:
+            item = await self._queue.get()
+            self.last_active = asyncio.get_running_loop().time()
+            if isinstance(item, Stop):
+                return
+            connection = item.connection if isinstance(item, ClientCommand) else None
+            command_id = item.command.id if isinstance(item, ClientCommand) else None
+            try:
+                await self._handle(item)
+            except ProtocolError as error:
+                if connection is not None:
+                    error.command_id = command_id
+                    connection.send(error.to_message())
+                else:
+                    log.warning("table %s: %s", self.id, error)
+            except Exception:  # noqa: BLE001 - one bad command must not kill the table
+                log.exception("table %s failed on %r", self.id, item)
+                if connection is not None:
+                    connection.send(error_message("internal", "the server failed on this command; nothing changed",
+                                                  command_id=command_id))
+
+    async def _handle(self, item: Item) -> None:
+        if isinstance(item, ClientCommand):
+            await self._command(item.connection, item.command)
+        elif isinstance(item, Connected):
+            self._connect(item.connection)
+        elif isinstance(item, Disconnected):
+            self._disconnect(item.connection)
+        elif isinstance(item, TimerFired):
+            await self._timer(item)
+        elif isinstance(item, BotTurn):
+            await self._bot_turn(item.seat)
+        elif isinstance(item, BotChoice):
+            await self._bot_choice(item)
+        elif isinstance(item, Refresh):
+            self._refresh()
+
+    # -- commands ---------------------------------------------------------------------------
+
+    async def _command(self, connection: Connection, command: Command) -> None:
+        ack = (connection, command.id)
+        if command.type == "action":
+            await self._client_action(connection, command)
+        elif command.type == "join":
+            await self._join(connection, command)
+        elif command.type == "start":
+            self._require_host(connection)
+            if self.status != "waiting":
+                raise ProtocolError("already-started", "the game has already started")
+            empty = [str(seat.index) for seat in self.seats if seat.kind == "open"]
+            if empty:
+                raise ProtocolError("seats-empty", f"seat {', '.join(empty)} still waits for a player")
+            await self._new_game(ack)
+        elif command.type == "play_again":
+            self._require_host(connection)
+            if self.status != "finished":
+                raise ProtocolError("not-finished", "play again is for when the game is over")
+            await self._new_game(ack)
+        elif command.type == "ready":
+            await self._ready(connection, command)
+        else:  # "ping" is answered by the socket itself; anything else never gets here
+            connection.send(ack_message(command.id))
+
+    def _require_host(self, connection: Connection) -> None:
+        if connection.player_id is None or connection.player_id != self.host:
+            raise ProtocolError("not-host", "only the host (who made the table) may do this")
+
+    def _require_game(self) -> Game:
+        if self.game is None or self.status != "playing":
+            raise ProtocolError("not-started", "no game is being played at this table")
+        return self.game
+
+    async def _client_action(self, connection: Connection, command: Command) -> None:
+        game = self._require_game()
+        seat = connection.seat
+        if seat is None:
+            raise ProtocolError("not-seated", "you are watching this table; take a seat to play")
+        assert command.action is not None and command.seq is not None
+        try:
+            action = parse_action(command.action, game.n)
+        except RecordSyntaxError as error:
+            raise ProtocolError("syntax", str(error)) from None
+        if action.seat != seat:
+            raise ProtocolError("not-your-seat",
+                                f"you sit in seat {seat}; {command.action!r} is for seat {action.seat}")
+        if command.seq > self.seq:
+            raise ProtocolError("bad-message", f"seq {command.seq} is ahead of the table's newest state ({self.seq})")
+        if command.seq < self._decision_seq[seat]:
+            raise ProtocolError("stale", f"the table changed after state {command.seq} (now {self.seq}); choose again")
+        if game.phase is Phase.CLAIM and seat == game.active:
+            card = card_text(game.window.card) if game.window is not None else "the discard"
+            raise ProtocolError("illegal", f"wait: the others may still buy the {card}", rule="claim-window-open")
+        if self._autoplay is not None and self._autoplay[0] == seat:
+            self._autoplay = None  # the player is back before the bot finished the turn
+        await self._play([(action, "player")], ack=(connection, command.id))
+
+    async def _join(self, connection: Connection, command: Command) -> None:
+        session = connection.session
+        if session is None:
+            raise ProtocolError("no-session", "choose a name first (POST /api/session)")
+        if self.status != "waiting":
+            raise ProtocolError("already-started", "the game has started; seats cannot change")
+        if connection.seat is not None:
+            raise ProtocolError("already-seated", f"you already sit in seat {connection.seat}")
+        if command.seat is not None:
+            if command.seat >= len(self.seats):
+                raise ProtocolError("bad-message", f"there is no seat {command.seat} (seats 0–{len(self.seats) - 1})")
+            seat = self.seats[command.seat]
+            if seat.kind != "open":
+                raise ProtocolError("seat-taken", f"seat {command.seat} is taken")
+        else:
+            free = [s for s in self.seats if s.kind == "open"]
+            if not free:
+                raise ProtocolError("table-full", "every seat is taken")
+            seat = free[0]
+        row = {**seat.to_row(), "kind": "human", "player_id": session.player_id, "name": session.name}
+        event = ("join", {"seat": seat.index, "player_id": session.player_id, "name": session.name})
+        await self._persist([event], seats=[row])
+        seat.kind, seat.player_id, seat.name = "human", session.player_id, session.name
+        for other in self.connections:
+            if other.player_id == session.player_id:
+                other.seat = seat.index
+                seat.connections += 1
+        self._accept([f"{session.name} sat down"], (connection, command.id))
+
+    async def _ready(self, connection: Connection, command: Command) -> None:
+        game = self._require_game()
+        if connection.seat is None:
+            raise ProtocolError("not-seated", "only players can be ready for the next round")
+        if game.phase is not Phase.ROUND_OVER:
+            raise ProtocolError("illegal", "ready is for the pause between rounds", rule="round-not-over")
+        self.seats[connection.seat].ready = True
+        connection.send(ack_message(command.id))
+        waiting = [s for s in self.seats if s.kind == "human" and s.connections and not s.takeover and not s.ready]
+        if waiting:
+            self._refresh()
+        else:
+            await self._deal_next_round()
+
+    # -- changing the game --------------------------------------------------------------------
+
+    async def _persist(self, events: list[Event], *, status: str | None = None,
+                       seats: list[dict[str, Any]] | None = None) -> None:
+        """Write ``events`` to the log (raises ``unavailable`` when the database refuses)."""
+        rows = [(self.seq + i + 1, kind, payload) for i, (kind, payload) in enumerate(events)]
+        try:
+            await self.db.commit(Commit(self.id, rows, status=status, seats=seats or []))
+        except Exception as error:  # noqa: BLE001 - any database failure leaves the table as it was
+            log.error("table %s: could not write %d event(s): %s", self.id, len(rows), error)
+            raise ProtocolError("unavailable", "the server could not save this; nothing changed, try again") from None
+        if rows:
+            self.seq = rows[-1][0]
+        if status is not None:
+            self.status = status
+
+    def _accept(self, sentences: Iterable[str], ack: tuple[Connection, str | int] | None = None) -> None:
+        """After a durable change: the move log, the ack, then timers, bots and every client's state."""
+        for sentence in sentences:
+            self.recent.append(sentence)
+            self._fresh.append(sentence)
+        if ack is not None:
+            ack[0].send(ack_message(ack[1]))
+        self._refresh()
+
+    async def _play(self, moves: Iterable[Move], *, ack: tuple[Connection, str | int] | None = None) -> None:
+        """Apply ``moves`` (read lazily, so a generator may look at the state) as one change."""
+        game = self._require_game()
+        saved = game.snapshot()
+        events: list[Event] = []
+        sentences: list[str] = []
+        try:
+            for action, by in moves:
+                before = Before.of(game)
+                game.apply(action)
+                events.append(("action", {"action": str(action), "by": by}))
+                sentences.extend(describe_action(before, game, action))
+        except IllegalActionError as error:
+            game.restore(saved)
+            raise ProtocolError("illegal", error.reason, rule=error.rule) from None
+        if not events:
+            return
+        try:
+            await self._persist(events, status="finished" if game.game_over else None)
+        except ProtocolError:
+            game.restore(saved)
+            raise
+        self._accept(sentences, ack)
+
+    async def _new_game(self, ack: tuple[Connection, str | int]) -> None:
+        names = player_names(self.seats)
+        seed = secrets.randbelow(2**31)
+        game = Game(self.rules, names, seed=seed)
+        game.deal(dealer=game.choose_first_dealer())
+        number = self.game_number + 1
+        events = [("start", {"game": number, "seed": seed, "players": names}), ("deal", deal_payload(game))]
+        await self._persist(events, status="playing")
+        self._begin(game, number)
+        self._accept([f"Game {number}: {self.rules.name}", *describe_deal(game)], ack)
+
+    def _begin(self, game: Game, number: int) -> None:
+        self.game, self.game_number = game, number
+        self._autoplay = None
+        self._timed_turn = None
+        self._round_key = None
+        for seat in self.seats:
+            seat.ready = False
+
+    async def _deal_next_round(self) -> None:
+        game = self._require_game()
+        if game.phase is not Phase.ROUND_OVER:
+            return
+        saved = game.snapshot()
+        game.deal()
+        try:
+            await self._persist([("deal", deal_payload(game))])
+        except ProtocolError:
+            game.restore(saved)
+            raise
+        self._accept(describe_deal(game))
+
+    # -- timers and bots ----------------------------------------------------------------------
+
+    async def _timer(self, item: TimerFired) -> None:
+        game = self.game
+        if item.kind == "grace":
+            assert isinstance(item.key, int)
+            self._grace_over(item.key)
+            return
+        self.clock.fired(item.kind)
+        if game is None or self.status != "playing":
+            return
+        try:
+            window = game.window
+            if item.kind == "claim" and game.phase is Phase.CLAIM and window is not None and window is item.key:
+                await self._play(self._silent_passes(game, window))
+            elif item.kind == "round" and item.key == self._round_key:
+                await self._deal_next_round()
+            elif item.kind == "turn" and self._timed_turn is not None and item.key == self._timed_turn:
+                self._autoplay = (game.active, self._timed_turn)
+                self._accept([f"Time is up: the computer plays {game.players[game.active]}'s turn"])
+        except ProtocolError as error:
+            if error.code != "unavailable":
+                raise
+            self.clock.later(2.0, item)  # the database refused: try again shortly
+
+    @staticmethod
+    def _silent_passes(game: Game, window: ClaimWindow) -> Iterator[Move]:
+        while game.phase is Phase.CLAIM and game.window is window and game.to_act:
+            yield Action(game.next_to_act(), Verb.PASS), "timer"
+
+    def _turn_id(self) -> tuple[int, int, int] | None:
+        game = self.game
+        if game is None or game.phase not in (Phase.CLAIM, Phase.DRAW, Phase.PLAY):
+            return None
+        return (self.game_number, game.round_number, game.turns_played)
+
+    def _bot_controlled(self, seat: int) -> bool:
+        state = self.seats[seat]
+        return state.kind == "bot" or state.takeover or (self._autoplay is not None and self._autoplay[0] == seat)
+
+    def _bot_level(self, seat: int) -> str:
+        state = self.seats[seat]
+        return state.level if state.kind == "bot" and state.level else self.settings.takeover_level
+
+    def _bot_by(self, seat: int) -> str:
+        state = self.seats[seat]
+        return "bot" if state.kind == "bot" else "takeover" if state.takeover else "timer"
+
+    async def _bot_turn(self, seat: int) -> None:
+        self._bot_pending.discard(seat)
+        game = self.game
+        if game is None or self.status != "playing" or seat not in game.to_act or not self._bot_controlled(seat):
+            return
+        level = self._bot_level(seat)
+        seed = hash((game.seed, self.seq, seat)) & 0x7FFFFFFF
+        if self.bots.is_inline(level):
+            await self._bot_move(seat, self.bots.choose_inline(game, seat, level, seed))
+            return
+        self._bot_pending.add(seat)
+        snapshot, seq = game.clone(), self.seq
+
+        async def think() -> None:
+            action = await self.bots.choose(snapshot, seat, level, seed)
+            self.post(BotChoice(seat, seq, action))
+
+        task = asyncio.create_task(think())
+        self._thinking.add(task)
+        task.add_done_callback(self._thinking.discard)
+
+    async def _bot_choice(self, choice: BotChoice) -> None:
+        self._bot_pending.discard(choice.seat)
+        game = self.game
+        seat = choice.seat
+        if game is None or self.status != "playing" or seat not in game.to_act or not self._bot_controlled(seat):
+            return
+        if choice.action is None or choice.seq < self._decision_seq[seat]:
+            self._refresh()  # the state moved on while the bot thought: it thinks again
+            return
+        await self._bot_move(seat, choice.action)
+
+    async def _bot_move(self, seat: int, action: Action) -> None:
+        game = self._require_game()
+        by = self._bot_by(seat)
+        try:
+            await self._play([(action, by)])
+        except ProtocolError as error:
+            if error.code == "unavailable":
+                self.clock.later(2.0, BotTurn(seat))
+                self._bot_pending.add(seat)
+                return
+            if error.code != "illegal":
+                raise
+            log.warning("table %s: bot move %r refused (%s); playing a random move", self.id, str(action), error)
+            await self._play([(BotRunner.fallback(game, seat, self.seq), by)])
+
+    def _round_pause(self) -> float:
+        return self.config.round_pause if self.config.round_pause is not None else self.settings.round_pause
+
+    def _schedule(self) -> None:
+        """Arm or drop every timer for the current state, and call the bots that must act."""
+        self._schedule_grace()
+        game = self.game
+        if game is None or self.status != "playing":
+            for kind in ("claim", "turn", "round"):
+                self.clock.disarm(kind)
+            return
+        if game.phase is Phase.CLAIM:
+            if game.window is not self._timed_window:
+                self._timed_window = game.window
+                self.clock.disarm("claim")
+                if self.config.claim_seconds > 0:
+                    self.clock.arm("claim", self.config.claim_seconds, game.window)
+        else:
+            self._timed_window = None
+            self.clock.disarm("claim")
+        if game.phase is Phase.ROUND_OVER:
+            key = (self.game_number, game.round_number)
+            if self._round_key != key:
+                self._round_key = key
+                for seat in self.seats:
+                    seat.ready = False
+                self.clock.arm("round", self._round_pause(), key)
+        else:
+            self._round_key = None
+            self.clock.disarm("round")
+        turn = self._turn_id()
+        if self._autoplay is not None and self._autoplay[1] != turn:
+            self._autoplay = None
+        timed = (self.config.turn_seconds > 0 and turn is not None and self.seats[game.active].kind == "human"
+                 and not self._bot_controlled(game.active))
+        if not timed:
+            self._timed_turn = None
+            self.clock.disarm("turn")
+        elif game.phase in (Phase.DRAW, Phase.PLAY) and self._timed_turn != turn:
+            self._timed_turn = turn
+            self.clock.arm("turn", self.config.turn_seconds, turn, seat=game.active)
+        for index in game.to_act:
+            if index not in self._bot_pending and self._bot_controlled(index):
+                self._bot_pending.add(index)
+                self.clock.later(self.settings.bot_delay, BotTurn(index))
+
+    # -- presence -------------------------------------------------------------------------------
+
+    def _seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        return next((s.index for s in self.seats if s.kind == "human" and s.player_id == player_id), None)
+
+    def _connect(self, connection: Connection) -> None:
+        self.connections.add(connection)
+        connection.seat = self._seat_of(connection.player_id)
+        if connection.seat is not None:
+            seat = self.seats[connection.seat]
+            seat.connections += 1
+            if seat.connections == 1:
+                if seat.takeover:
+                    seat.takeover = False
+                    self.recent.append(f"{seat.name} is back")
+                    self._fresh.append(f"{seat.name} is back")
+                self._refresh(exclude=connection)
+        self._send_state(connection, list(self.recent), history=True)
+
+    def _disconnect(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+        if connection.seat is not None:
+            seat = self.seats[connection.seat]
+            seat.connections -= 1
+            if seat.connections == 0:
+                self._refresh()
+
+    def _schedule_grace(self) -> None:
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            dropped = (seat.kind == "human" and seat.connections == 0 and not seat.takeover
+                       and self.status == "playing" and self.config.bot_takeover)
+            if dropped and seat.grace is None:
+                seat.grace = loop.call_later(self.settings.reconnect_grace, self.post, TimerFired("grace", seat.index))
+            elif not dropped and seat.grace is not None:
+                seat.grace.cancel()
+                seat.grace = None
+
+    def _grace_over(self, index: int) -> None:
+        seat = self.seats[index]
+        seat.grace = None
+        if seat.kind == "human" and seat.connections == 0 and self.status == "playing" and self.config.bot_takeover:
+            seat.takeover = True
+            self._accept([f"{seat.name} left: the computer plays for them until they come back"])
+
+    # -- what the clients see -------------------------------------------------------------------
+
+    def _refresh(self, exclude: Connection | None = None) -> None:
+        self._track_decisions()
+        self._schedule()
+        self._broadcast(exclude)
+
+    def _track_decisions(self) -> None:
+        """Note, per seat, the newest state that changed what it must decide (the ``stale`` rule)."""
+        game = self.game
+        if game is None:
+            return
+        if game.window is not self._seen_window:
+            self._seen_window = game.window
+            self._window_serial += 1
+        to_act = game.to_act
+        for seat in range(game.n):
+            signature: object = None
+            if seat in to_act:
+                signature = ("claim", self._window_serial) if game.phase is Phase.CLAIM else ("turn", self.seq)
+            if signature != self._decision_sig[seat]:
+                self._decision_sig[seat] = signature
+                self._decision_seq[seat] = self.seq
+
+    def summary(self) -> dict[str, Any]:
+        """The public part of the state (``table`` of a state message, ``GET /api/tables/{id}``)."""
+        autoplay = self._autoplay[0] if self._autoplay is not None else None
+        return table_summary(self, autoplay)
+
+    def _broadcast(self, exclude: Connection | None = None) -> None:
+        events, self._fresh = self._fresh, []
+        if not self.connections:
+            return
+        table, deadline = self.summary(), self.clock.deadline()
+        encoded: dict[int | None, str] = {}
+        for connection in list(self.connections):
+            if connection is exclude:
+                continue
+            if connection.seat not in encoded:
+                encoded[connection.seat] = encode(state_message(self, connection.seat, table, events, deadline))
+            connection.send_text(encoded[connection.seat])
+
+    def _send_state(self, connection: Connection, events: list[str], *, history: bool = False) -> None:
+        message = state_message(self, connection.seat, self.summary(), events, self.clock.deadline())
+        if history:
+            message["history"] = True
+        connection.send(message)
+
+    # -- rebuilding from the event log ----------------------------------------------------------
+
+    def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
+        """Rebuild the table from its event log (before :meth:`start`)."""
+        rebuilt = rebuild(self.rules, events)
+        if rebuilt.game is not None:
+            self._begin(rebuilt.game, rebuilt.game_number)
+            if rebuilt.game.game_over:
+                self.status = "finished"
+        self.seq = rebuilt.seq
+        self.recent.extend(rebuilt.sentences)
+        self._decision_seq = [self.seq] * len(self.seats)

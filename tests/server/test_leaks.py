@@ -1,0 +1,194 @@
+"""No message ever shows a seat a card it may not see.
+
+Whole games are played over WebSockets by one client per seat plus a spectator, every message is
+kept, and afterwards the table's event log is replayed to know the true state at every ``seq``.
+Each message is then checked: its view is exactly that seat's (own hand, public table and pile),
+and no card it names anywhere (views, legal actions, move-log sentences, score sheet) exists only in
+another hand or the stock.  The expected count of such cards is zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from rummy.actions import parse_action
+from rummy.cards import card_names
+from rummy.game import Game, Phase
+from rummy.server.event_log import replay_deal, replay_start
+from rummy.variants import get_variant
+from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
+
+RECORD_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|[A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+DECLARATION = re.compile(r"=[^\s;]*")
+SENTENCE_CARD = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])|\bjoker\b")
+SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+NOT_CARDS = {"id", "invite_url", "player_id", "as", "name", "variant", "variant_name", "options", "players"}
+
+
+@dataclass
+class Truth:
+    """What is where after one event: each hand, the stock, and what everyone can see."""
+
+    phase: str
+    hands: list[list[str]]
+    stock: list[str]
+    public: Counter[str]  # table, whole discard pile, purchase cards (and every hand at a round's end)
+    shown: Counter[str]  # cards the event itself played face up (a discard the stock swallowed at once)
+
+
+def truth_of(game: Game, shown: Counter[str]) -> Truth:
+    public: Counter[str] = Counter(card_names(game.discard))
+    for meld in game.table:
+        public.update(card_names(meld.cards))
+    public.update(card_names(game.purchase_cards or []))
+    hands = [card_names(game.hand(seat)) for seat in range(game.n)]
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        for hand in hands:
+            public.update(hand)
+    return Truth(game.phase.value, hands, card_names(game.stock), public, shown)
+
+
+def truths(server: LiveServer, table_id: str, variant: str, options: dict[str, Any]) -> dict[int, Truth]:
+    """The true state after every event of the table's log, by seq."""
+    with sqlite3.connect(server.db_path) as db:
+        rows = db.execute("SELECT seq, kind, payload FROM events WHERE table_id = ? ORDER BY seq", (table_id,))
+        events = [(seq, kind, json.loads(payload)) for seq, kind, payload in rows]
+    rules = get_variant(variant, options)
+    result: dict[int, Truth] = {}
+    game: Game | None = None
+    start: dict[str, Any] = {}
+    for seq, kind, payload in events:
+        shown: Counter[str] = Counter()
+        if kind == "start":
+            start, game = payload, None
+        elif kind == "deal":
+            if game is None:
+                game = replay_start(payload, rules, start["players"], start["seed"])
+            else:
+                replay_deal(game, payload)
+        elif kind == "action":
+            assert game is not None
+            game.apply(parse_action(payload["action"], game.n))
+            shown = Counter(RECORD_CARD.findall(DECLARATION.sub("", payload["action"])))
+        if game is not None:
+            result[seq] = truth_of(game, shown)
+    return result
+
+
+def cards_named(value: Any, key: str = "") -> list[str]:
+    """Every card a message names: record tokens in its strings, and sentence cards (``7♥``)."""
+    if key in NOT_CARDS:
+        return []
+    if isinstance(value, dict):
+        return [c for k, v in value.items() for c in cards_named(v, k)]
+    if isinstance(value, list):
+        return [c for v in value for c in cards_named(v, key)]
+    if not isinstance(value, str):
+        return []
+    if key == "events":
+        found = []
+        for match in SENTENCE_CARD.finditer(value):
+            if match.group(0) == "joker":
+                found.append("JK")
+            else:
+                rank = "T" if match.group(1) == "10" else match.group(1)
+                found.append(rank + SUITS[match.group(2)])
+        return found
+    return RECORD_CARD.findall(DECLARATION.sub("", value))
+
+
+def leaks_in(message: dict[str, Any], seat: int | None, now: Truth, before: Truth | None,
+             shown: Counter[str] | None = None) -> list[str]:
+    """The problems of one state message sent to ``seat`` (None: a spectator); ``shown``: the cards the
+    events since the previous message played face up."""
+    problems = []
+    view = message["view"]
+    if view is None:
+        return [] if not cards_named(message) else [f"cards before the game: {cards_named(message)}"]
+    own = now.hands[seat] if seat is not None else []
+    if sorted(view["hand"]) != sorted(own):
+        problems.append(f"seq {message['seq']}: the hand shown is not seat {seat}'s own")
+    if view["revealed_hands"] is not None and now.phase not in ("round_over", "game_over"):
+        problems.append(f"seq {message['seq']}: hands revealed during play")
+    seen = Counter(own) + now.public + (shown or Counter())
+    if before is not None:  # a sentence may name the card a move just took off the table or the pile
+        seen |= before.public + Counter(before.hands[seat] if seat is not None else [])
+    hidden = Counter(c for other, hand in enumerate(now.hands) if other != seat for c in hand) + Counter(now.stock)
+    for card in cards_named({"view": view, "events": message["events"], "table": message["table"]}):
+        if seen[card] == 0 and hidden[card] > 0:
+            problems.append(f"seq {message['seq']}: {card} is only in another hand or the stock")
+    return problems
+
+
+def check_messages(player: Player, seat: int | None, facts: dict[int, Truth]) -> list[str]:
+    problems: list[str] = []
+    previous: Truth | None = None
+    previous_seq = 0
+    for message in player.messages:
+        text = json.dumps(message)
+        if '"hands"' in text or '"stock"' in text:
+            problems.append(f"a message to seat {seat} carries hands or the stock: {text[:200]}")
+        if message["type"] != "state" or message["view"] is None:
+            continue
+        now = facts[message["seq"]]
+        shown = sum((facts[q].shown for q in range(previous_seq + 1, message["seq"] + 1) if q in facts), Counter())
+        problems += leaks_in(message, seat, now, previous, shown)
+        previous, previous_seq = now, message["seq"]
+    return problems
+
+
+async def leak_check(server: LiveServer, variant: str, seats: int, seed: int,
+                     options: dict[str, Any] | None = None) -> None:
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:seats]
+    table_id, players = await seated_table(server, names, variant=variant, seats=seats, claim_seconds=0,
+                                           options=options or {})
+    spectator = await Player(server, "Watcher").connect(table_id)
+    await start_game(players[0])
+    rng = random.Random(seed)
+    await asyncio.gather(*(p.play(random.Random(rng.random()), buy_chance=0.3, timeout=600) for p in players))
+    final_seq = players[0].state["seq"]
+    await spectator.wait_state(lambda m: m["seq"] >= final_seq)
+    facts = truths(server, table_id, variant, options or {})
+    problems = []
+    for player in players:
+        problems += check_messages(player, player.seat, facts)
+    problems += check_messages(spectator, None, facts)
+    checked = sum(len(p.messages) for p in [*players, spectator])
+    assert checked > 100
+    assert problems == [], f"{len(problems)} leak(s) in {checked} messages, first: {problems[:5]}"
+    for player in [*players, spectator]:
+        await player.close()
+
+
+# Shorter games for the default run: basic to 60 points, purchase drawn after 80 turns.
+SHORT = {"basic": {"target_by_players": {"3": 60}}, "purchase": {"max_turns": 80}, "may-i": {}}
+
+
+@pytest.mark.parametrize("variant", sorted(SHORT))
+def test_no_card_leaks(live_server: LiveServer, variant: str) -> None:
+    run(leak_check(live_server, variant, 3, seed=11, options=SHORT[variant]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
+def test_no_card_leaks_four_seats(live_server: LiveServer, variant: str) -> None:
+    run(leak_check(live_server, variant, 4, seed=5))
+
+
+def test_the_checker_finds_a_leak() -> None:
+    """The check itself: a message naming a card held only by another seat is a leak."""
+    now = Truth("play", [["7H", "8H"], ["KS", "QS"]], ["2C"], Counter({"3D": 1}), Counter())
+    message = {"seq": 5, "view": {"hand": ["7H", "8H"], "revealed_hands": None, "legal_actions": []},
+               "events": ["Bob discarded the K♠"], "table": {}}
+    assert leaks_in(message, 0, now, None) == ["seq 5: KS is only in another hand or the stock"]
+    message["events"] = ["Ann discarded the 3♦"]
+    assert leaks_in(message, 0, now, None) == []
