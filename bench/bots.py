@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -134,7 +135,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="option for make_bot('ismcts'), e.g. simulations=8 (repeatable)")
     parser.add_argument("--speed-games", type=int, default=5, help="heuristic-only games per variant for speed")
     parser.add_argument("--seed", type=int, default=20_000, help="first deal seed")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the ladder games")
+    parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1),
+                        help="worker processes for the ladder games (default: the CPUs, at most 4)")
     parser.add_argument("--variants", nargs="*", default=[v for v, _ in TABLES], help="variants to run")
     args = parser.parse_args(argv)
 
@@ -162,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     finally:
         if pool is not None:
             pool.shutdown()
+    if args.speed_games <= 0:
+        return
     print()
     print(f"Heuristic-only tables, {args.speed_games} games per variant, one core")
     print(f"{'variant':<20} {'players':>7} {'games/s':>8} {'decisions':>9} {'ms/decision':>12}")

@@ -184,3 +184,47 @@ def test_serve_creates_the_default_database_itself(tmp_path: Path) -> None:
         out, _ = process.communicate(timeout=20)
     assert b"created the database" in out
     time.sleep(0.1)
+
+
+@pytest.mark.skipif(not os.environ.get("RUMMY_TEST_POSTGRES_URL"),
+                    reason="set RUMMY_TEST_POSTGRES_URL=postgresql://USER@HOST/DB (an empty database) to run")
+def test_postgres_killed_and_restarted() -> None:
+    """The same restart on PostgreSQL (the database must be empty or already migrated)."""
+    db = os.environ["RUMMY_TEST_POSTGRES_URL"]
+    assert subprocess.run([*RUMMY, "migrate", "--db", db], capture_output=True).returncode == 0
+    port = free_port()
+    server = LiveServer(f"http://127.0.0.1:{port}", Path("unused"))
+
+    async def first_half() -> tuple[str, list[Player], int]:
+        process = rummy_serve(db, port)
+        wait_until_serving(server.base_url, process)
+        table_id, players = await seated_table(server, ["Ann", "Bob"], variant="basic", seats=3,
+                                               bots={"2": "easy"}, claim_seconds=0)
+        await start_game(players[0])
+        await asyncio.gather(*(p.play(random.Random(p.name), until=lambda: players[0].state["seq"] > 80)
+                               for p in players))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        for player in players:
+            await player.close()
+        return table_id, players, max(p.state["seq"] for p in players)
+
+    table_id, players, last_seen = run(first_half())
+
+    async def second_half() -> None:
+        process = rummy_serve(db, port)
+        try:
+            wait_until_serving(server.base_url, process)
+            back = [await Player(server, p.name, cookie=p.cookie).connect(table_id) for p in players]
+            assert all(p.state["seq"] >= last_seen and p.state["view"]["hand"] for p in back)
+            await asyncio.gather(*(p.play(random.Random(p.name + "2"), timeout=300) for p in back))
+            response = await back[0].http("GET", f"/api/tables/{table_id}/record")
+            result = replay(loads(response.text))
+            assert result.ok and result.game is not None and result.game.game_over
+            for player in back:
+                await player.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
+
+    run(second_half())

@@ -95,6 +95,13 @@ class BotRunner:
         return random_choice(game.legal_actions(seat), random.Random(seed))
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers now, even one in the middle of a long search (its move is not needed)."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        workers = list(executor._processes.values()) if isinstance(executor, ProcessPoolExecutor) else []
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(timeout=5)

@@ -436,6 +436,3 @@ def _write_units(connection: Connection, units: list[Commit]) -> None:
         if unit.new_table is None and unit.status is not None:
             connection.execute(update(TABLES).where(TABLES.c.id == unit.table_id).values(status=unit.status,
                                                                                          updated_at=stamp))
-    touched = sorted({u.table_id for u in units if u.new_table is None and u.status is None and u.events})
-    if touched:
-        connection.execute(update(TABLES).where(TABLES.c.id.in_(touched)).values(updated_at=stamp))

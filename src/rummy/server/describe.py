@@ -145,7 +145,8 @@ def _play_phrases(before: Before, game: Game, action: Action) -> list[str]:
         elif verb is Verb.MOVE:
             phrases.append(f"put the {card_text(card)} in place of a wild card")
         elif verb is Verb.REARRANGE:
-            phrases.append("rearranged melds " + join_words([str(s) for s in step.sources]))
+            noun = "meld" if len(step.sources) == 1 else "melds"
+            phrases.append(f"rearranged {noun} " + join_words([str(s) for s in step.sources]))
         elif verb is Verb.DISCARD:
             phrases.append(f"discarded the {card_text(card)}")
         elif verb is Verb.BOOK:

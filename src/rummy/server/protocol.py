@@ -134,6 +134,6 @@ def ack_message(command_id: str | int) -> dict[str, Any]:
     return {"v": VERSION, "type": "ack", "id": command_id}
 
 
-def encode(message: dict[str, Any]) -> str:
-    """Compact JSON text of a server message."""
+def encode(message: Any) -> str:
+    """Compact JSON text of a server message (or of a part of one)."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rummy.record import results_json
-from rummy.server.protocol import VERSION
+from rummy.server.protocol import VERSION, encode
 
 if TYPE_CHECKING:
-    from rummy.server.tables import Table
+    from rummy.server.table_core import TableCore
 
 
-def table_summary(table: Table, autoplay: int | None) -> dict[str, Any]:
+def table_summary(table: TableCore, autoplay: int | None) -> dict[str, Any]:
     """Seats, status and settings, the score sheet, and the result once the game is over."""
     game = table.game
     data: dict[str, Any] = {
@@ -48,9 +48,32 @@ def table_summary(table: Table, autoplay: int | None) -> dict[str, Any]:
     return data
 
 
-def state_message(table: Table, seat: int | None, summary: dict[str, Any], events: list[str],
+def state_message(table: TableCore, seat: int | None, summary: dict[str, Any], events: list[str],
                   deadline: dict[str, Any] | None) -> dict[str, Any]:
     """The ``state`` message for a client at ``seat`` (None: a spectator)."""
     view = table.game.view(seat).to_json() if table.game is not None else None
     return {"v": VERSION, "type": "state", "seq": table.seq, "seat": seat, "table": summary, "view": view,
             "events": events, "deadline": deadline}
+
+
+class StateEncoder:
+    """The JSON text of one broadcast's state messages: the parts every client shares (the table
+    summary, the move-log sentences, the deadline) are encoded once, each seat's view once.
+
+    The text is exactly ``encode(state_message(...))``.
+    """
+
+    def __init__(self, table: TableCore, summary: dict[str, Any], events: list[str],
+                 deadline: dict[str, Any] | None) -> None:
+        self.table = table
+        self._head = f'{{"v":{VERSION},"type":"state","seq":{table.seq},"seat":'
+        self._tail = f',"events":{encode(events)},"deadline":{encode(deadline)}}}'
+        self._summary = encode(summary)
+        self._texts: dict[int | None, str] = {}
+
+    def text(self, seat: int | None) -> str:
+        if seat not in self._texts:
+            game = self.table.game
+            view = encode(game.view(seat).to_json()) if game is not None else "null"
+            self._texts[seat] = f'{self._head}{encode(seat)},"table":{self._summary},"view":{view}{self._tail}'
+        return self._texts[seat]

@@ -30,7 +30,6 @@ INSERT_SEAT = "INSERT INTO seats (table_id, seat, kind, player_id, name, level) 
 UPDATE_SEAT = "UPDATE seats SET kind = ?, player_id = ?, name = ?, level = ? WHERE table_id = ? AND seat = ?"
 INSERT_EVENT = "INSERT INTO events (table_id, seq, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)"
 UPDATE_STATUS = "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?"
-TOUCH_TABLE = "UPDATE tables SET updated_at = ? WHERE id = ?"
 
 
 def timestamp() -> str:
@@ -68,8 +67,6 @@ class SqliteLog:
                                               for seq, kind, payload in unit.events])
                 if unit.status is not None:
                     db.execute(UPDATE_STATUS, (unit.status, stamp, unit.table_id))
-                elif unit.events and unit.new_table is None:
-                    db.execute(TOUCH_TABLE, (stamp, unit.table_id))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")

@@ -12,24 +12,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import deque
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from rummy.actions import Action, Verb, parse_action
-from rummy.errors import IllegalActionError, RecordSyntaxError
+from rummy.errors import RecordSyntaxError
 from rummy.game import ClaimWindow, Game, Phase
 from rummy.server.bot_runner import BotRunner
-from rummy.server.catalog import TableConfig
-from rummy.server.clock import TableClock
 from rummy.server.connections import Connection
-from rummy.server.db import Commit, Database
-from rummy.server.describe import Before, card_text, describe_action, describe_deal
-from rummy.server.event_log import deal_payload, rebuild
-from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message
-from rummy.server.seats import SeatState, player_names
-from rummy.server.settings import ServerSettings
-from rummy.server.snapshots import state_message, table_summary
+from rummy.server.describe import card_text, describe_deal
+from rummy.server.event_log import deal_payload
+from rummy.server.protocol import Command, ProtocolError, ack_message, error_message
+from rummy.server.seats import player_names
+from rummy.server.table_core import Move, TableCore
 from rummy.server.table_inbox import (
     BotChoice,
     BotTurn,
@@ -44,42 +38,9 @@ from rummy.server.table_inbox import (
 
 log = logging.getLogger("rummy.server")
 
-Event = tuple[str, dict[str, Any]]
-Move = tuple[Action, str]  # an action and who made it: "player", "bot", "takeover", "timer"
 
-
-class Table:
+class Table(TableCore):
     """A table and its owner task; everything but :meth:`post` runs inside that task."""
-
-    def __init__(self, table_id: str, config: TableConfig, host: str, seats: list[SeatState], *,
-                 db: Database, bots: BotRunner, settings: ServerSettings, status: str = "waiting") -> None:
-        self.id = table_id
-        self.config = config
-        self.rules = config.rules()
-        self.host = host
-        self.seats = seats
-        self.status = status
-        self.db, self.bots, self.settings = db, bots, settings
-        self.game: Game | None = None
-        self.game_number = 0
-        self.seq = 0
-        self.connections: set[Connection] = set()
-        self.recent: deque[str] = deque(maxlen=settings.recent_events)
-        self._fresh: list[str] = []
-        self._queue: asyncio.Queue[Item] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self.last_active = 0.0  # event-loop time of the owner's latest job
-        self.clock = TableClock(self.post, TimerFired)
-        self._timed_window: ClaimWindow | None = None
-        self._timed_turn: tuple[int, int, int] | None = None
-        self._round_key: tuple[int, int] | None = None
-        self._autoplay: tuple[int, tuple[int, int, int]] | None = None
-        self._bot_pending: set[int] = set()
-        self._thinking: set[asyncio.Task[None]] = set()
-        self._seen_window: ClaimWindow | None = None
-        self._window_serial = 0
-        self._decision_seq = [0] * len(seats)
-        self._decision_sig: list[object] = [None] * len(seats)
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -87,15 +48,6 @@ class Table:
         """Start the owner task; its first job arms the timers and calls the bots of the current state."""
         self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         self.post(Refresh())
-
-    def post(self, item: Item) -> None:
-        self._queue.put_nowait(item)
-
-    def idle_for(self, now: float) -> float:
-        """Seconds nothing has happened at a table nobody watches and no game runs at (else 0)."""
-        if self.connections or self.status == "playing" or not self._queue.empty():
-            return 0.0
-        return now - self.last_active
 
     async def stop(self) -> None:
         self.clock.stop()
@@ -178,11 +130,6 @@ class Table:
         if connection.player_id is None or connection.player_id != self.host:
             raise ProtocolError("not-host", "only the host (who made the table) may do this")
 
-    def _require_game(self) -> Game:
-        if self.game is None or self.status != "playing":
-            raise ProtocolError("not-started", "no game is being played at this table")
-        return self.game
-
     async def _client_action(self, connection: Connection, command: Command) -> None:
         game = self._require_game()
         seat = connection.seat
@@ -250,55 +197,6 @@ class Table:
         else:
             await self._deal_next_round()
 
-    # -- changing the game --------------------------------------------------------------------
-
-    async def _persist(self, events: list[Event], *, status: str | None = None,
-                       seats: list[dict[str, Any]] | None = None) -> None:
-        """Write ``events`` to the log (raises ``unavailable`` when the database refuses)."""
-        rows = [(self.seq + i + 1, kind, payload) for i, (kind, payload) in enumerate(events)]
-        try:
-            await self.db.commit(Commit(self.id, rows, status=status, seats=seats or []))
-        except Exception as error:  # noqa: BLE001 - any database failure leaves the table as it was
-            log.error("table %s: could not write %d event(s): %s", self.id, len(rows), error)
-            raise ProtocolError("unavailable", "the server could not save this; nothing changed, try again") from None
-        if rows:
-            self.seq = rows[-1][0]
-        if status is not None:
-            self.status = status
-
-    def _accept(self, sentences: Iterable[str], ack: tuple[Connection, str | int] | None = None) -> None:
-        """After a durable change: the move log, the ack, then timers, bots and every client's state."""
-        for sentence in sentences:
-            self.recent.append(sentence)
-            self._fresh.append(sentence)
-        if ack is not None:
-            ack[0].send(ack_message(ack[1]))
-        self._refresh()
-
-    async def _play(self, moves: Iterable[Move], *, ack: tuple[Connection, str | int] | None = None) -> None:
-        """Apply ``moves`` (read lazily, so a generator may look at the state) as one change."""
-        game = self._require_game()
-        saved = game.snapshot()
-        events: list[Event] = []
-        sentences: list[str] = []
-        try:
-            for action, by in moves:
-                before = Before.of(game)
-                game.apply(action)
-                events.append(("action", {"action": str(action), "by": by}))
-                sentences.extend(describe_action(before, game, action))
-        except IllegalActionError as error:
-            game.restore(saved)
-            raise ProtocolError("illegal", error.reason, rule=error.rule) from None
-        if not events:
-            return
-        try:
-            await self._persist(events, status="finished" if game.game_over else None)
-        except ProtocolError:
-            game.restore(saved)
-            raise
-        self._accept(sentences, ack)
-
     async def _new_game(self, ack: tuple[Connection, str | int]) -> None:
         names = player_names(self.seats)
         seed = secrets.randbelow(2**31)
@@ -309,14 +207,6 @@ class Table:
         await self._persist(events, status="playing")
         self._begin(game, number)
         self._accept([f"Game {number}: {self.rules.name}", *describe_deal(game)], ack)
-
-    def _begin(self, game: Game, number: int) -> None:
-        self.game, self.game_number = game, number
-        self._autoplay = None
-        self._timed_turn = None
-        self._round_key = None
-        for seat in self.seats:
-            seat.ready = False
 
     async def _deal_next_round(self) -> None:
         game = self._require_game()
@@ -360,12 +250,6 @@ class Table:
     def _silent_passes(game: Game, window: ClaimWindow) -> Iterator[Move]:
         while game.phase is Phase.CLAIM and game.window is window and game.to_act:
             yield Action(game.next_to_act(), Verb.PASS), "timer"
-
-    def _turn_id(self) -> tuple[int, int, int] | None:
-        game = self.game
-        if game is None or game.phase not in (Phase.CLAIM, Phase.DRAW, Phase.PLAY):
-            return None
-        return (self.game_number, game.round_number, game.turns_played)
 
     def _bot_controlled(self, seat: int) -> bool:
         state = self.seats[seat]
@@ -518,64 +402,3 @@ class Table:
         if seat.kind == "human" and seat.connections == 0 and self.status == "playing" and self.config.bot_takeover:
             seat.takeover = True
             self._accept([f"{seat.name} left: the computer plays for them until they come back"])
-
-    # -- what the clients see -------------------------------------------------------------------
-
-    def _refresh(self, exclude: Connection | None = None) -> None:
-        self._track_decisions()
-        self._schedule()
-        self._broadcast(exclude)
-
-    def _track_decisions(self) -> None:
-        """Note, per seat, the newest state that changed what it must decide (the ``stale`` rule)."""
-        game = self.game
-        if game is None:
-            return
-        if game.window is not self._seen_window:
-            self._seen_window = game.window
-            self._window_serial += 1
-        to_act = game.to_act
-        for seat in range(game.n):
-            signature: object = None
-            if seat in to_act:
-                signature = ("claim", self._window_serial) if game.phase is Phase.CLAIM else ("turn", self.seq)
-            if signature != self._decision_sig[seat]:
-                self._decision_sig[seat] = signature
-                self._decision_seq[seat] = self.seq
-
-    def summary(self) -> dict[str, Any]:
-        """The public part of the state (``table`` of a state message, ``GET /api/tables/{id}``)."""
-        autoplay = self._autoplay[0] if self._autoplay is not None else None
-        return table_summary(self, autoplay)
-
-    def _broadcast(self, exclude: Connection | None = None) -> None:
-        events, self._fresh = self._fresh, []
-        if not self.connections:
-            return
-        table, deadline = self.summary(), self.clock.deadline()
-        encoded: dict[int | None, str] = {}
-        for connection in list(self.connections):
-            if connection is exclude:
-                continue
-            if connection.seat not in encoded:
-                encoded[connection.seat] = encode(state_message(self, connection.seat, table, events, deadline))
-            connection.send_text(encoded[connection.seat])
-
-    def _send_state(self, connection: Connection, events: list[str], *, history: bool = False) -> None:
-        message = state_message(self, connection.seat, self.summary(), events, self.clock.deadline())
-        if history:
-            message["history"] = True
-        connection.send(message)
-
-    # -- rebuilding from the event log ----------------------------------------------------------
-
-    def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
-        """Rebuild the table from its event log (before :meth:`start`)."""
-        rebuilt = rebuild(self.rules, events)
-        if rebuilt.game is not None:
-            self._begin(rebuilt.game, rebuilt.game_number)
-            if rebuilt.game.game_over:
-                self.status = "finished"
-        self.seq = rebuilt.seq
-        self.recent.extend(rebuilt.sentences)
-        self._decision_seq = [self.seq] * len(self.seats)

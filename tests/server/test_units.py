@@ -1,0 +1,130 @@
+"""Unit tests of the server's pure parts: message parsing, the state encoder, move-log sentences,
+table configuration and the event log's replay."""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from rummy.game import Phase, new_game
+from rummy.playout import random_choice
+from rummy.server.catalog import RequestError, TableConfig, variant_catalog
+from rummy.server.describe import Before, card_text, describe_action, describe_deal
+from rummy.server.event_log import deal_payload, rebuild
+from rummy.server.protocol import ERROR_CODES, ProtocolError, encode, parse_command
+from rummy.server.sessions import Session, SessionSigner, clean_name
+from rummy.server.snapshots import StateEncoder, state_message
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("", "not valid JSON"),
+    ("[]", "JSON object"),
+    ('{"v": 1, "id": "", "type": "ping"}', "id"),
+    ('{"v": 1, "id": true, "type": "ping"}', "id"),
+    ('{"v": 1, "id": "x", "type": "join", "seat": -1}', "seat"),
+    ('{"v": 1, "id": "x", "type": "join", "seat": "2"}', "seat"),
+    ('{"v": 1, "id": "x", "type": "action", "seq": true, "action": "p0 draw"}', "seq"),
+    ('{"v": 1, "id": "x", "type": "action", "seq": 1, "action": "   "}', "action"),
+    ('{"v": 1, "id": "x", "type": "action", "seq": 1, "action": 5}', "action"),
+    ('{"v": "1", "id": "x", "type": "ping"}', "version"),
+])
+def test_malformed_commands_say_what_is_wrong(text: str, fragment: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_command(text)
+    assert caught.value.code == "bad-message" and fragment in caught.value.message
+
+
+def test_error_messages_carry_the_id_when_it_was_valid() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_command('{"v": 1, "id": "c-9", "type": "dance"}')
+    message = caught.value.to_message()
+    assert message == {"v": 1, "type": "error", "id": "c-9", "code": "bad-message", "message": message["message"]}
+    assert all(ERROR_CODES.values())
+
+
+def test_state_encoder_is_plain_json_of_the_message() -> None:
+    table = SimpleNamespace(game=new_game("may-i", 4, seed=3), seq=12)
+    summary: dict[str, Any] = {"id": "t", "seats": [{"name": "Zoë"}], "settlement": None}
+    events, deadline = ["Ann discarded the 7♥"], {"kind": "turn", "seat": 1, "seconds": 3.5}
+    encoder = StateEncoder(table, summary, events, deadline)  # type: ignore[arg-type]
+    for seat in (None, 0, 3):
+        text = encoder.text(seat)
+        assert text == encode(state_message(table, seat, summary, events, deadline))  # type: ignore[arg-type]
+        assert json.loads(text)["view"]["seat"] == seat
+
+
+def test_sentences_never_name_a_drawn_card() -> None:
+    for variant in ("progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"):
+        game = new_game(variant, ["Ann", "Bob", "Cid", "Dee"], seed=9)
+        rng = random.Random(9)
+        for _ in range(400):
+            if game.game_over:
+                break
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                assert describe_deal(game)[0].startswith(f"Round {game.round_number}:")
+                continue
+            seat = game.next_to_act()
+            action = random_choice(game.legal_actions(seat), rng, buy_chance=0.5)
+            before = Before.of(game)
+            game.apply(action)
+            for sentence in describe_action(before, game, action):
+                if "drew from the stock" in sentence:
+                    assert sentence.endswith("drew from the stock")
+                assert "penalty card" not in sentence or "took" in sentence
+
+
+def test_card_text() -> None:
+    assert [card_text(c) for c in (0, 9, 12, 25, 52)] == ["A♣", "10♣", "K♣", "K♦", "joker"]
+
+
+def test_rebuilding_from_the_log_gives_the_same_game() -> None:
+    game = new_game("progressive-buy-it", ["Ann", "Bob", "Cid"], seed=4)
+    events: list[tuple[int, str, dict[str, Any]]] = [(1, "start", {"game": 1, "seed": 4, "players": game.players}),
+                                                     (2, "deal", deal_payload(game))]
+    rng = random.Random(4)
+    while len(events) < 300 and not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            events.append((len(events) + 1, "deal", deal_payload(game)))
+            continue
+        action = random_choice(game.legal_actions(game.next_to_act()), rng)
+        game.apply(action)
+        events.append((len(events) + 1, "action", {"action": str(action), "by": "player"}))
+    rebuilt = rebuild(game.variant, events)
+    assert rebuilt.game is not None and rebuilt.seq == len(events) and rebuilt.game_number == 1
+    assert rebuilt.game.view(0).to_json() == game.view(0).to_json()
+    assert [rebuilt.game.hand(s) for s in range(3)] == [game.hand(s) for s in range(3)]
+    assert rebuilt.game.stock == game.stock and rebuilt.game.rng.getstate() == game.rng.getstate()
+    assert rebuilt.sentences and rebuilt.sentences[0] == "Game 1: Progressive Rummy — I'll Buy It"
+
+
+def test_table_configuration() -> None:
+    config = TableConfig.from_request({"variant": "progressive-15", "bots": {"1": "hard", "2": "random"},
+                                       "turn_seconds": 30, "options": {"settlement_unit": 5}})
+    assert config.seats == 4 and config.bots == {1: "hard", 2: "random"} and config.turn_seconds == 30.0
+    assert TableConfig.from_json(json.loads(json.dumps(config.to_json()))) == config
+    with pytest.raises(RequestError, match="bad-option"):
+        TableConfig.from_request({"variant": "basic", "options": {"claim_limit": 3}})
+    with pytest.raises(RequestError, match="bad-request"):
+        TableConfig.from_request({"variant": "basic", "turn_seconds": float("nan")})
+    catalog = {v["id"]: v for v in variant_catalog()}
+    assert catalog["basic"]["players"] == [2, 4]
+    assert not any(o["key"] == "claim_limit" for o in catalog["basic"]["options"])
+    wild = next(o for o in catalog["may-i"]["options"] if o["key"] == "wild_ranks")
+    assert wild["default"] == ["JOKER", "2"]
+
+
+def test_sessions_and_names() -> None:
+    signer = SessionSigner("secret")
+    token = signer.sign(Session("p-1", "Ann"))
+    assert SessionSigner("another secret").read(token) is None
+    assert signer.read("garbage") is None and signer.read(None) is None
+    assert clean_name("  Nana  Jo ") == "Nana Jo"
+    for bad in ("", "   ", "x" * 25, "Ann\u0000", 7):
+        with pytest.raises(ValueError):
+            clean_name(bad)
