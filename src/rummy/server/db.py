@@ -4,9 +4,10 @@ SQLAlchemy 2 async, SQLite by default (``rummy.db`` in the working directory) or
 The schema is created only by :func:`migrate` (``rummy migrate``, Alembic ``upgrade head``); a server
 checks it with :func:`schema_status` and never creates it behind the user's back.
 
-Writes go through one writer task (:meth:`Database.commit`) that groups the commits of many tables
-into one transaction, so a busy server pays for one round trip per batch, not per action, and SQLite
-never sees two writers.
+Writes (:meth:`Database.commit`) go to SQLite through one plain ``sqlite3`` connection on the event
+loop (:mod:`rummy.server.sqlite_log`: a commit takes a fraction of a millisecond, the slow WAL
+checkpoints run in a thread), and to PostgreSQL through one writer task that groups the commits of
+many tables into one transaction.
 
 >>> normalize_db_url("postgresql://ann@localhost/rummy")
 'postgresql+asyncpg://ann@localhost/rummy'
@@ -304,6 +305,7 @@ class Database:
                 try:
                     await asyncio.to_thread(sqlite.checkpoint)
                 except sqlite3.Error as error:
+                    sqlite.dirty = True
                     log.warning("SQLite checkpoint failed (it will be retried): %s", error)
 
     # -- reads ------------------------------------------------------------------------------

@@ -38,5 +38,5 @@ class ServerSettings:
     check_origin: bool = True
     #: Seconds between moves of the surviving objects to the garbage collector's permanent generation
     #: (0: never), and between full collections of everything (:mod:`rummy.server.gc_pauses`).
-    gc_freeze_seconds: float = 30.0
+    gc_freeze_seconds: float = 10.0
     gc_full_seconds: float = 3600.0
