@@ -18,7 +18,6 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from rummy.bots import make_bot, play_game
 from rummy.game import Phase, new_game
+from rummy.sim import wilson_interval as wilson
 
 TABLES = [
     ("progressive-buy-it", 4),
@@ -35,17 +35,6 @@ TABLES = [
     ("purchase", 4),
 ]
 PAIRINGS = [("greedy", "random"), ("heuristic", "greedy")]
-
-
-def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (``successes`` may be fractional)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 Job = tuple[str, int, str, str, int, int, dict[str, object]]

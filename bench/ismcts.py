@@ -12,14 +12,16 @@ bot; without them it plays at its default budget.  Prints figures; asserts nothi
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
+from rummy.actions import Action
 from rummy.bots import decide, make_bot
-from rummy.game import Phase, new_game
+from rummy.game import Game, Phase, new_game
+from rummy.playout import drive
+from rummy.sim import wilson_interval
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 
@@ -73,24 +75,16 @@ def one_game(job: tuple[str, int, dict[str, Any], str]) -> tuple[int, float, int
     game = new_game(variant, 4, seed=seed)
     started = time.perf_counter()
     decisions = 0
-    while not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
+
+    def choose(g: Game, seat: int) -> Action:
+        nonlocal decisions
         decisions += seat == ismcts_seat
-        game.apply(decide(game, seat, bots[seat]))
+        return decide(g, seat, bots[seat])
+
+    drive(game, choose)
     winners = game.winners()
     share = 1.0 / len(winners) if ismcts_seat in winners else 0.0
     return seed, share, decisions, time.perf_counter() - started
-
-
-def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win share over ``games`` games (shared wins count fractionally)."""
-    denominator = 1 + z * z / games
-    centre = (share + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:
@@ -140,7 +134,7 @@ def main() -> None:
                     submitted += 1
     n = len(shares)
     mean = sum(shares) / n
-    low, high = wilson(mean, n)
+    low, high = wilson_interval(mean * n, n)
     print(f"{variant}: ismcts win share {mean:.3f} over {n} games (95% Wilson CI {low:.3f} … {high:.3f};"
           f" equal strength would be 0.250), {seconds / max(decisions, 1) * 1000:.0f} ms per ismcts-seat"
           " decision incl. forced ones")
