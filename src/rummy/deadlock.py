@@ -6,6 +6,10 @@
   refilled for ever), so the engine ends it by exhaustion (§2.9 scoring) when :func:`is_deadlocked`
   proves the position dead.  The check is conservative: it never ends a round that could still be
   won by lay-offs, swaps, relocations or the rearrangements of §3.8.
+* A player who is not down counts as "down" for that check once they can never lay down: their hand
+  can no longer reach the contract's card count, because only claims grow a hand and their claim
+  allowance is spent (progressive-15 hands 12–13 need two buys).  :func:`locked_out` decides it.
+  When no one is down and everyone is locked out, nobody can ever go out and the round is exhausted.
 """
 
 from __future__ import annotations
@@ -153,10 +157,31 @@ def spare_builds(
                     yield used, tuple(cards), "run"
 
 
+def locked_out(game: Game, seat: int) -> bool:
+    """Whether ``seat``, not down, can never hold enough cards to lay down the round's contract.
+
+    A hand grows only by claims (the draw is matched by the discard), so its largest possible size
+    in a play phase is its size now, plus one draw, plus every claim it may still make with its cards.
+    """
+    rules = game.rules
+    if rules.claim_limit is None:
+        return False
+    if game.variant.claim_limit_scope == "table":
+        claims_left = max(0, rules.claim_limit - sum(game.claims_used))
+    else:
+        claims_left = max(0, rules.claim_limit - game.claims_used[seat])
+    largest = game.sizes[seat] + 1 + claims_left * (1 + rules.penalty_cards)
+    return largest < sum(slot.min_size for slot in rules.contract)
+
+
 def is_deadlocked(game: Game) -> bool:
     """Whether no card off the table can ever be played (see the module docstring)."""
     variant = game.variant
-    if variant.new_melds_after_laydown or not all(game.down):
+    if not all(down or locked_out(game, seat) for seat, down in enumerate(game.down)):
+        return False
+    if not any(game.down):
+        return True
+    if variant.new_melds_after_laydown:
         return False
     pool = off_table_pool(game)
     if pool[JOKER] or any(pool[make_card(2, suit)] for suit in range(4) if 2 in variant.wild_ranks):

@@ -421,7 +421,7 @@ def discard(game: Game, action: Action) -> None:
     if game.variant.stalemate_detection and is_stalemate(game):
         game._end_round("stalemate", None)
         return
-    if game.variant.has_contracts and all(game.down) and is_deadlocked(game):
+    if game.variant.has_contracts and is_deadlocked(game):
         game._end_round("exhausted", None)
         return
     game._start_turn((seat + 1) % game.n)
