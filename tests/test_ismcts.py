@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rummy.actions import Action
+from rummy.actions import Action, Verb
 from rummy.bots import Bot, make_bot, play_game
 from rummy.bots.ismcts import (
     DEFAULT_CEILING_MS,
@@ -18,6 +18,7 @@ from rummy.bots.ismcts import (
     default_simulations,
     round_rewards,
 )
+from rummy.determinize import determinize, redact
 from rummy.game import Game, Phase, new_game
 from rummy.playout import random_choice
 from rummy.record import dumps, loads, record_of, replay
@@ -128,8 +129,57 @@ def test_search_visits_every_root_action_and_votes() -> None:
     visits = bot.last_search["visits"]
     assert isinstance(visits, dict)
     assert set(visits) == {str(a) for a in view.legal_actions}
-    assert sum(visits.values()) == 40
-    assert visits[str(action)] == max(visits.values())
+    # whole batches: every root action once per determinization
+    assert len(set(visits.values())) == 1
+    assert sum(visits.values()) == bot.last_search["iterations"] >= 40
+    means = bot.last_search["mean_reward"]
+    assert isinstance(means, dict)
+    assert means[str(action)] == max(means.values())
+
+
+def test_heuristic_candidates_bound_the_root_and_its_choice_stands_without_evidence() -> None:
+    game = new_game("progressive-buy-it", 4, seed=11)
+    while True:  # the first play phase of a player who must discard
+        seat = game.next_to_act()
+        legal = game.legal_actions(seat)
+        if game.phase is Phase.PLAY and all(a.verb is Verb.DISCARD for a in legal):
+            break
+        game.apply(next((a for a in legal if a.verb in (Verb.DRAW, Verb.PASS)), legal[0]))
+    view = game.view(seat, with_public_game=True)
+    advisor = make_bot("heuristic", seed=5)
+    candidates = [str(a) for a in advisor.candidates(view, 3)]  # type: ignore[attr-defined]
+    assert len(candidates) == 3 and all(c.startswith(f"p{seat} discard") for c in candidates)
+    assert candidates[0] == str(make_bot("heuristic", seed=5).choose(view))
+    bot = IsmctsBot(seed=5, simulations=6, max_rollout=10, confidence=50.0)
+    assert str(bot.choose(view)) == candidates[0]  # no alternative clears 50 standard errors
+    visits = bot.last_search["visits"]
+    assert isinstance(visits, dict) and set(visits) == set(candidates)
+
+
+def test_a_clear_heuristic_choice_is_not_searched() -> None:
+    game = new_game("progressive-buy-it", 4, seed=11)
+    seat = game.next_to_act()
+    view = game.view(seat, with_public_game=True)
+    advisor = make_bot("heuristic", seed=0)
+    if len(advisor.candidates(view, 3)) == 1:  # type: ignore[attr-defined]
+        bot = IsmctsBot(seed=1, simulations=100)
+        bot.choose(view)
+        assert bot.last_search["iterations"] == 0
+
+
+def test_determinizations_deal_seen_pickups_back_to_their_taker() -> None:
+    game = new_game("basic", 3, seed=4)
+    taker = game.active
+    card = game.top_discard
+    assert card is not None
+    game.apply_text(f"p{taker} take")
+    observer = (taker + 1) % 3
+    public = redact(game, observer)
+    assert public.known_hands is not None and public.known_hands[taker][card] == 1
+    for draw in range(20):
+        guess = determinize(public, observer, random.Random(draw))
+        assert guess.hands[taker][card] >= 1
+        assert sum(guess.hands[taker]) == game.sizes[taker]
 
 
 def test_budget_settings() -> None:

@@ -2,9 +2,11 @@
 
 :func:`redact` copies a game with everything ``seat`` may not see removed: the other hands (their
 sizes stay), the stock order, the hidden part of the discard pile, the deals, the RNG and the seed
-that orders future reshuffles.  :func:`determinize` fills those blanks with the unseen cards,
-shuffled, giving a complete game consistent with everything the seat has seen.  Search bots
-(ISMCTS) plan on such completions; they never see the real game.
+that orders future reshuffles.  What everybody saw stays: the cards each player took face up from
+the discard pile this round and has not visibly put down or discarded since (:func:`known_hands`).
+:func:`determinize` deals those cards back to their holders and fills the other blanks with the
+unseen cards, shuffled, giving a complete game consistent with everything the seat has seen.
+Search bots (ISMCTS) plan on such completions; they never see the real game.
 
 >>> import random
 >>> from rummy.game import new_game
@@ -22,15 +24,56 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, Card
 
 if TYPE_CHECKING:
     from rummy.game import Game
 
 
+def released_cards(action: Action) -> list[Card]:
+    """Cards an action visibly moves out of its player's hand (a rearrangement: every card it names)."""
+    if action.verb is Verb.BATCH:
+        return [card for step in action.steps for card in released_cards(step)]
+    if action.melds:
+        return [card for meld in action.melds for card in meld.cards]
+    if action.card is not None and action.verb in (Verb.DISCARD, Verb.LAYOFF, Verb.SWAP, Verb.PURCHASE, Verb.TRADE):
+        return [action.card]
+    return []
+
+
+def known_hands(game: Game) -> list[list[int]]:
+    """Per seat, counts of the cards everyone saw it take from the discard pile this round and not
+    seen leave its hand since (by a discard or a play naming that card).  Public knowledge only.
+
+    >>> from rummy.game import new_game
+    >>> game = new_game("basic", 2, seed=1)
+    >>> top = game.top_discard
+    >>> game.apply_text(f"p{game.active} take")
+    >>> known_hands(game)[game.active][top]
+    1
+    """
+    known = [[0] * CARD_COUNT for _ in range(game.n)]
+    pickups = game.pickups
+    next_pickup = 0
+    start = game.round_starts[-1] if game.round_starts else 0
+    for index in range(start, len(game.log)):
+        action = game.log[index]
+        counts = known[action.seat]
+        for card in released_cards(action):
+            if counts[card]:
+                counts[card] -= 1
+        while next_pickup < len(pickups) and pickups[next_pickup][0] <= index:
+            _, holder, card = pickups[next_pickup]
+            known[holder][card] += 1
+            next_pickup += 1
+    return known
+
+
 def redact(game: Game, seat: int) -> Game:
     """A copy of ``game`` holding only what ``seat`` may see (sizes and counts stay)."""
     public = game.clone()
+    public.known_hands = known_hands(game)
     for other in range(game.n):
         if other != seat:
             public.hands[other] = [0] * CARD_COUNT
@@ -67,11 +110,30 @@ def determinize(public: Game, seat: int, rng: random.Random) -> Game:
     guess = public.clone()
     cards = unseen_cards(public, seat)
     rng.shuffle(cards)
+    hands = [[0] * CARD_COUNT for _ in range(public.n)]
+    if public.known_hands is not None:
+        left = [0] * CARD_COUNT
+        for card in cards:
+            left[card] += 1
+        for other, known in enumerate(public.known_hands):
+            if other == seat:
+                continue
+            room = public.sizes[other]
+            for card in range(CARD_COUNT):
+                count = min(known[card], left[card], room)
+                if count:
+                    hands[other][card] = count
+                    left[card] -= count
+                    room -= count
+        for other in range(public.n):
+            for card in range(CARD_COUNT):
+                for _ in range(hands[other][card] if other != seat else 0):
+                    cards.remove(card)
     for other in range(public.n):
         if other == seat:
             continue
-        hand = [0] * CARD_COUNT
-        for _ in range(public.sizes[other]):
+        hand = hands[other]
+        for _ in range(public.sizes[other] - sum(hand)):
             hand[cards.pop()] += 1
         guess.hands[other] = hand
     hidden_pile = [cards.pop() for _ in range(public.hidden_discard)]

@@ -112,6 +112,8 @@ class Game:
         self.turns_played = 0
         self.hidden_stock = 0  # set only in a redacted copy (rummy.determinize)
         self.hidden_discard = 0
+        #: In a redacted copy: per seat, cards everyone saw go into that hand and not come out (rummy.determinize).
+        self.known_hands: list[Counts] | None = None
         self._reset_round_state()
 
     # -- round set-up ---------------------------------------------------------------------
@@ -142,6 +144,8 @@ class Game:
         self.stolen_pending = 0
         self.played_before_turn = False
         self.purchase_done = False
+        #: Cards that went face up from the discard pile into a hand this round: (log index, seat, card).
+        self.pickups: list[tuple[int, int, Card]] = []
 
     def deal(
         self,
@@ -378,7 +382,7 @@ class Game:
         state["hands"] = [list(h) for h in self.hands]
         for key in ("sizes", "stock", "discard", "discarders", "table", "down", "down_turn",
                     "own_turns", "claims_used", "played_to_table", "totals", "pennies_paid",
-                    "match_wins", "results", "log", "deals", "round_starts"):
+                    "match_wins", "results", "log", "deals", "round_starts", "pickups"):
             state[key] = list(state[key])
         if self.purchase_cards is not None:
             state["purchase_cards"] = list(self.purchase_cards)
@@ -567,6 +571,7 @@ class Game:
         top = self.discard.pop()
         self.discarders.pop()
         self._give(self.active, top)
+        self.pickups.append((len(self.log), self.active, top))
         self.taken_card = top
         self.phase = Phase.PLAY
 
@@ -666,6 +671,7 @@ class Game:
         card = self.discard.pop()
         self.discarders.pop()
         self._give(seat, card)
+        self.pickups.append((len(self.log), seat, card))
         for _ in range(self.rules.penalty_cards):
             self._give(seat, self._draw_from_stock())
         self.claims_used[seat] += 1

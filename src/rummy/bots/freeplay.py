@@ -52,6 +52,8 @@ class BasicPlanner:
         self._seen: set[Card] = set()
         self._stock = 0
         self._played = False
+        #: Close alternatives to the last choice, best first (see HeuristicBot.candidates).
+        self.alternatives: list[Action] = []
 
     def melds(self, cards: Sequence[Card], variant: Variant) -> tuple[int, tuple[tuple[Card, ...], ...]]:
         """Deadwood points and the best melds of ``cards`` (memoised for every bot)."""
@@ -148,6 +150,7 @@ class BasicPlanner:
             return draw or view.legal_actions[0]
         if draw is None:
             return take
+        self.alternatives = [take, draw]
         card = view.discard[-1]
         hand = list(view.hand)
         if fits_table(card, view.table, variant):
@@ -173,7 +176,8 @@ class BasicPlanner:
             prospects = _prospects(card, [c for c in leftover if c != card], unseen, view.table, variant)
             return (weight * variant.points(card) - 2.5 * prospects, -card)
 
-        return max(discards, key=key)
+        self.alternatives = sorted(discards, key=key, reverse=True)
+        return self.alternatives[0]
 
 
 def _forms_meld(card: Card, hand: list[Card], variant: Variant) -> bool:
@@ -220,6 +224,10 @@ def _prospects(card: Card, others: list[Card], unseen: list[int], table: Sequenc
 
 class PurchasePlanner:
     """``purchase`` decisions (see the module docstring)."""
+
+    def __init__(self) -> None:
+        #: Close alternatives to the last choice, best first (see HeuristicBot.candidates).
+        self.alternatives: list[Action] = []
 
     def choose(self, view: PlayerView, variant: Variant) -> Action:
         actions = view.legal_actions
@@ -309,7 +317,8 @@ class PurchasePlanner:
             rest.remove(action.card or 0)
             return (self._value(rest, reach), -(action.card or 0))
 
-        return max(discards, key=key)
+        self.alternatives = sorted(discards, key=key, reverse=True)
+        return self.alternatives[0]
 
 
 def _power(card: Card) -> int:

@@ -90,20 +90,35 @@ class HeuristicBot:
         self.memory = DiscardMemory()
         self._basic = BasicPlanner(rummy=rummy, rummy_threat=rummy_threat)
         self._purchase = PurchasePlanner()
+        #: Other actions worth weighing against the last choice, best first (filled by :meth:`choose`).
+        self.alternatives: list[Action] = []
+
+    def candidates(self, view: PlayerView, limit: int = 3) -> list[Action]:
+        """The bot's choice first, then the close alternatives it weighed, at most ``limit`` in all.
+
+        A single candidate means the choice is clear (a search need not look further): claims and
+        draws of a card that does not help, lay-downs, plays to the table.  Discards come ranked.
+        """
+        choice = self.choose(view)
+        ranked = [choice] + [action for action in self.alternatives if action != choice]
+        return ranked[:limit]
 
     # -- entry point ---------------------------------------------------------------------
 
     def choose(self, view: PlayerView) -> Action:
         """One of ``view.legal_actions``."""
+        self.alternatives = []
         actions = view.legal_actions
         if len(actions) == 1:
             return actions[0]
         variant = view.rules
         assert variant is not None, "the view carries the variant"
-        if variant.scoring == "winner_collects":
-            return self._basic.choose(view, variant)
-        if variant.scoring == "book":
-            return self._purchase.choose(view, variant)
+        if variant.scoring in ("winner_collects", "book"):
+            planner = self._basic if variant.scoring == "winner_collects" else self._purchase
+            planner.alternatives = []
+            choice = planner.choose(view, variant)
+            self.alternatives = planner.alternatives
+            return choice
         return _ContractTurn(self, view, variant).choose()
 
 
@@ -170,9 +185,17 @@ class _ContractTurn:
         card = self.view.claim_card
         buy, passing = self.first(Verb.BUY), self.first(Verb.PASS)
         assert passing is not None
+        if buy is not None and card is not None and not self.down and self._helps(card):
+            self.bot.alternatives = [buy, passing]
         if buy is not None and card is not None and self._wants_buy(card, own_turn=False):
             return buy
         return passing
+
+    def _helps(self, card: Card) -> bool:
+        """Whether ``card`` brings the contract closer (or is a wild)."""
+        if self.variant.is_wild(card):
+            return True
+        return self.planner.with_card(self.counts, card).deficit < self.planner.deficit(self.counts)
 
     def _wants_buy(self, card: Card, *, own_turn: bool) -> bool:
         if self.down:
@@ -206,6 +229,8 @@ class _ContractTurn:
     def _draw(self, verbs: set[Verb]) -> Action:
         top = self.view.discard[-1] if self.view.discard else None
         draw, take, buy = self.first(Verb.DRAW), self.first(Verb.TAKE), self.first(Verb.BUY)
+        if top is not None and (self._fits(top) if self.down else self._helps(top)):
+            self.bot.alternatives = [a for a in (take, buy if not self.down else None, draw) if a is not None]
         if top is not None and buy is not None and not self.down:
             if self.need > len(self.hand) + 1 and self._wants_buy(top, own_turn=True):
                 return buy
@@ -275,24 +300,26 @@ class _ContractTurn:
         if not discards:
             return self.view.legal_actions[0]
         if self.down:
-            return max(discards, key=lambda a: self._down_discard_key(a.card or 0))
+            ranked = sorted(discards, key=lambda a: self._down_discard_key(a.card or 0), reverse=True)
+            self.bot.alternatives = ranked
+            return ranked[0]
         weight = self.bot.points_weight + 0.9 * self.late
         outs_weight = self.bot.outs_weight * (1.0 - 0.5 * self.late)
         # A card that fits the table feeds any opponent who is down (they take it and lay it off).
         feeders = sum(1 for s, down in enumerate(self.view.down) if down and s != self.me)
         plans = self.planner.discard_plans(self.counts, [a.card for a in discards if a.card is not None])
-        best: tuple[tuple[float, ...], Action] | None = None
-        for action in discards:
+
+        def key(action: Action) -> tuple[float, ...]:
             card = action.card if action.card is not None else 0
             plan = plans[card]
             wild = self.variant.is_wild(card)
             feed = self.bot.feed_penalty * (1 + self.late) if feeders and self._fits(card) else 0.0
-            key = (-plan.deficit, 0 if wild else 1,
-                   outs_weight * self.outs(plan) + weight * self.variant.points(card) - feed, -card)
-            if best is None or key > best[0]:
-                best = (key, action)
-        assert best is not None
-        return best[1]
+            return (-plan.deficit, 0 if wild else 1,
+                    outs_weight * self.outs(plan) + weight * self.variant.points(card) - feed, -card)
+
+        ranked = sorted(discards, key=key, reverse=True)
+        self.bot.alternatives = ranked
+        return ranked[0]
 
     def _fits(self, card: Card) -> bool:
         hit = self._fit_cache.get(card)

@@ -1,15 +1,26 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
 
 :class:`IsmctsBot` plans from ``view.public_game``, the redacted copy of the game that the driver
-passes to a bot with ``needs_public_game = True``; it never sees the real game.  One iteration:
+passes to a bot with ``needs_public_game = True``; it never sees the real game.
+
+**Root candidates.**  The rollout bot (``heuristic`` by default) is asked, on the seat's real view, for
+its choice and its closest alternatives (``HeuristicBot.candidates``: ranked discards; buy or pass and
+take or draw when the card would help; otherwise its choice alone).  A decision with one candidate is
+answered at once, so the search spends its budget where the heuristic is unsure.  With random
+rollouts every legal action is a candidate.
+
+**Batches.**  The search runs in batches; a batch is one iteration per root candidate on the *same*
+determinization with the *same* rollout bots (common random numbers), so two candidates' rewards
+differ by the action and not by the guessed cards.  One iteration:
 
 1. **Determinize**: deal the cards the seat cannot see at random (:func:`rummy.determinize.determinize`),
-   giving a complete game consistent with everything the seat has seen.
-2. **Select**: from the root, among the actions legal *in this determinization* for the seat to act,
-   pick by UCB1 with availability counts (an edge's exploration term uses how often it was available,
-   not its parent's visits).  Actions are keyed by their record text (``str(action)``), so ``p1 draw``
-   is one edge whatever card the stock hides.  Every seat's decisions are in the tree, each chosen for
-   the reward of the seat that makes it.
+   giving a complete game consistent with everything the seat has seen, including the cards each
+   opponent was seen to take from the discard pile.
+2. **Select**: play the batch's root candidate; below the root, among the actions legal *in this
+   determinization*, pick by UCB1 with availability counts (an edge's exploration term uses how often
+   it was available, not its parent's visits).  Actions are keyed by their record text
+   (``str(action)``), so ``p1 draw`` is one edge whatever card the stock hides.  Every seat's decisions
+   are in the tree, each chosen for the reward of the seat that makes it.
 3. **Expand** one untried action, then **roll out** with the rollout policy to the end of the current
    round (rounds are independent apart from the totals), or for at most ``max_rollout`` decisions, after
    which the state is scored as if the round had stopped there (by hand points).  Rollout bots are made
@@ -17,11 +28,9 @@ passes to a bot with ``needs_public_game = True``; it never sees the real game. 
    memory of one guess leaks into another.
 4. **Back up** a reward in [0, 1] for every seat (see :func:`round_rewards`).
 
-The bot plays the most visited root action.  With a bot rollout policy, that bot is also asked once for
-its own move on the real view (the *advice*): the advice is expanded first at the root and gets a head
-start of ``prior × iterations`` in the vote, so a search too small to tell the moves apart plays the
-rollout bot's move rather than noise, and overrules it only when the simulations clearly disagree.  A
-decision with a single legal action is answered at once; claim windows and draws are searched as usual.
+**Vote.**  The rollout bot's choice stands unless an alternative beats it on the batch-by-batch
+reward differences by ``confidence`` standard errors; with random rollouts the best mean wins.  A
+search too small to tell the moves apart therefore plays the heuristic's move rather than noise.
 
 >>> from rummy.bots import make_bot, play_game
 >>> bots = [make_bot("ismcts", seed=1, simulations=4, rollout="random"), make_bot("random", seed=2)]
@@ -68,8 +77,10 @@ DEFAULT_CEILING_MS = 800.0
 DEFAULT_MAX_ROLLOUT = 60
 #: UCB1 exploration constant (rewards lie in [0, 1]).
 DEFAULT_EXPLORATION = 0.7
-#: Head start of the rollout policy's own choice in the final vote, as a share of the iterations.
-DEFAULT_PRIOR = 0.25
+#: Root candidates asked of the rollout bot (its choice and its closest alternatives).
+DEFAULT_WIDTH = 3
+#: Standard errors by which an alternative must beat the rollout bot's choice (paired by batch).
+DEFAULT_CONFIDENCE = 1.0
 #: Rollout policies in order of preference: a missing bot module falls back to the next one.
 ROLLOUT_FALLBACK = ("heuristic", "greedy", "random")
 
@@ -185,10 +196,9 @@ class IsmctsBot:
     ``random``, when those modules are missing), ``greedy`` or ``random``.
 
     Options: ``max_rollout`` (decisions before a rollout is cut and scored by hand points),
-    ``exploration`` (UCB1 constant), ``prior`` (the rollout bot's own choice on the real view is
-    expanded first at the root and gets ``prior × iterations`` extra votes, so a search with too few
-    iterations to tell the actions apart keeps the rollout bot's move; 0 turns this off; no effect
-    with random rollouts).
+    ``exploration`` (UCB1 constant below the root), ``width`` (root candidates asked of the rollout
+    bot; 0: every legal action), ``confidence`` (standard errors by which an alternative must beat the
+    rollout bot's choice).  A budget of ``simulations`` iterations is spent in whole batches.
     """
 
     name = "ismcts"
@@ -203,7 +213,8 @@ class IsmctsBot:
         rollout: str = "heuristic",
         max_rollout: int = DEFAULT_MAX_ROLLOUT,
         exploration: float = DEFAULT_EXPLORATION,
-        prior: float = DEFAULT_PRIOR,
+        width: int = DEFAULT_WIDTH,
+        confidence: float = DEFAULT_CONFIDENCE,
         **options: object,
     ) -> None:
         if options:
@@ -219,7 +230,8 @@ class IsmctsBot:
         self.time_ms = time_ms
         self.max_rollout = max_rollout
         self.exploration = exploration
-        self.prior = prior
+        self.width = width
+        self.confidence = confidence
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = self._resolve_rollout(rollout)
@@ -249,10 +261,11 @@ class IsmctsBot:
             return name
         return "random"  # pragma: no cover
 
-    def _policy(self, n: int) -> Policy:
-        """The rollout policy for one iteration: fresh bots, so no memory leaks between determinizations."""
+    def _policy(self, seeds: list[int]) -> Policy:
+        """The rollout policy for one iteration: fresh bots with the given seeds, so no memory leaks
+        between determinizations and every candidate of a batch meets the same opponents."""
         if self.rollout == "random":
-            rng = self.rng
+            rng = random.Random(seeds[0])
 
             def policy(game: Game, seat: int) -> Action:
                 return random_choice(game.legal_actions(seat), rng)
@@ -260,20 +273,30 @@ class IsmctsBot:
             return policy
         from rummy.bots import make_bot
 
-        policies = [_bot_policy(make_bot(self.rollout, seed=self._bot_seeds.randrange(2**31))) for _ in range(n)]
+        policies = [_bot_policy(make_bot(self.rollout, seed=seed)) for seed in seeds]
         return lambda game, seat: policies[seat](game, seat)
 
-    def _advice(self, view: PlayerView) -> str | None:
-        """The rollout bot's own choice on the real view (its memory sees only real views), or None."""
-        if self.rollout == "random" or self.prior <= 0:
+    # -- search ---------------------------------------------------------------------------------
+
+    def _root_candidates(self, view: PlayerView) -> list[Action]:
+        """The root actions to search: the rollout bot's choice and close alternatives, or all."""
+        advisor = self._get_advisor()
+        if advisor is None:
+            return list(view.legal_actions)
+        candidates = getattr(advisor, "candidates", None)
+        if candidates is None or self.width <= 0:
+            return [advisor.choose(view)] + [a for a in view.legal_actions]
+        return list(candidates(view, self.width))
+
+    def _get_advisor(self) -> Bot | None:
+        """The rollout bot that sees this seat's real views (None with random rollouts)."""
+        if self.rollout == "random":
             return None
         if self._advisor is None:
             from rummy.bots import make_bot
 
             self._advisor = make_bot(self.rollout, seed=self.seed)
-        return str(self._advisor.choose(view))
-
-    # -- search ---------------------------------------------------------------------------------
+        return self._advisor
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions
@@ -286,88 +309,115 @@ class IsmctsBot:
         seat = view.seat
         if public is None or seat is None:
             raise ValueError("ismcts needs view.public_game (the driver passes it when needs_public_game is set)")
-        by_text = {str(action): action for action in legal}
         started = time.perf_counter()
+        candidates = self._root_candidates(view)
+        advice = str(candidates[0]) if self._advisor is not None else None
+        by_text: dict[str, Action] = {}
+        for action in candidates:
+            by_text.setdefault(str(action), action)
+        if len(by_text) == 1:
+            self.last_search = {"iterations": 0, "ms": 0.0, "visits": {}, "advice": advice, "stopped_by_clock": False}
+            return candidates[0]
         limit_ms = self.time_ms if self.time_ms is not None else self.ceiling_ms
         deadline = None if limit_ms is None else started + limit_ms / 1000.0
         simulations = self.simulations
         if self.default_budget:
             simulations = default_simulations(public.variant)
-        advice = self._advice(view)
         root = Node(-1)
+        rewards: dict[str, list[float]] = {text: [] for text in by_text}
         iterations = 0
         slowest = 0.0
         clocked = False
-        while True:
+        while not clocked and (simulations is None or iterations < simulations):
+            # One batch: every root candidate on the same determinization with the same rollout bots,
+            # so that their rewards differ by the action rather than by the deal (common random numbers).
             begun = time.perf_counter()
-            self._iterate(root, public, seat, by_text, self._policy(public.n), advice)
-            iterations += 1
-            if simulations is not None and iterations >= simulations:
-                break
+            world = determinize(public, seat, self.rng)
+            seeds = [self._bot_seeds.randrange(2**31) for _ in range(public.n)]
+            for text in by_text:
+                rewards[text].append(self._iterate(root, world.clone(), seat, text, by_text, self._policy(seeds)))
+            iterations += len(by_text)
             if deadline is not None:
                 now = time.perf_counter()
                 slowest = max(slowest, now - begun)
-                if now + slowest >= deadline:  # stop if another iteration as slow as the slowest would overrun
-                    clocked = True
-                    break
-        bonus = self.prior * iterations
-
-        def vote(text: str) -> tuple[float, float]:
-            child = root.children[text]
-            return child.visits + (bonus if text == advice else 0.0), child.reward / child.visits
-
-        if not root.children:  # every iteration failed before expanding (see engine_errors)
-            return by_text.get(advice or "", legal[0])
-        best = max(root.children, key=vote)
+                clocked = now + slowest >= deadline  # stop if another batch as slow as the slowest would overrun
+        best = self._vote(rewards, advice)
         self.last_search = {
             "iterations": iterations,
             "ms": (time.perf_counter() - started) * 1000.0,
             "visits": {text: node.visits for text, node in root.children.items()},
+            "mean_reward": {text: sum(r) / len(r) for text, r in rewards.items()},
             "advice": advice,
             "stopped_by_clock": clocked,
         }
         return by_text[best]
 
-    def _iterate(
-        self, root: Node, public: Game, seat: int, root_actions: dict[str, Action], policy: Policy, advice: str | None
-    ) -> None:
-        game = determinize(public, seat, self.rng)
+    def _vote(self, rewards: dict[str, list[float]], advice: str | None) -> str:
+        """The candidate to play: the advice unless another beats it clearly, batch by batch.
+
+        Without advice (random rollouts), the best mean reward.  With advice, an alternative must beat
+        it on the paired differences by ``confidence`` standard errors (and the best such one wins).
+        """
+        if advice is None:
+            return max(rewards, key=lambda text: sum(rewards[text]) / len(rewards[text]))
+        base = rewards[advice]
+        best, best_score = advice, 0.0
+        for text, values in rewards.items():
+            if text == advice:
+                continue
+            diffs = [v - b for v, b in zip(values, base, strict=True)]
+            count = len(diffs)
+            mean = sum(diffs) / count
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else math.inf
+            score = mean - self.confidence * spread / math.sqrt(count)
+            if score > best_score:
+                best, best_score = text, score
+        return best
+
+    def _iterate(self, root: Node, game: Game, seat: int, first: str, root_actions: dict[str, Action],
+                 policy: Policy) -> float:
+        """One iteration from ``game`` (a determinization) starting with root action ``first``.
+
+        Below the root the tree policy is UCB1 with availability counts; then a rollout.  Returns
+        ``seat``'s reward.
+        """
         results_before = len(game.results)
         path = [root]
         node = root
-        depth = 0
         try:
+            child = root.children.get(first)
+            for text in root_actions:
+                if text in root.children:
+                    root.children[text].available += 1
+            if child is None:
+                child = root.children[first] = Node(seat)
+                child.available = 1
+            game.apply(root_actions[first])
+            path.append(child)
+            node = child
+            expanded = False
             # Selection and expansion: stop at the end of the round or at a newly expanded node.
-            while game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            while not expanded and game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 actor = game.next_to_act()
-                if depth == 0:
-                    texts = [str(a) for a in game.legal_actions(actor)]
-                    options = {t: root_actions[t] for t in texts if t in root_actions}
-                    if not options:  # the determinization disagrees with the view; trust the view
-                        options = dict(root_actions)
-                else:
-                    options = {str(a): a for a in game.legal_actions(actor)}
+                options = {str(a): a for a in game.legal_actions(actor)}
                 untried = [text for text in options if text not in node.children]
                 for text in options:
-                    child = node.children.get(text)
-                    if child is not None:
-                        child.available += 1
+                    known = node.children.get(text)
+                    if known is not None:
+                        known.available += 1
                 if untried:
-                    if depth == 0 and advice in untried:
-                        text = advice
-                    else:
-                        text = untried[self.rng.randrange(len(untried))]
-                    child = Node(actor)
-                    child.available = 1
-                    node.children[text] = child
+                    text = untried[self.rng.randrange(len(untried))]
+                    fresh = Node(actor)
+                    fresh.available = 1
+                    node.children[text] = fresh
                     game.apply(options[text])
-                    path.append(child)
-                    break
+                    path.append(fresh)
+                    expanded = True
+                    continue
                 text = max(options, key=lambda t: node.children[t].ucb(self.exploration))
                 node = node.children[text]
                 game.apply(options[text])
                 path.append(node)
-                depth += 1
             # Rollout to the end of the round, or until the cap.
             steps = 0
             while game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) and steps < self.max_rollout:
@@ -383,3 +433,4 @@ class IsmctsBot:
             visited.visits += 1
             if visited.seat >= 0:
                 visited.reward += rewards[visited.seat]
+        return rewards[seat]
