@@ -10,7 +10,8 @@ seat rotating from game to game (game ``g`` uses seat ``g mod 4`` and deal seed 
 A search bot thinks for up to a second per decision, so its pairing defaults to a couple of games
 (``--ismcts-games``; ``--ismcts-option simulations=8`` passes options to ``make_bot``).
 It prints the stronger bot's win share (co-winners share a win: 1/k each), its 95% Wilson
-confidence interval, and whether the share is significantly above the 1/4 of an equal bot.
+confidence interval, whether the share is significantly above the 1/4 of an equal bot, and the
+stronger bot's mean milliseconds per decision (decisions with more than one legal action).
 Then it prints whole games per second (and the mean decision time) at heuristic-only tables.
 Prints figures; asserts nothing.
 """
@@ -23,8 +24,10 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from rummy.bots import make_bot, play_game
-from rummy.game import Phase, new_game
+from rummy.actions import Action
+from rummy.bots import decide, make_bot
+from rummy.game import Game, Phase, new_game
+from rummy.playout import drive
 from rummy.sim import wilson_interval as wilson
 
 TABLES = [
@@ -40,8 +43,9 @@ PAIRINGS = [("greedy", "random"), ("heuristic", "greedy")]
 Job = tuple[str, int, str, str, int, int, dict[str, object]]
 
 
-def one_game(job: Job) -> float:
-    """The strong bot's share of the win in game ``number`` of a pairing."""
+def one_game(job: Job) -> tuple[float, float, int]:
+    """The strong bot's share of the win in game ``number`` of a pairing, its thinking seconds, and
+    its decisions with more than one legal action."""
     variant, players, strong, weak, number, seed, options = job
     seat = number % players
     bots = [
@@ -49,22 +53,39 @@ def one_game(job: Job) -> float:
         else make_bot(weak, seed=seed + 1000 * number + s)
         for s in range(players)
     ]
-    game = play_game(variant, bots, seed=seed + number)
+    thinking = 0.0
+    decisions = 0
+
+    def choose(game: Game, actor: int) -> Action:
+        nonlocal thinking, decisions
+        if actor != seat:
+            return decide(game, actor, bots[actor])
+        tick = time.perf_counter()
+        action = decide(game, actor, bots[actor])
+        if len(game.legal_actions(actor)) > 1:
+            thinking += time.perf_counter() - tick
+            decisions += 1
+        return action
+
+    game = new_game(variant, players, seed=seed + number)
+    drive(game, choose)
     winners = game.winners()
-    return 1.0 / len(winners) if seat in winners else 0.0
+    return (1.0 / len(winners) if seat in winners else 0.0), thinking, decisions
 
 
 def ladder(variant: str, players: int, strong: str, weak: str, games: int, seed: int,
            pool: ProcessPoolExecutor | None, options: dict[str, object] | None = None
-           ) -> tuple[float, float, float, float]:
-    """(share, low, high, seconds) of ``strong`` against ``players - 1`` copies of ``weak``."""
+           ) -> tuple[float, float, float, float, float]:
+    """(share, low, high, seconds, strong bot's ms per real decision) against ``players - 1`` ``weak``."""
     jobs: list[Job] = [(variant, players, strong, weak, number, seed, options or {}) for number in range(games)]
     started = time.perf_counter()
-    shares = list(pool.map(one_game, jobs)) if pool is not None else [one_game(job) for job in jobs]
+    outcomes = list(pool.map(one_game, jobs)) if pool is not None else [one_game(job) for job in jobs]
     elapsed = time.perf_counter() - started
-    won = sum(shares)
+    won = sum(share for share, _, _ in outcomes)
+    thinking = sum(seconds for _, seconds, _ in outcomes)
+    decisions = sum(count for _, _, count in outcomes)
     low, high = wilson(won, games)
-    return won / games, low, high, elapsed
+    return won / games, low, high, elapsed, 1000 * thinking / max(1, decisions)
 
 
 def speed(variant: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
@@ -142,14 +163,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         print("Strength ladder: one bot against three, seats rotated, win share with 95% Wilson CI "
               "(an equal bot wins 25%)")
-        print(f"{'variant':<20} {'pairing':<26} {'games':>5} {'share':>6} {'95% CI':>15} {'> 25%?':>7} {'sec':>6}")
+        print(f"{'variant':<20} {'pairing':<26} {'games':>5} {'share':>6} {'95% CI':>15} {'> 25%?':>7} {'sec':>6}"
+              f" {'ms/dec':>7}")
         for variant, players in tables:
             for strong, weak, games, options in pairings:
-                share, low, high, seconds = ladder(variant, players, strong, weak, games, args.seed, pool, options)
+                share, low, high, seconds, ms = ladder(variant, players, strong, weak, games, args.seed, pool, options)
                 verdict = "yes" if low > 1 / players else "no"
                 label = f"{strong} vs 3 {weak}"
                 print(f"{variant:<20} {label:<26} {games:>5} {share:>6.1%} {f'{low:.1%}–{high:.1%}':>15} "
-                      f"{verdict:>7} {seconds:>6.1f}", flush=True)
+                      f"{verdict:>7} {seconds:>6.1f} {ms:>7.1f}", flush=True)
     finally:
         if pool is not None:
             pool.shutdown()

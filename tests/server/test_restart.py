@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rummy.cli import main
+from rummy.game import Game
 from rummy.record import loads, replay
 from tests.server.conftest import LiveServer, Player, free_port, run, seated_table, start_game, wait_until_serving
 
@@ -42,6 +43,14 @@ def is_subsequence(items: list[str], sequence: list[str]) -> bool:
     position = iter(sequence)
     return all(item in position for item in items)
 
+
+async def finish_and_replay(players: list[Player], table_id: str) -> Game:
+    """Play the reconnected seats to the end; the table's record must replay to the finished game."""
+    await asyncio.gather(*(p.play(random.Random(p.name + "2"), timeout=300) for p in players))
+    response = await players[0].http("GET", f"/api/tables/{table_id}/record")
+    result = replay(loads(response.text))
+    assert result.ok and result.game is not None and result.game.game_over
+    return result.game
 
 def test_killed_server_restarts_with_every_game_where_it_was(tmp_path: Path) -> None:
     db_path = tmp_path / "games.db"
@@ -108,14 +117,11 @@ def test_killed_server_restarts_with_every_game_where_it_was(tmp_path: Path) -> 
                 if new.state["seq"] == old.state["seq"]:
                     assert new.state["view"] == old.state["view"], "the restored view differs"
             assert any(m.get("history") for m in back[0].messages), "the move log comes back too"
-            await asyncio.gather(*(p.play(random.Random(p.name + "2"), timeout=300) for p in back))
+            game = await finish_and_replay(back, table_id)
             final = back[0].state
             assert final["table"]["status"] == "finished"
-            response = await back[1].http("GET", f"/api/tables/{table_id}/record")
-            result = replay(loads(response.text))
-            assert result.ok and result.game is not None and result.game.game_over
-            assert result.game.totals == final["view"]["totals"]
-            assert [str(a) for a in result.game.log] == logged_actions(db_path, table_id)
+            assert game.totals == final["view"]["totals"]
+            assert [str(a) for a in game.log] == logged_actions(db_path, table_id)
             for player in back:
                 await player.close()
         finally:
@@ -217,10 +223,7 @@ def test_postgres_killed_and_restarted() -> None:
             wait_until_serving(server.base_url, process)
             back = [await Player(server, p.name, cookie=p.cookie).connect(table_id) for p in players]
             assert all(p.state["seq"] >= last_seen and p.state["view"]["hand"] for p in back)
-            await asyncio.gather(*(p.play(random.Random(p.name + "2"), timeout=300) for p in back))
-            response = await back[0].http("GET", f"/api/tables/{table_id}/record")
-            result = replay(loads(response.text))
-            assert result.ok and result.game is not None and result.game.game_over
+            await finish_and_replay(back, table_id)
             for player in back:
                 await player.close()
         finally:
