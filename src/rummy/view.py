@@ -35,7 +35,6 @@ class PlayerView:
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     table: tuple[TableMeld, ...]
-    table_json: tuple[dict[str, object], ...]
     discard: tuple[Card, ...]
     discard_count: int
     stock_count: int
@@ -51,6 +50,13 @@ class PlayerView:
     revealed_hands: tuple[tuple[Card, ...], ...] | None = None
     rules: Variant | None = None
     public_game: Game | None = None
+
+    @property
+    def table_json(self) -> tuple[dict[str, object], ...]:
+        """The table melds in JSON-ready form (worked out on demand: bots seldom need it)."""
+        if self.rules is None:
+            raise ValueError("a view without its rules cannot describe the table")
+        return tuple(meld_json(m, self.rules) for m in self.table)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (cards in record notation)."""
@@ -106,7 +112,6 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
         hand=tuple(game.hand(seat)) if seat is not None else (),
         hand_sizes=tuple(game.sizes),
         table=tuple(game.table),
-        table_json=tuple(meld_json(m, game.variant) for m in game.table),
         discard=visible,
         discard_count=len(game.discard),
         stock_count=len(game.stock),
