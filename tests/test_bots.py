@@ -55,11 +55,15 @@ def test_single_bot_tables_play_whole_games(variant: str, name: str) -> None:
         assert game.game_over
 
 
+#: Games per table in the slow run: 15 tables × 140 = 2,100 random-seeded games with random seatings.
+MANY_GAMES = 140
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players"), TABLES)
 def test_many_games(variant: str, players: int) -> None:
     rng = random.Random(f"{variant}/{players}")
-    for _ in range(12):
+    for _ in range(MANY_GAMES):
         seed = rng.randrange(1 << 30)
         names = [rng.choice(BOT_NAMES) for _ in range(players)]
         game = play_game(variant, [make_bot(n, seed=seed + i) for i, n in enumerate(names)], seed=seed)

@@ -13,6 +13,7 @@ from rummy.actions import Action, Verb
 from rummy.bots import Bot, make_bot, play_game
 from rummy.bots.ismcts import (
     DEFAULT_CEILING_MS,
+    DEFAULT_CONFIDENCE,
     DEFAULT_SIMULATIONS,
     IsmctsBot,
     default_simulations,
@@ -280,3 +281,14 @@ def test_default_budget_ms_per_decision() -> None:
     print("ismcts ms per decision at the default budget:",
           ", ".join(f"{v} {ms:.0f}" for v, ms in figures.items()))
     assert all(ms > 0 for ms in figures.values())
+
+
+def test_the_vote_keeps_the_advice_unless_an_alternative_wins_clearly() -> None:
+    advice = "p0 discard 9S"
+    noisy = {advice: [0.5, 0.6, 0.4, 0.5], "p0 discard 3C": [0.6, 0.5, 0.5, 0.5]}
+    assert IsmctsBot._vote(noisy, advice, 1.0) == advice
+    clear = {advice: [0.5, 0.6, 0.4, 0.5], "p0 discard 3C": [0.7, 0.8, 0.6, 0.71]}
+    assert IsmctsBot._vote(clear, advice, 1.0) == "p0 discard 3C"
+    assert IsmctsBot._vote(clear, advice, 100.0) == advice
+    assert IsmctsBot._vote(clear, None, 1.0) == "p0 discard 3C"  # no advice: the best mean
+    assert set(DEFAULT_CONFIDENCE) <= set(VARIANTS)
