@@ -207,6 +207,10 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError):
         IsmctsBot(simulations=0)
     with pytest.raises(ValueError):
+        IsmctsBot(width=-1)
+    with pytest.raises(ValueError):
+        IsmctsBot(confidence=-0.5)
+    with pytest.raises(ValueError):
         IsmctsBot().choose(new_game("basic", 2, seed=1).view(0))  # no public game
 
 

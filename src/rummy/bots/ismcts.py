@@ -230,6 +230,10 @@ class IsmctsBot:
             raise ValueError("simulations must be at least 1")
         if time_ms is not None and time_ms <= 0:
             raise ValueError("time_ms must be positive")
+        if width < 0:
+            raise ValueError("width must be 0 (every legal action) or more")
+        if confidence is not None and confidence < 0:
+            raise ValueError("confidence must not be negative")
         #: True when the bot plays at the default budget (:data:`DEFAULT_SIMULATIONS` with a ceiling).
         self.default_budget = simulations is None and time_ms is None
         self.ceiling_ms = DEFAULT_CEILING_MS if self.default_budget else None
