@@ -5,6 +5,9 @@ Run: ``python bench/ismcts.py speed [--decisions N]`` prints the mean and maximu
 four heuristic players; ``python bench/ismcts.py strength --variant may-i --games N --jobs 2`` plays
 whole 4-player games of ismcts against three ``heuristic`` bots (``--opponent`` to change), rotating
 the ismcts seat, and prints its win share (co-winners share a win) with a 95% confidence interval.
+With ``--log FILE`` every finished game is appended to FILE, and a later run of the same
+configuration counts the logged games and plays only the seeds not yet there, so a long ladder can
+be built up over several runs (``--minutes`` stops submitting games after that long).
 Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``) are passed to the
 bot; without them it plays at its default budget.  Prints figures; asserts nothing.
 """
@@ -12,6 +15,7 @@ bot; without them it plays at its default budget.  Prints figures; asserts nothi
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -87,6 +91,20 @@ def one_game(job: tuple[str, int, dict[str, Any], str]) -> tuple[int, float, int
     return seed, share, decisions, time.perf_counter() - started
 
 
+def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The games of ``config`` (variant, ismcts options, opponent) in the log at ``path``, by seed."""
+    games: dict[int, dict[str, Any]] = {}
+    try:
+        with open(path, encoding="utf-8") as log:
+            for line in log:
+                entry = json.loads(line)
+                if all(entry.get(key) == value for key, value in config.items()):
+                    games[entry["seed"]] = entry
+    except FileNotFoundError:
+        pass
+    return games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["speed", "strength"])
@@ -101,6 +119,8 @@ def main() -> None:
     parser.add_argument("--time-ms", type=float)
     parser.add_argument("--max-rollout", type=int)
     parser.add_argument("--rollout")
+    parser.add_argument("--log", help="strength: a JSON-lines file; finished games are appended, and the games of "
+                        "the same configuration already there are counted and not replayed (runs add up)")
     args = parser.parse_args()
     options = bot_options(args)
     print(f"ismcts options: {options or 'default budget'}; opponents: {args.opponent}", flush=True)
@@ -114,10 +134,15 @@ def main() -> None:
         return
     variant = (args.variant or ["may-i"])[0]
     deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
-    shares: list[float] = []
-    decisions = 0
-    seconds = 0.0
-    jobs = [(variant, args.seed + number, options, args.opponent) for number in range(args.games)]
+    config = {"variant": variant, "options": options, "opponent": args.opponent}
+    logged = read_log(args.log, config) if args.log else {}
+    shares = [entry["share"] for entry in logged.values()]
+    decisions = sum(entry["decisions"] for entry in logged.values())
+    seconds = sum(entry["seconds"] for entry in logged.values())
+    if logged:
+        print(f"{len(logged)} games of this configuration already in {args.log}", flush=True)
+    seeds = [args.seed + number for number in range(args.games) if args.seed + number not in logged]
+    jobs = [(variant, seed, options, args.opponent) for seed in seeds]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         pending = {pool.submit(one_game, job) for job in jobs[: args.jobs]}
         submitted = len(pending)
@@ -129,10 +154,17 @@ def main() -> None:
                 decisions += count
                 seconds += elapsed
                 print(f"game seed {seed}: ismcts share {share:.2f} ({count} decisions, {elapsed:.0f} s)", flush=True)
+                if args.log:
+                    with open(args.log, "a", encoding="utf-8") as log:
+                        entry = {**config, "seed": seed, "share": share, "decisions": count, "seconds": elapsed}
+                        log.write(json.dumps(entry) + "\n")
                 if submitted < len(jobs) and (deadline is None or time.perf_counter() < deadline):
                     pending.add(pool.submit(one_game, jobs[submitted]))
                     submitted += 1
     n = len(shares)
+    if n == 0:
+        print("no games played")
+        return
     mean = sum(shares) / n
     low, high = wilson_interval(mean * n, n)
     print(f"{variant}: ismcts win share {mean:.3f} over {n} games (95% Wilson CI {low:.3f} … {high:.3f};"
