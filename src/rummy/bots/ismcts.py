@@ -33,7 +33,7 @@ reward differences by ``confidence`` standard errors; with random rollouts the b
 search too small to tell the moves apart therefore plays the heuristic's move rather than noise.
 
 >>> from rummy.bots import make_bot, play_game
->>> bots = [make_bot("ismcts", seed=1, simulations=4, rollout="random"), make_bot("random", seed=2)]
+>>> bots = [make_bot("ismcts", seed=1, simulations=4, rollout="random", max_rollout=20), make_bot("random", seed=2)]
 >>> play_game("purchase", bots, seed=3).game_over
 True
 """
