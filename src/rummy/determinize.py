@@ -115,20 +115,24 @@ def determinize(public: Game, seat: int, rng: random.Random) -> Game:
         left = [0] * CARD_COUNT
         for card in cards:
             left[card] += 1
+        dealt = [0] * CARD_COUNT
         for other, known in enumerate(public.known_hands):
             if other == seat:
                 continue
             room = public.sizes[other]
             for card in range(CARD_COUNT):
-                count = min(known[card], left[card], room)
+                count = min(known[card], left[card] - dealt[card], room)
                 if count:
                     hands[other][card] = count
-                    left[card] -= count
+                    dealt[card] += count
                     room -= count
-        for other in range(public.n):
-            for card in range(CARD_COUNT):
-                for _ in range(hands[other][card] if other != seat else 0):
-                    cards.remove(card)
+        remaining = []
+        for card in cards:  # drop the first copies of the dealt cards, keep the shuffled order
+            if dealt[card]:
+                dealt[card] -= 1
+            else:
+                remaining.append(card)
+        cards = remaining
     for other in range(public.n):
         if other == seat:
             continue
