@@ -8,8 +8,8 @@ the ismcts seat, and prints its win share (co-winners share a win) with a 95% co
 With ``--log FILE`` every finished game is appended to FILE, and a later run of the same
 configuration counts the logged games and plays only the seeds not yet there, so a long ladder can
 be built up over several runs (``--minutes`` stops submitting games after that long).
-Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``) are passed to the
-bot; without them it plays at its default budget.  Prints figures; asserts nothing.
+Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``, and any other as
+``--option NAME=VALUE``) are passed to the bot; without them it plays at its default budget.  Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -19,13 +19,16 @@ import json
 import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict
 from typing import Any
 
 from rummy.actions import Action
 from rummy.bots import decide, make_bot
+from rummy.bots.ismcts import IsmctsBot
 from rummy.game import Game, Phase, new_game
 from rummy.playout import drive
 from rummy.sim import wilson_interval
+from rummy.variants import get_variant
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 
@@ -40,6 +43,9 @@ def bot_options(args: argparse.Namespace) -> dict[str, Any]:
         options["max_rollout"] = args.max_rollout
     if args.rollout is not None:
         options["rollout"] = args.rollout
+    for setting in args.option:
+        key, _, value = setting.partition("=")
+        options[key.replace("-", "_")] = json.loads(value)
     return options
 
 
@@ -119,6 +125,8 @@ def main() -> None:
     parser.add_argument("--time-ms", type=float)
     parser.add_argument("--max-rollout", type=int)
     parser.add_argument("--rollout")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="any other ismcts option, the value in JSON (e.g. --option widening=0.5)")
     parser.add_argument("--log", help="strength: a JSON-lines file; finished games are appended, and the games of "
                         "the same configuration already there are counted and not replayed (runs add up)")
     args = parser.parse_args()
@@ -134,7 +142,9 @@ def main() -> None:
         return
     variant = (args.variant or ["may-i"])[0]
     deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
-    config = {"variant": variant, "options": options, "opponent": args.opponent}
+    # The log keys games by the bot's effective settings, so games of an older default never mix in.
+    settings = asdict(IsmctsBot(**options).settings(get_variant(variant)))
+    config = {"variant": variant, "options": options, "settings": settings, "opponent": args.opponent}
     logged = read_log(args.log, config) if args.log else {}
     shares = [entry["share"] for entry in logged.values()]
     decisions = sum(entry["decisions"] for entry in logged.values())

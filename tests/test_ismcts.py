@@ -108,7 +108,8 @@ def test_never_sees_hidden_information(variant: str) -> None:
         assert public.stock == [], "the stock order is visible"
         assert public.hidden_stock == view.stock_count
         assert public.log == [] and public.deals == [] and public.round_starts == []
-        assert len(public.discard) == len(view.discard), "the hidden part of the discard pile is visible"
+        # The whole pile is public (every card in it was discarded face up); the view shows its top.
+        assert public.discard[len(public.discard) - len(view.discard):] == list(view.discard)
 
 
 def test_a_single_legal_action_is_returned_at_once() -> None:
@@ -183,6 +184,56 @@ def test_determinizations_deal_seen_pickups_back_to_their_taker() -> None:
         assert sum(guess.hands[taker]) == game.sizes[taker]
 
 
+def _mid_round(variant: str, decisions: int, seed: int) -> Game:
+    game = new_game(variant, 4, seed=seed)
+    bots = [make_bot("heuristic", seed=seat) for seat in range(4)]
+    for _ in range(decisions):  # stop short of the round's end
+        seat = game.next_to_act()
+        ahead = game.clone()
+        ahead.apply(bots[seat].choose(ahead.view(seat)))
+        if ahead.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            break
+        game = ahead
+    return game
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_opponent_model_deals_consistent_hands_that_kept_their_best_cards(variant: str) -> None:
+    from rummy.determinize import _keep_value
+
+    game = _mid_round(variant, 24, seed=7)
+    observer = game.next_to_act()
+    public = redact(game, observer)
+    unseen = sorted(c for s in range(4) if s != observer for c in game.hand(s)) + sorted(game.stock)
+    value = {0.0: 0.0, 1.5: 0.0}
+    for kept_draws in value:
+        for draw in range(30):
+            guess = determinize(public, observer, random.Random(draw), kept_draws=kept_draws)
+            assert guess.sizes == game.sizes and guess.hands[observer] == game.hands[observer]
+            assert guess.discard == game.discard and guess.table == game.table
+            assert sorted(c for s in range(4) if s != observer for c in guess.hand(s)) + sorted(guess.stock) != []
+            dealt = sorted(c for s in range(4) if s != observer for c in guess.hand(s)) + sorted(guess.stock)
+            assert sorted(dealt) == sorted(unseen), "the guess deals exactly the unseen cards"
+            for other in range(4):
+                if other != observer:
+                    hand = guess.hands[other]
+                    value[kept_draws] += sum(_keep_value(hand, card, guess) for card in guess.hand(other))
+    assert value[1.5] > value[0.0], "hands that kept their best cards hold more meld material"
+
+
+def test_widening_grows_the_tree_below_the_root_from_the_rollout_policy_s_move() -> None:
+    game = _mid_round("may-i", 9, seed=3)
+    seat = game.next_to_act()
+    view = game.view(seat, with_public_game=True)
+    sizes = {}
+    for widening in (0.0, 4.0):
+        bot = IsmctsBot(seed=4, simulations=40, width=0, widening=widening, max_rollout=30, rollout="random")
+        bot.choose(view)
+        sizes[widening] = bot.last_search["widest_below_root"]
+    # without widening a node below the root gains a child only when no child's move is legal in the guess
+    assert isinstance(sizes[0.0], int) and isinstance(sizes[4.0], int) and sizes[0.0] < sizes[4.0]
+
+
 def test_budget_settings() -> None:
     bot = IsmctsBot()
     assert bot.default_budget and bot.ceiling_ms == DEFAULT_CEILING_MS < 1000
@@ -210,6 +261,10 @@ def test_bad_options_are_refused() -> None:
         IsmctsBot(width=-1)
     with pytest.raises(ValueError):
         IsmctsBot(confidence=-0.5)
+    with pytest.raises(ValueError):
+        IsmctsBot(widening=-1.0)
+    with pytest.raises(ValueError):
+        IsmctsBot(kept_draws=-0.1)
     with pytest.raises(ValueError):
         IsmctsBot().choose(new_game("basic", 2, seed=1).view(0))  # no public game
 

@@ -1,9 +1,11 @@
 """Information sets for search: a seat's redacted copy of the game, and random completions of it.
 
 :func:`redact` copies a game with everything ``seat`` may not see removed: the other hands (their
-sizes stay), the stock order, the hidden part of the discard pile, the deals, the RNG and the seed
-that orders future reshuffles.  What everybody saw stays: the cards each player took face up from
-the discard pile this round and has not visibly put down or discarded since (:func:`known_hands`).
+sizes stay), the stock order, the deals, the RNG and the seed that orders future reshuffles.  What
+everybody saw stays: the whole discard pile (every card in it was discarded face up, an event every
+seat is shown; where the rules show only the top card, players "could remember anyway", rules §2.13)
+and the cards each player took face up from the discard pile this round and has not visibly put down
+or discarded since (:func:`known_hands`).
 :func:`determinize` deals those cards back to their holders and fills the other blanks with the
 unseen cards, shuffled, giving a complete game consistent with everything the seat has seen.
 Search bots (ISMCTS) plan on such completions; they never see the real game.
@@ -25,7 +27,7 @@ import random
 from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, Card
+from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
 
 if TYPE_CHECKING:
     from rummy.game import Game
@@ -79,9 +81,6 @@ def redact(game: Game, seat: int) -> Game:
             public.hands[other] = [0] * CARD_COUNT
     public.hidden_stock = len(public.stock)
     public.stock = []
-    shown = len(public.discard) if game.variant.show_discard_history else min(1, len(public.discard))
-    public.hidden_discard = len(public.discard) - shown
-    public.discard = public.discard[len(public.discard) - shown:]
     public.deals = []
     public.round_starts = []
     public.log = []
@@ -105,8 +104,28 @@ def unseen_cards(public: Game, seat: int) -> list[Card]:
     return [card for card in range(CARD_COUNT) for _ in range(counts[card])]
 
 
-def determinize(public: Game, seat: int, rng: random.Random) -> Game:
-    """A complete game consistent with ``public`` (from :func:`redact`), hidden cards dealt at random."""
+def _keep_value(hand: list[int], card: Card, public: Game) -> float:
+    """How much ``card`` helps ``hand`` toward melds: wild cards most, then cards sharing its rank and
+    its suit neighbours (one rank away counts double); cheaper cards break ties."""
+    variant = public.variant
+    if card == JOKER or variant.is_wild(card):
+        return 100.0
+    rank, suit = rank_of(card), suit_of(card)
+    value = 2.0 * (sum(hand[make_card(rank, other)] for other in range(4)) - 1)
+    for step, weight in ((1, 2.0), (2, 1.0)):
+        for near in (rank - step, rank + step):
+            if 1 <= near <= 13:
+                value += weight * min(1, hand[make_card(near, suit)])
+    return value - variant.points(card) / 100.0
+
+
+def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: float = 0.0) -> Game:
+    """A complete game consistent with ``public`` (from :func:`redact`), hidden cards dealt at random.
+
+    With ``kept_draws`` > 0 the opponents' hands are not uniform: an opponent that has had ``t`` turns
+    this round is dealt ``kept_draws × t`` extra cards and gives back the ones least useful to its hand
+    (a player keeps what helps it), so the guessed hands are as far on as the opponents' play suggests.
+    """
     guess = public.clone()
     cards = unseen_cards(public, seat)
     rng.shuffle(cards)
@@ -137,15 +156,19 @@ def determinize(public: Game, seat: int, rng: random.Random) -> Game:
         if other == seat:
             continue
         hand = hands[other]
-        for _ in range(public.sizes[other] - sum(hand)):
-            hand[cards.pop()] += 1
+        missing = public.sizes[other] - sum(hand)
+        extra = min(int(kept_draws * public.own_turns[other]), len(cards) - missing) if kept_draws else 0
+        drawn = [cards.pop() for _ in range(missing + max(extra, 0))]
+        for card in drawn:
+            hand[card] += 1
+        for _ in range(max(extra, 0)):  # the opponent kept its best cards: return the least useful
+            dropped = min(drawn, key=lambda card: _keep_value(hand, card, public))
+            drawn.remove(dropped)
+            hand[dropped] -= 1
+            cards.insert(rng.randrange(len(cards) + 1), dropped)
         guess.hands[other] = hand
-    hidden_pile = [cards.pop() for _ in range(public.hidden_discard)]
-    guess.discard = hidden_pile + list(public.discard)
-    guess.discarders = list(public.discarders)
     guess.stock = cards[: public.hidden_stock]
     guess.hidden_stock = 0
-    guess.hidden_discard = 0
     guess.seed = rng.randrange(2**31)
     guess.rng = random.Random(rng.randrange(2**31))
     return guess

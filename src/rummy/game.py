@@ -111,7 +111,6 @@ class Game:
         self.active = -1
         self.turns_played = 0
         self.hidden_stock = 0  # set only in a redacted copy (rummy.determinize)
-        self.hidden_discard = 0
         #: In a redacted copy: per seat, cards everyone saw go into that hand and not come out (rummy.determinize).
         self.known_hands: list[Counts] | None = None
         self._reset_round_state()

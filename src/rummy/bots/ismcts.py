@@ -13,19 +13,23 @@ rollouts every legal action is a candidate.
 determinization with the *same* rollout bots (common random numbers), so two candidates' rewards
 differ by the action and not by the guessed cards.  One iteration:
 
-1. **Determinize**: deal the cards the seat cannot see at random (:func:`rummy.determinize.determinize`),
-   giving a complete game consistent with everything the seat has seen, including the cards each
-   opponent was seen to take from the discard pile.
+1. **Determinize**: deal the cards the seat cannot see (:func:`rummy.determinize.determinize`), giving
+   a complete game consistent with everything the seat has seen, including the whole discard pile and
+   the cards each opponent was seen to take from it.  An opponent model (``kept_draws``) deals each
+   opponent extra cards per turn it has had and gives back the least useful, since a player keeps what
+   helps it (a uniform deal underrates how far on the others are).
 2. **Select**: play the batch's root candidate; below the root, among the actions legal *in this
    determinization*, pick by UCB1 with availability counts (an edge's exploration term uses how often
    it was available, not its parent's visits).  Actions are keyed by their record text
    (``str(action)``), so ``p1 draw`` is one edge whatever card the stock hides.  Every seat's decisions
    are in the tree, each chosen for the reward of the seat that makes it.
-3. **Expand** one untried action, then **roll out** with the rollout policy to the end of the current
-   round (rounds are independent apart from the totals), or for at most ``max_rollout`` decisions, after
-   which the state is scored as if the round had stopped there (by hand points).  Rollout bots are made
-   afresh for every iteration and see the determinized game through :func:`rummy.bots.decide`, so no
-   memory of one guess leaks into another.
+3. **Expand** one action: the rollout policy's own move first, further moves (at random) only as the
+   node's visits grow (progressive widening: at most ``1 + widening × √visits`` children), so a small
+   budget is not spent on random moves right after the root.  Then **roll out** with the rollout policy
+   to the end of the current round (rounds are independent apart from the totals), or for at most
+   ``max_rollout`` decisions, after which the state is scored as if the round had stopped there (by
+   hand points).  Rollout bots are made afresh for every iteration and see the determinized game
+   through :func:`rummy.bots.decide`, so no memory of one guess leaks into another.
 4. **Back up** a reward in [0, 1] for every seat (see :func:`round_rewards`).
 
 **Vote.**  The rollout bot's choice stands unless an alternative beats it on the batch-by-batch
@@ -44,6 +48,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummy.actions import Action
@@ -80,11 +85,25 @@ DEFAULT_MAX_ROLLOUT = 400
 DEFAULT_EXPLORATION = 0.7
 #: Root candidates asked of the rollout bot (its choice and its closest alternatives).
 DEFAULT_WIDTH = 3
+#: Progressive widening below the root: a node visited ``v`` times holds at most ``1 + widening × √v``
+#: children, the rollout policy's move first.
+DEFAULT_WIDENING = 0.25
+#: The opponent model of the determinizations (:func:`rummy.determinize.determinize`'s ``kept_draws``):
+#: extra cards per turn an opponent is dealt before giving back the least useful, by variant family.
+#: Calibrated with ``python bench/determinize.py``: the guessed hands of heuristic opponents then hold
+#: about as many cards in complete melds as their real hands (a uniform deal: a fifth to a half as many).
+DEFAULT_KEPT_DRAWS: dict[str, float] = {
+    "progressive-buy-it": 1.0,
+    "progressive-15": 1.0,
+    "may-i": 1.0,
+    "basic": 1.0,
+    "purchase": 2.0,
+}
 #: Standard errors by which an alternative must beat the rollout bot's choice (paired by batch), by
 #: variant family.  In ``basic`` the search's overrides lost to the heuristic at 1.0 (python
 #: bench/ismcts.py strength: 20.6% win share over 296 games against three heuristic bots), so there it
 #: overrules the heuristic only when it is very sure.
-DEFAULT_CONFIDENCE: dict[str, float] = {"basic": 3.0}
+DEFAULT_CONFIDENCE: dict[str, float] = {"basic": 3.0, "progressive-15": 2.0}
 #: The confidence for the other variant families.
 DEFAULT_CONFIDENCE_OTHER = 1.0
 #: Rollout policies in order of preference: a missing bot module falls back to the next one.
@@ -105,8 +124,27 @@ class Node:
         self.available = 0
         self.children: dict[str, Node] = {}
 
+    def widest(self) -> int:
+        """The most children of any node in the subtree rooted here."""
+        return max([len(self.children)] + [child.widest() for child in self.children.values()])
+
     def ucb(self, exploration: float) -> float:
         return self.reward / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The effective settings of an :class:`IsmctsBot` in one variant (see its options)."""
+
+    simulations: int | None
+    time_ms: float | None
+    rollout: str
+    max_rollout: int
+    exploration: float
+    width: int
+    widening: float
+    confidence: float
+    kept_draws: float
 
 
 def default_simulations(variant: Variant) -> int:
@@ -204,7 +242,9 @@ class IsmctsBot:
     Options: ``max_rollout`` (decisions before a rollout is cut and scored by hand points),
     ``exploration`` (UCB1 constant below the root), ``width`` (root candidates asked of the rollout
     bot; 0: every legal action), ``confidence`` (standard errors by which an alternative must beat the
-    rollout bot's choice; default :data:`DEFAULT_CONFIDENCE` by variant).  A budget of ``simulations``
+    rollout bot's choice; default :data:`DEFAULT_CONFIDENCE` by variant), ``widening`` (children
+    below the root, see the module docstring; default :data:`DEFAULT_WIDENING`), ``kept_draws`` (the
+    opponent model; default :data:`DEFAULT_KEPT_DRAWS` by variant).  A budget of ``simulations``
     iterations is spent in whole batches.
     """
 
@@ -222,6 +262,8 @@ class IsmctsBot:
         exploration: float = DEFAULT_EXPLORATION,
         width: int = DEFAULT_WIDTH,
         confidence: float | None = None,
+        widening: float = DEFAULT_WIDENING,
+        kept_draws: float | None = None,
         **options: object,
     ) -> None:
         if options:
@@ -234,6 +276,10 @@ class IsmctsBot:
             raise ValueError("width must be 0 (every legal action) or more")
         if confidence is not None and confidence < 0:
             raise ValueError("confidence must not be negative")
+        if widening < 0:
+            raise ValueError("widening must not be negative")
+        if kept_draws is not None and kept_draws < 0:
+            raise ValueError("kept_draws must not be negative")
         #: True when the bot plays at the default budget (:data:`DEFAULT_SIMULATIONS` with a ceiling).
         self.default_budget = simulations is None and time_ms is None
         self.ceiling_ms = DEFAULT_CEILING_MS if self.default_budget else None
@@ -243,6 +289,8 @@ class IsmctsBot:
         self.exploration = exploration
         self.width = width
         self.confidence = confidence
+        self.widening = widening
+        self.kept_draws = kept_draws
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = self._resolve_rollout(rollout)
@@ -253,6 +301,29 @@ class IsmctsBot:
         self.last_search: dict[str, object] = {}
         #: Actions the engine refused inside a determinization (the iteration is scored where it stopped).
         self.engine_errors = 0
+
+    def settings(self, variant: Variant) -> SearchSettings:
+        """The settings this bot searches ``variant`` with, defaults resolved (for logs and reports).
+
+        >>> from rummy.variants import get_variant
+        >>> IsmctsBot(simulations=10).settings(get_variant("basic")).confidence
+        3.0
+        """
+        family = variant.id_base
+        confidence = self.confidence
+        if confidence is None:
+            confidence = DEFAULT_CONFIDENCE.get(family, DEFAULT_CONFIDENCE_OTHER)
+        return SearchSettings(
+            simulations=default_simulations(variant) if self.default_budget else self.simulations,
+            time_ms=self.time_ms if self.time_ms is not None else self.ceiling_ms,
+            rollout=self.rollout,
+            max_rollout=self.max_rollout,
+            exploration=self.exploration,
+            width=self.width,
+            widening=self.widening,
+            confidence=confidence,
+            kept_draws=self.kept_draws if self.kept_draws is not None else DEFAULT_KEPT_DRAWS.get(family, 0.0),
+        )
 
     @staticmethod
     def _resolve_rollout(rollout: str) -> str:
@@ -329,11 +400,9 @@ class IsmctsBot:
         if len(by_text) == 1:
             self.last_search = {"iterations": 0, "ms": 0.0, "visits": {}, "advice": advice, "stopped_by_clock": False}
             return candidates[0]
-        limit_ms = self.time_ms if self.time_ms is not None else self.ceiling_ms
-        deadline = None if limit_ms is None else started + limit_ms / 1000.0
-        simulations = self.simulations
-        if self.default_budget:
-            simulations = default_simulations(public.variant)
+        settings = self.settings(public.variant)
+        simulations = settings.simulations
+        deadline = None if settings.time_ms is None else started + settings.time_ms / 1000.0
         root = Node(-1)
         rewards: dict[str, list[float]] = {text: [] for text in by_text}
         iterations = 0
@@ -343,7 +412,7 @@ class IsmctsBot:
             # One batch: every root candidate on the same determinization with the same rollout bots,
             # so that their rewards differ by the action rather than by the deal (common random numbers).
             begun = time.perf_counter()
-            world = determinize(public, seat, self.rng)
+            world = determinize(public, seat, self.rng, kept_draws=settings.kept_draws)
             seeds = [self._bot_seeds.randrange(2**31) for _ in range(public.n)]
             for text in by_text:
                 rewards[text].append(self._iterate(root, world.clone(), seat, text, by_text, self._policy(seeds)))
@@ -352,10 +421,7 @@ class IsmctsBot:
                 now = time.perf_counter()
                 slowest = max(slowest, now - begun)
                 clocked = now + slowest >= deadline  # stop if another batch as slow as the slowest would overrun
-        confidence = self.confidence
-        if confidence is None:
-            confidence = DEFAULT_CONFIDENCE.get(public.variant.id_base, DEFAULT_CONFIDENCE_OTHER)
-        best = self._vote(rewards, advice, confidence)
+        best = self._vote(rewards, advice, settings.confidence)
         self.last_search = {
             "iterations": iterations,
             "ms": (time.perf_counter() - started) * 1000.0,
@@ -363,6 +429,7 @@ class IsmctsBot:
             "mean_reward": {text: sum(r) / len(r) for text, r in rewards.items()},
             "advice": advice,
             "stopped_by_clock": clocked,
+            "widest_below_root": max((child.widest() for child in root.children.values()), default=0),
         }
         return by_text[best]
 
@@ -415,13 +482,18 @@ class IsmctsBot:
             while not expanded and game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 actor = game.next_to_act()
                 options = {str(a): a for a in game.legal_actions(actor)}
-                untried = [text for text in options if text not in node.children]
+                tried = 0
                 for text in options:
                     known = node.children.get(text)
                     if known is not None:
                         known.available += 1
-                if untried:
-                    text = untried[self.rng.randrange(len(untried))]
+                        tried += 1
+                if tried < len(options) and tried < 1 + self.widening * math.sqrt(node.visits):
+                    # Expand: the rollout policy's own move first, then untried moves at random.
+                    text = str(policy(game, actor)) if not tried else ""
+                    if text not in options or text in node.children:
+                        untried = [t for t in options if t not in node.children]
+                        text = untried[self.rng.randrange(len(untried))]
                     fresh = Node(actor)
                     fresh.available = 1
                     node.children[text] = fresh
@@ -429,7 +501,8 @@ class IsmctsBot:
                     path.append(fresh)
                     expanded = True
                     continue
-                text = max(options, key=lambda t: node.children[t].ucb(self.exploration))
+                text = max((t for t in options if t in node.children),
+                           key=lambda t: node.children[t].ucb(self.exploration))
                 node = node.children[text]
                 game.apply(options[text])
                 path.append(node)
