@@ -1,13 +1,15 @@
 """Opponent-model calibration: how far on the guessed hands are against the real ones.
 
-Run: ``python bench/determinize.py [--games N] [--kept-draws 0,0.5,1,2]``.  Four ``heuristic`` bots
-play; at a sample of seat 0's draw decisions the real hands of seats 1–3 are compared with
+Run: ``python bench/determinize.py [--games N] [--kept-draws 0,0.5,1,2] [--discard-weight 0,1]``.
+Four ``heuristic`` bots play; at a sample of seat 0's draw decisions the real hands of seats 1–3 are compared with
 determinizations of seat 0's information set (``rummy.determinize.determinize``) at each
 ``kept_draws``.  The figure is the mean number of cards of a hand that lie in a complete meld (three
 or more of a rank, or three or more in a row of a suit; wild cards not counted), a simple measure of
-how close a hand is to going down.  The ``kept_draws`` whose guesses come nearest the real hands is
-the calibrated opponent model (``rummy.bots.ismcts.DEFAULT_KEPT_DRAWS``).  Prints figures; asserts
-nothing.
+how close a hand is to going down; the second is how many cards a guessed hand shares with the real
+one (higher is a better guess).  The ``kept_draws`` whose guesses hold as many meld cards as the real
+hands is the calibrated opponent model (``rummy.bots.ismcts.DEFAULT_KEPT_DRAWS``); the weight of the
+discards' evidence (``rummy.bots.ismcts.DEFAULT_DISCARD_WEIGHT``) is the one that shares the most cards.
+Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -44,12 +46,22 @@ def cards_in_melds(hand: list[int]) -> int:
     return len(melded)
 
 
-def calibrate(variant: str, games: int, kept_draws: list[float], *, samples: int = 3,
-              seed: int = 1) -> tuple[float, dict[float, float], int]:
-    """(mean cards in melds of the real opponent hands, the same of the guesses by kept_draws, hands)."""
+def overlap(guess: list[int], real: list[int]) -> int:
+    """Cards the guessed hand shares with the real one (counts)."""
+    return sum(min(g, r) for g, r in zip(guess, real, strict=True))
+
+
+Model = tuple[float, float]  # (kept_draws, discard_weight)
+
+
+def calibrate(variant: str, games: int, models: list[Model], *, samples: int = 3,
+              seed: int = 1) -> tuple[float, dict[Model, tuple[float, float]], int]:
+    """Mean cards in melds of the real opponent hands; per model, the guesses' mean cards in melds and
+    mean overlap with the real hand; the number of hands compared."""
     rng = random.Random(seed)
     real: list[int] = []
-    guessed: dict[float, list[int]] = {k: [] for k in kept_draws}
+    melds: dict[Model, list[int]] = {model: [] for model in models}
+    shared: dict[Model, list[int]] = {model: [] for model in models}
     for game_seed in range(seed, seed + games):
         game = new_game(variant, 4, seed=game_seed)
         bots = [make_bot("heuristic", seed=game_seed * 10 + seat) for seat in range(4)]
@@ -61,12 +73,15 @@ def calibrate(variant: str, games: int, kept_draws: list[float], *, samples: int
             if seat == 0 and game.phase is Phase.DRAW and rng.random() < 0.3:
                 public = redact(game, 0)
                 real.extend(cards_in_melds(game.hands[other]) for other in (1, 2, 3))
-                for k in kept_draws:
+                for model in models:
+                    kept_draws, discard_weight = model
                     for _ in range(samples):
-                        guess = determinize(public, 0, rng, kept_draws=k)
-                        guessed[k].extend(cards_in_melds(guess.hands[other]) for other in (1, 2, 3))
+                        guess = determinize(public, 0, rng, kept_draws=kept_draws, discard_weight=discard_weight)
+                        for other in (1, 2, 3):
+                            melds[model].append(cards_in_melds(guess.hands[other]))
+                            shared[model].append(overlap(guess.hands[other], game.hands[other]))
             game.apply(decide(game, seat, bots[seat]))
-    means = {k: statistics.fmean(values) for k, values in guessed.items()}
+    means = {model: (statistics.fmean(melds[model]), statistics.fmean(shared[model])) for model in models}
     return statistics.fmean(real), means, len(real)
 
 
@@ -75,14 +90,18 @@ def main() -> None:
     parser.add_argument("--variant", action="append", help="variant(s) (default: all)")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--kept-draws", default="0,0.5,1,1.5,2,3")
+    parser.add_argument("--discard-weight", default="0,0.5,1", help="weights of the discards' evidence")
     args = parser.parse_args()
-    kept_draws = [float(k) for k in args.kept_draws.split(",")]
-    print("mean cards in complete melds per opponent hand: real, then guesses by kept_draws")
-    print(f"{'variant':<20} {'hands':>6} {'real':>6} " + " ".join(f"{k:>6g}" for k in kept_draws))
+    models = [(float(k), float(w)) for k in args.kept_draws.split(",") for w in args.discard_weight.split(",")]
+    print("per opponent hand: cards in complete melds (real, then guessed), and cards shared with the real hand")
+    print("models are kept_draws/discard_weight")
     for variant in args.variant or VARIANTS:
-        real, guessed, hands = calibrate(variant, args.games, kept_draws)
-        row = " ".join(f"{guessed[k]:>6.2f}" for k in kept_draws)
-        print(f"{variant:<20} {hands:>6} {real:>6.2f} {row}", flush=True)
+        real, guessed, hands = calibrate(variant, args.games, models)
+        print(f"{variant}: {hands} hands; real hands hold {real:.2f} cards in melds")
+        for model in models:
+            in_melds, common = guessed[model]
+            print(f"  {model[0]:g}/{model[1]:g}: in melds {in_melds:.2f}, shared with the real hand {common:.3f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ With ``--log FILE`` every finished game is appended to FILE, and a later run of 
 configuration counts the logged games and plays only the seeds not yet there, so a long ladder can
 be built up over several runs (``--minutes`` stops submitting games after that long).
 Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``, and any other as
-``--option NAME=VALUE``) are passed to the bot; without them it plays at its default budget.  Prints figures; asserts nothing.
+``--option NAME=VALUE``) are passed to the bot; without them it plays at its default budget.  Prints
+figures; asserts nothing.
 """
 
 from __future__ import annotations

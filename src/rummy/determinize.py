@@ -72,10 +72,32 @@ def known_hands(game: Game) -> list[list[int]]:
     return known
 
 
+def discards_by_seat(game: Game) -> list[list[int]]:
+    """Per seat, counts of the cards it discarded this round (all of them seen face up).
+
+    >>> from rummy.cards import card_name
+    >>> from rummy.game import new_game
+    >>> game = new_game("basic", 2, seed=1)
+    >>> game.apply_text(f"p{game.active} draw")
+    >>> card = game.hand(game.active)[0]
+    >>> game.apply_text(f"p{game.active} discard {card_name(card)}")
+    >>> discards_by_seat(game)[game.discarders[-1]][card]
+    1
+    """
+    discarded = [[0] * CARD_COUNT for _ in range(game.n)]
+    start = game.round_starts[-1] if game.round_starts else 0
+    for action in game.log[start:]:
+        for step in action.steps if action.verb is Verb.BATCH else (action,):
+            if step.verb is Verb.DISCARD and step.card is not None:
+                discarded[step.seat][step.card] += 1
+    return discarded
+
+
 def redact(game: Game, seat: int) -> Game:
     """A copy of ``game`` holding only what ``seat`` may see (sizes and counts stay)."""
     public = game.clone()
     public.known_hands = known_hands(game)
+    public.discarded = discards_by_seat(game)
     for other in range(game.n):
         if other != seat:
             public.hands[other] = [0] * CARD_COUNT
@@ -104,9 +126,30 @@ def unseen_cards(public: Game, seat: int) -> list[Card]:
     return [card for card in range(CARD_COUNT) for _ in range(counts[card])]
 
 
-def _keep_value(hand: list[int], card: Card, public: Game) -> float:
+def _relations(cards: list[int]) -> list[float]:
+    """Per card, how related it is to ``cards`` (counts): 2 per card of its rank, 2 per suit neighbour
+    one rank away, 1 per neighbour two ranks away."""
+    related = [0.0] * CARD_COUNT
+    for card, count in enumerate(cards[:52]):
+        if not count:
+            continue
+        rank, suit = rank_of(card), suit_of(card)
+        for other in range(4):
+            if other != suit:
+                related[make_card(rank, other)] += 2.0 * count
+        for step, weight in ((1, 2.0), (2, 1.0)):
+            for near in (rank - step, rank + step):
+                if 1 <= near <= 13:
+                    related[make_card(near, suit)] += weight * count
+    return related
+
+
+def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] | None = None,
+                weight: float = 0.0) -> float:
     """How much ``card`` helps ``hand`` toward melds: wild cards most, then cards sharing its rank and
-    its suit neighbours (one rank away counts double); cheaper cards break ties."""
+    its suit neighbours (one rank away counts double); cheaper cards break ties.  ``against``
+    (:func:`_relations` of the holder's discards) lowers cards that the discards would have suited: a
+    player who held them would have kept those discards."""
     variant = public.variant
     if card == JOKER or variant.is_wild(card):
         return 100.0
@@ -116,15 +159,20 @@ def _keep_value(hand: list[int], card: Card, public: Game) -> float:
         for near in (rank - step, rank + step):
             if 1 <= near <= 13:
                 value += weight * min(1, hand[make_card(near, suit)])
+    if against is not None:
+        value -= weight * against[card]
     return value - variant.points(card) / 100.0
 
 
-def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: float = 0.0) -> Game:
+def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: float = 0.0,
+                discard_weight: float = 0.0) -> Game:
     """A complete game consistent with ``public`` (from :func:`redact`), hidden cards dealt at random.
 
     With ``kept_draws`` > 0 the opponents' hands are not uniform: an opponent that has had ``t`` turns
     this round is dealt ``kept_draws × t`` extra cards and gives back the ones least useful to its hand
     (a player keeps what helps it), so the guessed hands are as far on as the opponents' play suggests.
+    ``discard_weight`` > 0 makes it give back first the cards that its discards this round would have
+    suited (it would have kept those discards had it held such cards).
     """
     guess = public.clone()
     cards = unseen_cards(public, seat)
@@ -161,8 +209,11 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
         drawn = [cards.pop() for _ in range(missing + max(extra, 0))]
         for card in drawn:
             hand[card] += 1
+        against = None
+        if discard_weight and public.discarded is not None and extra > 0:
+            against = _relations(public.discarded[other])
         for _ in range(max(extra, 0)):  # the opponent kept its best cards: return the least useful
-            dropped = min(drawn, key=lambda card: _keep_value(hand, card, public))
+            dropped = min(drawn, key=lambda card: _keep_value(hand, card, public, against, discard_weight))
             drawn.remove(dropped)
             hand[dropped] -= 1
             cards.insert(rng.randrange(len(cards) + 1), dropped)

@@ -113,6 +113,8 @@ class Game:
         self.hidden_stock = 0  # set only in a redacted copy (rummy.determinize)
         #: In a redacted copy: per seat, cards everyone saw go into that hand and not come out (rummy.determinize).
         self.known_hands: list[Counts] | None = None
+        #: In a redacted copy: per seat, the cards it discarded this round (rummy.determinize).
+        self.discarded: list[Counts] | None = None
         self._reset_round_state()
 
     # -- round set-up ---------------------------------------------------------------------

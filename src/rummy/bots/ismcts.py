@@ -99,6 +99,10 @@ DEFAULT_KEPT_DRAWS: dict[str, float] = {
     "basic": 1.0,
     "purchase": 2.0,
 }
+#: How strongly the opponent model keeps out of a guessed hand the cards its holder's discards would
+#: have suited (``discard_weight``); calibrated with ``python bench/determinize.py``: the guesses then
+#: share the most cards with the real hands.
+DEFAULT_DISCARD_WEIGHT = 0.5
 #: Standard errors by which an alternative must beat the rollout bot's choice (paired by batch), by
 #: variant family.  In ``basic`` the search's overrides lost to the heuristic at 1.0 (python
 #: bench/ismcts.py strength: 20.6% win share over 296 games against three heuristic bots), so there it
@@ -145,6 +149,7 @@ class SearchSettings:
     widening: float
     confidence: float
     kept_draws: float
+    discard_weight: float
 
 
 def default_simulations(variant: Variant) -> int:
@@ -243,8 +248,9 @@ class IsmctsBot:
     ``exploration`` (UCB1 constant below the root), ``width`` (root candidates asked of the rollout
     bot; 0: every legal action), ``confidence`` (standard errors by which an alternative must beat the
     rollout bot's choice; default :data:`DEFAULT_CONFIDENCE` by variant), ``widening`` (children
-    below the root, see the module docstring; default :data:`DEFAULT_WIDENING`), ``kept_draws`` (the
-    opponent model; default :data:`DEFAULT_KEPT_DRAWS` by variant).  A budget of ``simulations``
+    below the root, see the module docstring; default :data:`DEFAULT_WIDENING`), ``kept_draws`` and
+    ``discard_weight`` (the opponent model; defaults :data:`DEFAULT_KEPT_DRAWS` by variant and
+    :data:`DEFAULT_DISCARD_WEIGHT`).  A budget of ``simulations``
     iterations is spent in whole batches.
     """
 
@@ -264,6 +270,7 @@ class IsmctsBot:
         confidence: float | None = None,
         widening: float = DEFAULT_WIDENING,
         kept_draws: float | None = None,
+        discard_weight: float = DEFAULT_DISCARD_WEIGHT,
         **options: object,
     ) -> None:
         if options:
@@ -280,6 +287,8 @@ class IsmctsBot:
             raise ValueError("widening must not be negative")
         if kept_draws is not None and kept_draws < 0:
             raise ValueError("kept_draws must not be negative")
+        if discard_weight < 0:
+            raise ValueError("discard_weight must not be negative")
         #: True when the bot plays at the default budget (:data:`DEFAULT_SIMULATIONS` with a ceiling).
         self.default_budget = simulations is None and time_ms is None
         self.ceiling_ms = DEFAULT_CEILING_MS if self.default_budget else None
@@ -291,6 +300,7 @@ class IsmctsBot:
         self.confidence = confidence
         self.widening = widening
         self.kept_draws = kept_draws
+        self.discard_weight = discard_weight
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = self._resolve_rollout(rollout)
@@ -323,6 +333,7 @@ class IsmctsBot:
             widening=self.widening,
             confidence=confidence,
             kept_draws=self.kept_draws if self.kept_draws is not None else DEFAULT_KEPT_DRAWS.get(family, 0.0),
+            discard_weight=self.discard_weight,
         )
 
     @staticmethod
@@ -412,7 +423,8 @@ class IsmctsBot:
             # One batch: every root candidate on the same determinization with the same rollout bots,
             # so that their rewards differ by the action rather than by the deal (common random numbers).
             begun = time.perf_counter()
-            world = determinize(public, seat, self.rng, kept_draws=settings.kept_draws)
+            world = determinize(public, seat, self.rng, kept_draws=settings.kept_draws,
+                                discard_weight=settings.discard_weight)
             seeds = [self._bot_seeds.randrange(2**31) for _ in range(public.n)]
             for text in by_text:
                 rewards[text].append(self._iterate(root, world.clone(), seat, text, by_text, self._policy(seeds)))
