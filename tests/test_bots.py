@@ -206,3 +206,14 @@ def test_bots_are_deterministic_for_a_seed() -> None:
     for name in BOT_NAMES:
         first = [make_bot(name, seed=4).choose(view) for _ in range(3)]
         assert first[0] == first[1] == first[2]
+
+
+def test_basic_holding_back_for_rummy_names_melding_as_its_alternative() -> None:
+    game = dealt("basic", ["7H 7S 7D 2C 5D 9S JC", "AC 3D 4H 8C TD QS KH", "2H 3S 6C 8D 9H JD QC"],
+                 upcard="KC", stock="KD")
+    view = play_phase(game)
+    bot = HeuristicBot(seed=0)
+    candidates = bot.candidates(view, 3)
+    assert candidates[0].verb is Verb.DISCARD  # nobody threatens to go out: hold the set back for rummy
+    assert [str(a) for a in candidates[1:2]] == ["p0 meld set:7D-7H-7S"]
+    assert bot.choose(view) == candidates[0]

@@ -99,12 +99,17 @@ class BasicPlanner:
         threat = min((view.hand_sizes[s] for s in range(len(view.players)) if s != _me(view)), default=9)
         stuck = len(leftover) - len(layable)
         can_go_out = stuck <= 1
+        meld = next((a for a in actions if a.verb is Verb.MELD and tuple(sorted(a.melds[0].cards)) in plan), None)
         if not can_go_out and self._delay(view, variant, leftover, layable, threat):
-            return self._discard(view, variant, leftover)
-        for action in actions:
-            if action.verb is Verb.MELD and tuple(sorted(action.melds[0].cards)) in plan:
-                self._played = True
-                return action
+            hold = self._discard(view, variant, leftover)
+            if meld is not None:  # holding back for rummy is a judgement call: melding is the alternative
+                self.alternatives = [hold, meld] + self.alternatives[1:]
+            return hold
+        if meld is not None:
+            if not can_go_out and not self._played:  # the first meld of the hand: holding is the alternative
+                self.alternatives = [meld, self._discard(view, variant, leftover)]
+            self._played = True
+            return meld
         layoffs = [a for a in actions if a.verb is Verb.LAYOFF and a.card in leftover]
         if layoffs:
             self._played = True

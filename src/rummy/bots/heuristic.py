@@ -97,7 +97,8 @@ class HeuristicBot:
         """The bot's choice first, then the close alternatives it weighed, at most ``limit`` in all.
 
         A single candidate means the choice is clear (a search need not look further): claims and
-        draws of a card that does not help, lay-downs, plays to the table.  Discards come ranked.
+        draws of a card that does not help, lay-downs, plays to the table (but in ``basic``, holding
+        the melds back for rummy and melding are each other's alternative).  Discards come ranked.
         """
         choice = self.choose(view)
         ranked = [choice] + [action for action in self.alternatives if action != choice]
