@@ -350,4 +350,6 @@ def test_the_vote_keeps_the_advice_unless_an_alternative_wins_clearly() -> None:
     assert IsmctsBot._vote(clear, advice, 1.0) == "p0 discard 3C"
     assert IsmctsBot._vote(clear, advice, 100.0) == advice
     assert IsmctsBot._vote(clear, None, 1.0) == "p0 discard 3C"  # no advice: the best mean
+    few = {text: values[:3] for text, values in clear.items()}
+    assert IsmctsBot._vote(few, advice, 1.0) == advice  # three batches are too few to overrule it
     assert set(DEFAULT_CONFIDENCE) <= set(VARIANTS)

@@ -71,7 +71,7 @@ DEFAULT_SIMULATIONS: dict[str, int] = {
     "progressive-15": 32,
     "may-i": 40,
     "basic": 28,
-    "purchase": 8,
+    "purchase": 12,
 }
 #: Iterations for a variant family not in :data:`DEFAULT_SIMULATIONS`.
 DEFAULT_SIMULATIONS_OTHER = 24
@@ -108,6 +108,9 @@ DEFAULT_DISCARD_WEIGHT = 0.5
 #: bench/ismcts.py strength: 20.6% win share over 296 games against three heuristic bots), so there it
 #: overrules the heuristic only when it is very sure.
 DEFAULT_CONFIDENCE: dict[str, float] = {"basic": 3.0, "progressive-15": 2.0}
+#: Batches below which the rollout bot's choice stands whatever the rewards (the standard error of
+#: two or three paired differences is itself a guess).
+MIN_BATCHES_TO_OVERRULE = 4
 #: The confidence for the other variant families.
 DEFAULT_CONFIDENCE_OTHER = 1.0
 #: Rollout policies in order of preference: a missing bot module falls back to the next one.
@@ -450,11 +453,14 @@ class IsmctsBot:
         """The candidate to play: the advice unless another beats it clearly, batch by batch.
 
         Without advice (random rollouts), the best mean reward.  With advice, an alternative must beat
-        it on the paired differences by ``confidence`` standard errors (and the best such one wins).
+        it on the paired differences by ``confidence`` standard errors (and the best such one wins),
+        over at least :data:`MIN_BATCHES_TO_OVERRULE` batches.
         """
         if advice is None:
             return max(rewards, key=lambda text: sum(rewards[text]) / len(rewards[text]))
         base = rewards[advice]
+        if len(base) < MIN_BATCHES_TO_OVERRULE:  # too few pairs to estimate their spread
+            return advice
         best, best_score = advice, 0.0
         for text, values in rewards.items():
             if text == advice:
