@@ -155,10 +155,10 @@ def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] 
         return 100.0
     rank, suit = rank_of(card), suit_of(card)
     value = 2.0 * (sum(hand[make_card(rank, other)] for other in range(4)) - 1)
-    for step, weight in ((1, 2.0), (2, 1.0)):
+    for step, closeness in ((1, 2.0), (2, 1.0)):
         for near in (rank - step, rank + step):
             if 1 <= near <= 13:
-                value += weight * min(1, hand[make_card(near, suit)])
+                value += closeness * min(1, hand[make_card(near, suit)])
     if against is not None:
         value -= weight * against[card]
     return value - variant.points(card) / 100.0
