@@ -264,6 +264,8 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError):
         IsmctsBot(widening=-1.0)
     with pytest.raises(ValueError):
+        IsmctsBot(max_rollout=-1)
+    with pytest.raises(ValueError):
         IsmctsBot(kept_draws=-0.1)
     with pytest.raises(ValueError):
         IsmctsBot().choose(new_game("basic", 2, seed=1).view(0))  # no public game
