@@ -45,8 +45,17 @@ def bot_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.rollout is not None:
         options["rollout"] = args.rollout
     for setting in args.option:
-        key, _, value = setting.partition("=")
-        options[key.replace("-", "_")] = json.loads(value)
+        key, equals, value = setting.partition("=")
+        try:
+            options[key.replace("-", "_")] = json.loads(value) if equals else None
+        except json.JSONDecodeError:
+            equals = ""
+        if not equals:
+            raise SystemExit(f"--option wants NAME=VALUE with a JSON value, not {setting!r}")
+    try:
+        IsmctsBot(**options)
+    except (TypeError, ValueError) as error:
+        raise SystemExit(f"bad ismcts options: {error}") from None
     return options
 
 
