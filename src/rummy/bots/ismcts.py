@@ -112,8 +112,8 @@ DEFAULT_DISCARD_WEIGHT = 1.0
 #: Standard errors by which an alternative must beat the rollout bot's choice (paired by batch), by
 #: variant family.  In ``basic`` the search's overrides lost to the heuristic at 1.0 (python
 #: bench/ismcts.py strength: 20.6% win share over 296 games against three heuristic bots), so there it
-#: overrules the heuristic only when it is very sure; in ``progressive-15`` 2.0 (33% over its first 30
-#: games, against 22% over 23 at 1.0).
+#: overrules the heuristic only when it is very sure; in ``progressive-15`` 2.0 (25.9% over 83 games,
+#: 21.7% over 23 at 1.0: neither shows the search ahead there, so it overrules only on firmer evidence).
 DEFAULT_CONFIDENCE: dict[str, float] = {"basic": 3.0, "progressive-15": 2.0}
 #: Batches below which the rollout bot's choice stands whatever the rewards (the standard error of
 #: two or three paired differences is itself a guess).
