@@ -44,6 +44,11 @@ def released_cards(action: Action) -> list[Card]:
     return []
 
 
+def _round_start(game: Game) -> int:
+    """Index in ``game.log`` where the current round's actions begin."""
+    return game.round_starts[-1] if game.round_starts else 0
+
+
 def known_hands(game: Game) -> list[list[int]]:
     """Per seat, counts of the cards everyone saw it take from the discard pile this round and not
     seen leave its hand since (by a discard or a play naming that card).  Public knowledge only.
@@ -58,8 +63,7 @@ def known_hands(game: Game) -> list[list[int]]:
     known = [[0] * CARD_COUNT for _ in range(game.n)]
     pickups = game.pickups
     next_pickup = 0
-    start = game.round_starts[-1] if game.round_starts else 0
-    for index in range(start, len(game.log)):
+    for index in range(_round_start(game), len(game.log)):
         action = game.log[index]
         counts = known[action.seat]
         for card in released_cards(action):
@@ -85,8 +89,7 @@ def discards_by_seat(game: Game) -> list[list[int]]:
     1
     """
     discarded = [[0] * CARD_COUNT for _ in range(game.n)]
-    start = game.round_starts[-1] if game.round_starts else 0
-    for action in game.log[start:]:
+    for action in game.log[_round_start(game):]:
         for step in action.steps if action.verb is Verb.BATCH else (action,):
             if step.verb is Verb.DISCARD and step.card is not None:
                 discarded[step.seat][step.card] += 1
