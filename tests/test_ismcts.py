@@ -211,8 +211,8 @@ def test_the_opponent_model_deals_consistent_hands_that_kept_their_best_cards(va
             guess = determinize(public, observer, random.Random(draw), kept_draws=kept_draws)
             assert guess.sizes == game.sizes and guess.hands[observer] == game.hands[observer]
             assert guess.discard == game.discard and guess.table == game.table
-            assert sorted(c for s in range(4) if s != observer for c in guess.hand(s)) + sorted(guess.stock) != []
             dealt = sorted(c for s in range(4) if s != observer for c in guess.hand(s)) + sorted(guess.stock)
+            assert dealt != []
             assert sorted(dealt) == sorted(unseen), "the guess deals exactly the unseen cards"
             for other in range(4):
                 if other != observer:
