@@ -107,6 +107,11 @@ def one_game(job: tuple[str, int, dict[str, Any], str]) -> tuple[int, float, int
     return seed, share, decisions, time.perf_counter() - started
 
 
+#: Settings added after games were logged, with the value those games played with: an entry without
+#: the setting matches a configuration that has this value.
+SETTINGS_BEFORE_LOGGED = {"reward": "round"}
+
+
 def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """The games of ``config`` (variant, ismcts options, opponent) in the log at ``path``, by seed."""
     games: dict[int, dict[str, Any]] = {}
@@ -114,6 +119,8 @@ def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
         with open(path, encoding="utf-8") as log:
             for line in log:
                 entry = json.loads(line)
+                if entry.get("settings"):
+                    entry["settings"] = {**SETTINGS_BEFORE_LOGGED, **entry["settings"]}
                 if all(entry.get(key) == value for key, value in config.items()):
                     games[entry["seed"]] = entry
     except FileNotFoundError:

@@ -17,8 +17,8 @@ from rummy.bots.ismcts import (
     DEFAULT_SIMULATIONS,
     IsmctsBot,
     default_simulations,
-    round_rewards,
 )
+from rummy.bots.rewards import game_rewards, round_rewards
 from rummy.determinize import determinize, redact
 from rummy.game import Game, Phase, new_game
 from rummy.playout import random_choice
@@ -355,3 +355,51 @@ def test_the_vote_keeps_the_advice_unless_an_alternative_wins_clearly() -> None:
     few = {text: values[:3] for text, values in clear.items()}
     assert IsmctsBot._vote(few, advice, 1.0) == advice  # three batches are too few to overrule it
     assert set(DEFAULT_CONFIDENCE) <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_game_rewards_are_chances_that_sum_to_one_and_end_as_the_result(variant: str) -> None:
+    game = new_game(variant, 4, seed=2)
+    rng = random.Random(2)
+    while not game.game_over:
+        rewards = game_rewards(game, len(game.results))  # a round stopped early
+        assert all(0.0 <= r <= 1.0 for r in rewards)
+        if variant != "purchase":
+            assert sum(rewards) == pytest.approx(1.0)
+        _finish_round(game, rng)
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+    final = game_rewards(game, len(game.results) - 1)
+    winners = game.winners()
+    assert final == [1.0 / len(winners) if seat in winners else 0.0 for seat in range(4)]
+
+
+def test_game_rewards_favour_the_lower_total_and_sharpen_as_rounds_run_out() -> None:
+    def rewards_at(game: Game, totals: list[int]) -> list[float]:
+        probe = game.clone()
+        probe.totals = totals
+        probe.hands = [[0] * len(hand) for hand in probe.hands]  # no hand points: the totals alone
+        return game_rewards(probe, len(probe.results))
+
+    game = new_game("may-i", 4, seed=4)
+    early = rewards_at(game, [0, 40, 40, 40])
+    assert early[0] == max(early) and early[1] == early[2] == early[3]
+    rng = random.Random(4)
+    while len(game.results) < len(game.variant.rounds) - 1:
+        _finish_round(game, rng)
+        game.deal()
+    late = rewards_at(game, [0, 40, 40, 40])
+    assert late[0] > early[0]
+
+
+def test_basic_game_rewards_weigh_a_lead_lightly() -> None:
+    game = new_game("basic", 4, seed=4)
+    game.totals = [150, 0, 0, 0]  # a round won short of the target: the next winner usually ends the game
+    rewards = game_rewards(game, len(game.results))
+    assert rewards[0] == max(rewards) and 0.25 < rewards[0] < 0.4
+
+
+def test_unknown_reward_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown reward"):
+        IsmctsBot(reward="points")
+    assert IsmctsBot(reward="game").settings(get_variant("basic")).reward == "game"

@@ -30,7 +30,9 @@ differ by the action and not by the guessed cards.  One iteration:
    ``max_rollout`` decisions, after which the state is scored as if the round had stopped there (by
    hand points).  Rollout bots are made afresh for every iteration and see the determinized game
    through :func:`rummy.bots.decide`, so no memory of one guess leaks into another.
-4. **Back up** a reward in [0, 1] for every seat (see :func:`round_rewards`).
+4. **Back up** a reward in [0, 1] for every seat: ``reward="round"`` judges the round on its own
+   (:func:`rummy.bots.rewards.round_rewards`), ``reward="game"`` by the seat's estimated chance of
+   winning the game (:func:`rummy.bots.rewards.game_rewards`).
 
 **Vote.**  The rollout bot's choice stands unless an alternative beats it on the batch-by-batch
 reward differences by ``confidence`` standard errors; with random rollouts the best mean wins.  A
@@ -52,7 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummy.actions import Action
-from rummy.cards import rank_of, suit_of
+from rummy.bots.rewards import game_rewards, round_rewards
 from rummy.determinize import determinize
 from rummy.errors import RummyError
 from rummy.game import Game, Phase
@@ -120,6 +122,13 @@ DEFAULT_CONFIDENCE: dict[str, float] = {"basic": 3.0, "progressive-15": 2.0}
 MIN_BATCHES_TO_OVERRULE = 4
 #: The confidence for the other variant families.
 DEFAULT_CONFIDENCE_OTHER = 1.0
+#: What a rollout's end is judged by, by variant family (``reward``): ``round`` (the round's score
+#: against the others') or ``game`` (the estimated chance of winning the game).
+DEFAULT_REWARD: dict[str, str] = {}
+#: The reward for the other variant families.
+DEFAULT_REWARD_OTHER = "round"
+#: The reward judges, by name.
+REWARDS = {"round": round_rewards, "game": game_rewards}
 #: Rollout policies in order of preference: a missing bot module falls back to the next one.
 ROLLOUT_FALLBACK = ("heuristic", "greedy", "random")
 
@@ -160,6 +169,7 @@ class SearchSettings:
     confidence: float
     kept_draws: float
     discard_weight: float
+    reward: str
 
 
 def default_simulations(variant: Variant) -> int:
@@ -170,70 +180,6 @@ def default_simulations(variant: Variant) -> int:
     True
     """
     return DEFAULT_SIMULATIONS.get(variant.id_base, DEFAULT_SIMULATIONS_OTHER)
-
-
-def _book_progress(game: Game, seat: int) -> int:
-    """Most cards of ``seat``'s hand toward one book (4 of a rank, or 4 in a row of a suit, ace high)."""
-    hand = game.hands[seat]
-    by_rank = [0] * 14
-    held = [[False] * 15 for _ in range(4)]
-    for card, count in enumerate(hand[:52]):
-        if count:
-            rank = rank_of(card)
-            by_rank[rank] += count
-            held[suit_of(card)][14 if rank == 1 else rank] = True
-    best = max(by_rank)
-    for suit in range(4):
-        for low in range(2, 12):
-            best = max(best, sum(held[suit][low: low + 4]))
-    return best
-
-
-def round_rewards(game: Game, results_before: int) -> list[float]:
-    """Every seat's reward in [0, 1] for the round just played (or stopped early, by hand points).
-
-    * penalty variants (``progressive-buy-it``, ``progressive-15``, ``may-i``): the seat's round score
-      against the others', ``0.5 + (mean of the others' scores − own score) / (2 × highest score)``;
-      going out while the others hold many points approaches 1.  A round stopped early is scored as if
-      every seat were charged its hand points.
-    * ``basic`` (winner collects): ``0.5 + (own points collected − mean collected by the others) / (2 × s)``
-      with ``s`` half the target (100 if none), clipped; a stalemate gives everyone 0.5.  A round stopped
-      early compares hand points like the penalty variants, at half the weight.
-    * ``purchase``: 1 for the seat that tables a book, 0 for the others; no winner gives everyone
-      ``1/n``, a round stopped early ``1/n`` adjusted by 0.1 per card of book progress above the average.
-    """
-    n = game.n
-    scoring = game.variant.scoring
-    finished = len(game.results) > results_before
-    result = game.results[-1] if finished else None
-    if scoring == "book":
-        if result is not None and result.went_out is not None:
-            return [1.0 if seat == result.went_out else 0.0 for seat in range(n)]
-        if result is not None:
-            return [1.0 / n] * n
-        progress = [_book_progress(game, seat) for seat in range(n)]
-        mean = sum(progress) / n
-        return [min(1.0, max(0.0, 1.0 / n + 0.1 * (p - mean))) for p in progress]
-    if scoring == "winner_collects":
-        if result is not None:
-            target = game.variant.target(n)
-            scale = target / 2 if target else 100.0
-            gains = result.scores
-            return [
-                min(1.0, max(0.0, 0.5 + (gains[s] - (sum(gains) - gains[s]) / (n - 1)) / (2 * scale)))
-                for s in range(n)
-            ]
-        return _relative([game.hand_points(s) for s in range(n)], weight=0.5)
-    scores = list(result.scores) if result is not None else [game.hand_points(s) for s in range(n)]
-    return _relative(scores, weight=1.0)
-
-
-def _relative(scores: list[int], *, weight: float) -> list[float]:
-    """Lower is better: ``0.5 + weight × (mean of the others − own) / (2 × max)``."""
-    n = len(scores)
-    top = max(max(scores), 1)
-    total = sum(scores)
-    return [0.5 + weight * ((total - own) / (n - 1) - own) / (2 * top) for own in scores]
 
 
 def _bot_policy(bot: Bot) -> Policy:
@@ -261,7 +207,8 @@ class IsmctsBot:
     rollout bot's choice; default :data:`DEFAULT_CONFIDENCE` by variant), ``widening`` (children
     below the root, see the module docstring; default :data:`DEFAULT_WIDENING`), ``kept_draws`` and
     ``discard_weight`` (the opponent model; defaults :data:`DEFAULT_KEPT_DRAWS` by variant and
-    :data:`DEFAULT_DISCARD_WEIGHT`).  A budget of ``simulations``
+    :data:`DEFAULT_DISCARD_WEIGHT`), ``reward`` (``round`` or ``game``, see the module docstring;
+    default :data:`DEFAULT_REWARD` by variant).  A budget of ``simulations``
     iterations is spent in whole batches.
     """
 
@@ -282,6 +229,7 @@ class IsmctsBot:
         widening: float = DEFAULT_WIDENING,
         kept_draws: float | None = None,
         discard_weight: float = DEFAULT_DISCARD_WEIGHT,
+        reward: str | None = None,
         **options: object,
     ) -> None:
         if options:
@@ -302,6 +250,8 @@ class IsmctsBot:
             raise ValueError("kept_draws must not be negative")
         if discard_weight < 0:
             raise ValueError("discard_weight must not be negative")
+        if reward is not None and reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
         #: True when the bot plays at the default budget (:data:`DEFAULT_SIMULATIONS` with a ceiling).
         self.default_budget = simulations is None and time_ms is None
         self.ceiling_ms = DEFAULT_CEILING_MS if self.default_budget else None
@@ -314,6 +264,7 @@ class IsmctsBot:
         self.widening = widening
         self.kept_draws = kept_draws
         self.discard_weight = discard_weight
+        self.reward = reward
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = self._resolve_rollout(rollout)
@@ -348,6 +299,7 @@ class IsmctsBot:
             confidence=confidence,
             kept_draws=self.kept_draws if self.kept_draws is not None else DEFAULT_KEPT_DRAWS.get(family, 0.0),
             discard_weight=self.discard_weight,
+            reward=self.reward if self.reward is not None else DEFAULT_REWARD.get(family, DEFAULT_REWARD_OTHER),
         )
 
     @staticmethod
@@ -442,7 +394,7 @@ class IsmctsBot:
             seeds = [self._bot_seeds.randrange(2**31) for _ in range(public.n)]
             for text in by_text:
                 rewards[text].append(self._iterate(root, world.clone(), seat, text, by_text, self._policy(seeds),
-                                                   settings.max_rollout))
+                                                   settings))
             iterations += len(by_text)
             if deadline is not None:
                 now = time.perf_counter()
@@ -487,7 +439,7 @@ class IsmctsBot:
         return best
 
     def _iterate(self, root: Node, game: Game, seat: int, first: str, root_actions: dict[str, Action],
-                 policy: Policy, max_rollout: int) -> float:
+                 policy: Policy, settings: SearchSettings) -> float:
         """One iteration from ``game`` (a determinization) starting with root action ``first``.
 
         Below the root the tree policy is UCB1 with availability counts; then a rollout.  Returns
@@ -538,7 +490,7 @@ class IsmctsBot:
                 path.append(node)
             # Rollout to the end of the round, or until the cap.
             steps = 0
-            while game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) and steps < max_rollout:
+            while game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) and steps < settings.max_rollout:
                 actor = game.next_to_act()
                 forced = game.legal_actions(actor) if game.phase is Phase.DRAW else []
                 game.apply(forced[0] if len(forced) == 1 else policy(game, actor))
@@ -546,7 +498,7 @@ class IsmctsBot:
         except RummyError:
             # The engine refused an action inside a determinization: score the state reached.
             self.engine_errors += 1
-        rewards = round_rewards(game, results_before)
+        rewards = REWARDS[settings.reward](game, results_before)
         for visited in path:
             visited.visits += 1
             if visited.seat >= 0:
