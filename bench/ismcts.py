@@ -116,6 +116,10 @@ def one_game(job: tuple[str, int, dict[str, Any] | None, str]) -> tuple[int, flo
 #: Settings added after games were logged, with the value those games played with: an entry without
 #: the setting matches a configuration that has this value.
 SETTINGS_BEFORE_LOGGED = {"reward": "round"}
+#: Per variant, the revision of the bot's play that its settings do not show (the rollout bot's
+#: candidates, say), raised with every such change; games logged without one are revision 1.
+#: purchase 2: the heuristic names purchasing and not purchasing as each other's alternative.
+REVISIONS = {"purchase": 2}
 
 
 def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -127,6 +131,7 @@ def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
                 entry = json.loads(line)
                 if entry.get("settings"):
                     entry["settings"] = {**SETTINGS_BEFORE_LOGGED, **entry["settings"]}
+                entry.setdefault("revision", 1)
                 if all(entry.get(key) == value for key, value in config.items()):
                     games[entry["seed"]] = entry
     except FileNotFoundError:
@@ -169,7 +174,8 @@ def main() -> None:
     deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
     # The log keys games by the bot's effective settings, so games of an older default never mix in.
     settings = asdict(IsmctsBot(**options).settings(get_variant(variant)))
-    config = {"variant": variant, "options": options, "settings": settings, "opponent": args.opponent}
+    config = {"variant": variant, "revision": REVISIONS.get(variant, 1), "options": options, "settings": settings,
+              "opponent": args.opponent}
     logged = read_log(args.log, config) if args.log else {}
     shares = [entry["share"] for entry in logged.values()]
     played: dict[int, float] = {}

@@ -217,3 +217,30 @@ def test_basic_holding_back_for_rummy_names_melding_as_its_alternative() -> None
     assert candidates[0].verb is Verb.DISCARD  # nobody threatens to go out: hold the set back for rummy
     assert [str(a) for a in candidates[1:2]] == ["p0 meld set:7D-7H-7S"]
     assert bot.choose(view) == candidates[0]
+
+
+def test_purchase_heuristic_names_purchasing_and_discarding_as_each_others_alternatives() -> None:
+    purchase_verbs = {Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE}
+    seen = {"purchased": 0, "discarded": 0}
+    for seed in range(12):
+        game = new_game("purchase", 4, seed=seed)
+        bots = [HeuristicBot(seed=seed * 10 + seat) for seat in range(4)]
+        while not game.game_over:
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            view = game.view(seat)
+            verbs = {action.verb for action in view.legal_actions}
+            candidates = bots[seat].candidates(view, 3)
+            # A purchase that completes a book is clear (a single candidate); other choices are not.
+            if Verb.DISCARD in verbs and verbs & purchase_verbs and len(candidates) > 1:
+                other = {Verb.DISCARD} if candidates[0].verb in purchase_verbs else purchase_verbs
+                if candidates[0].verb in purchase_verbs:
+                    seen["purchased"] += 1
+                else:
+                    seen["discarded"] += 1
+                assert any(action.verb in other for action in candidates[1:]), [str(a) for a in candidates]
+            assert HeuristicBot(seed=seed * 10 + seat).choose(view) == candidates[0]
+            game.apply(candidates[0])
+    assert seen["purchased"] and seen["discarded"]

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from rummy.actions import Action, Verb
 from rummy.bots.greedy import book_targets, fits_table
-from rummy.cards import Card, rank_of, suit_of, to_counts
+from rummy.cards import CARD_COUNT, Card, rank_of, suit_of, to_counts
 from rummy.melds import TableMeld
 from rummy.play import purchase_allowed
 from rummy.solver import best_melds_from
@@ -32,6 +32,13 @@ from rummy.view import PlayerView
 __all__ = ["BasicPlanner", "PurchasePlanner"]
 
 _BOOKS = book_targets()
+#: Per card, the indices in :data:`_BOOKS` of the books that hold it (a hand's books are found through
+#: its cards rather than by scanning every book).
+_BOOKS_OF: list[tuple[int, ...]] = [
+    tuple(index for index, book in enumerate(_BOOKS) if card in book) for card in range(CARD_COUNT)
+]
+#: 0.8 ** i: the weight of the i-th most reachable missing card of a book.
+_MISSING_WEIGHTS = tuple(0.8 ** i for i in range(4))
 _MELDS: dict[tuple[object, ...], tuple[int, tuple[tuple[Card, ...], ...]]] = {}
 
 
@@ -244,7 +251,7 @@ class PurchasePlanner:
         hand = list(view.hand)
         reach = self._reach(view, variant, pcs[me] if pcs else None)
         current = self._value(hand, reach)
-        best: tuple[float, Action] | None = None
+        scored: list[tuple[float, Action]] = []
         for action in actions:
             if action.verb not in (Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE):
                 continue
@@ -256,12 +263,17 @@ class PurchasePlanner:
             if _book_in(seven):
                 return action  # declare it next
             after = self._reach(view, variant, action.new_pc, moved=(gained, pcs[me] if pcs else None))
-            value = self._value(seven, after) + 0.02 * _power(action.new_pc)
-            if best is None or value > best[0]:
-                best = (value, action)
-        if best is not None and best[0] > current + 0.25:
-            return best[1]
-        return self._discard(view, hand, reach)
+            scored.append((self._value(seven, after) + 0.02 * _power(action.new_pc), action))
+        # Stable on equal values: the first listed of equally good purchases, as before.
+        purchases = [action for _, action in sorted(scored, key=lambda pair: -pair[0])]
+        discard = self._discard(view, hand, reach)
+        if scored and max(value for value, _ in scored) > current + 0.25:
+            # Which purchase, and whether to purchase at all, are judgement calls: the runner-up and
+            # the best plain discard are the alternatives.
+            self.alternatives = purchases[:2] + [discard]
+            return purchases[0]
+        self.alternatives = [discard] + purchases[:1] + self.alternatives[1:]
+        return discard
 
     def _gained(self, view: PlayerView, action: Action) -> Card | None:
         pcs = view.purchase_cards or ()
@@ -301,16 +313,19 @@ class PurchasePlanner:
     def _value(self, cards: list[Card], reach: list[float]) -> float:
         """Value of a hand: the best book's expected progress (plus a little of the second best)."""
         hand = set(cards)
-        scores = []
-        for book in _BOOKS:
-            held = sum(1 for c in book if c in hand)
-            if held == 0:
-                continue
-            missing = sorted((reach[c] for c in book if c not in hand), reverse=True)
-            score = held + sum(r * (0.8 ** i) for i, r in enumerate(missing))
-            scores.append(score)
-        scores.sort(reverse=True)
-        return (scores[0] if scores else 0.0) + 0.15 * (scores[1] if len(scores) > 1 else 0.0)
+        best = second = 0.0
+        for index in {index for card in hand for index in _BOOKS_OF[card]}:  # the books holding a card
+            missing = [reach[c] for c in _BOOKS[index] if c not in hand]
+            missing.sort(reverse=True)
+            progress = 0.0
+            for weight, chance in zip(_MISSING_WEIGHTS, missing):
+                progress += chance * weight
+            score = 4 - len(missing) + progress
+            if score > best:
+                best, second = score, best
+            elif score > second:
+                second = score
+        return best + 0.15 * second
 
     def _discard(self, view: PlayerView, hand: list[Card], reach: list[float]) -> Action:
         discards = [a for a in view.legal_actions if a.verb is Verb.DISCARD]
@@ -333,6 +348,9 @@ def _power(card: Card) -> int:
 
 
 def _book_in(cards: list[Card]) -> bool:
-    hand = set(cards)
-    return any(all(c in hand for c in book) for book in _BOOKS)
+    held: dict[int, int] = {}  # per book touched, how many of its cards are in hand
+    for card in set(cards):
+        for index in _BOOKS_OF[card]:
+            held[index] = held.get(index, 0) + 1
+    return 4 in held.values()
 
