@@ -318,7 +318,7 @@ class PurchasePlanner:
             missing = [reach[c] for c in _BOOKS[index] if c not in hand]
             missing.sort(reverse=True)
             progress = 0.0
-            for weight, chance in zip(_MISSING_WEIGHTS, missing):
+            for weight, chance in zip(_MISSING_WEIGHTS, missing, strict=False):  # up to 3 missing
                 progress += chance * weight
             score = 4 - len(missing) + progress
             if score > best:
