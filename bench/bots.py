@@ -12,7 +12,9 @@ A search bot thinks for up to a second per decision, so its pairing defaults to 
 It prints the stronger bot's win share (co-winners share a win: 1/k each), its 95% Wilson
 confidence interval, whether the share is significantly above the 1/4 of an equal bot, and the
 stronger bot's mean milliseconds per decision (decisions with more than one legal action).
-Then it prints whole games per second (and the mean decision time) at heuristic-only tables.
+Then it prints whole games per second (and the mean decision time) at heuristic-only tables, with the
+standard deviation of one seat's score in one round there ("round sd", the scale of
+``rummy.bots.rewards.ROUND_SCORE_SPREAD``).
 Prints figures; asserts nothing.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -88,10 +91,12 @@ def ladder(variant: str, players: int, strong: str, weak: str, games: int, seed:
     return won / games, low, high, elapsed, 1000 * thinking / max(1, decisions)
 
 
-def speed(variant: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
-    """Heuristic-only tables: (games per second, mean ms per decision, decisions)."""
+def speed(variant: str, players: int, games: int, seed: int) -> tuple[float, float, int, float]:
+    """Heuristic-only tables: (games per second, mean ms per decision, decisions, and the standard
+    deviation of one seat's score in one round — ``rummy.bots.rewards.ROUND_SCORE_SPREAD``)."""
     decisions = 0
     thinking = 0.0
+    round_scores: list[int] = []
     started = time.perf_counter()
     for number in range(games):
         bots = [make_bot("heuristic", seed=seed + s) for s in range(players)]
@@ -107,8 +112,10 @@ def speed(variant: str, players: int, games: int, seed: int) -> tuple[float, flo
             thinking += time.perf_counter() - tick
             game.apply(action)
             decisions += 1
+        round_scores.extend(score for result in game.results for score in result.scores)
     elapsed = time.perf_counter() - started
-    return games / elapsed, 1000 * thinking / max(1, decisions), decisions
+    spread = statistics.pstdev(round_scores) if round_scores else 0.0
+    return games / elapsed, 1000 * thinking / max(1, decisions), decisions, spread
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, object]:
@@ -179,10 +186,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     print()
     print(f"Heuristic-only tables, {args.speed_games} games per variant, one core")
-    print(f"{'variant':<20} {'players':>7} {'games/s':>8} {'decisions':>9} {'ms/decision':>12}")
+    print(f"{'variant':<20} {'players':>7} {'games/s':>8} {'decisions':>9} {'ms/decision':>12} {'round sd':>9}")
     for variant, players in tables:
-        rate, ms, decisions = speed(variant, players, args.speed_games, args.seed)
-        print(f"{variant:<20} {players:>7} {rate:>8.2f} {decisions:>9} {ms:>12.2f}", flush=True)
+        rate, ms, decisions, spread = speed(variant, players, args.speed_games, args.seed)
+        print(f"{variant:<20} {players:>7} {rate:>8.2f} {decisions:>9} {ms:>12.2f} {spread:>9.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ from rummy.game import Game
 __all__ = ["game_rewards", "round_rewards"]
 
 #: Standard deviation of one seat's score in one round, by penalty variant family, at tables of four
-#: ``heuristic`` bots (40 games each): the scale of what the rounds still to play can change.
+#: ``heuristic`` bots (40 games each; ``python bench/bots.py`` prints it as "round sd"): the scale of
+#: what the rounds still to play can change.
 ROUND_SCORE_SPREAD: dict[str, float] = {"progressive-buy-it": 40.0, "progressive-15": 49.0, "may-i": 42.0}
 #: The spread for other penalty variant families.
 ROUND_SCORE_SPREAD_OTHER = 45.0
