@@ -219,28 +219,21 @@ def test_basic_holding_back_for_rummy_names_melding_as_its_alternative() -> None
     assert bot.choose(view) == candidates[0]
 
 
-def test_purchase_heuristic_names_purchasing_and_discarding_as_each_others_alternatives() -> None:
-    purchase_verbs = {Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE}
-    seen = {"purchased": 0, "discarded": 0}
-    for seed in range(12):
-        game = new_game("purchase", 4, seed=seed)
-        bots = [HeuristicBot(seed=seed * 10 + seat) for seat in range(4)]
-        while not game.game_over:
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                continue
-            seat = game.next_to_act()
-            view = game.view(seat)
-            verbs = {action.verb for action in view.legal_actions}
-            candidates = bots[seat].candidates(view, 3)
-            # A purchase that completes a book is clear (a single candidate); other choices are not.
-            if Verb.DISCARD in verbs and verbs & purchase_verbs and len(candidates) > 1:
-                other = {Verb.DISCARD} if candidates[0].verb in purchase_verbs else purchase_verbs
-                if candidates[0].verb in purchase_verbs:
-                    seen["purchased"] += 1
-                else:
-                    seen["discarded"] += 1
-                assert any(action.verb in other for action in candidates[1:]), [str(a) for a in candidates]
-            assert HeuristicBot(seed=seed * 10 + seat).choose(view) == candidates[0]
-            game.apply(candidates[0])
-    assert seen["purchased"] and seen["discarded"]
+def test_purchase_book_values_match_a_scan_of_every_book() -> None:
+    from rummy.bots.freeplay import _BOOKS, PurchasePlanner, _book_in
+
+    def scanned(cards: list[int], reach: list[float]) -> float:
+        scores = sorted((sum(1 for c in book if c in cards)
+                         + sum(r * 0.8 ** i for i, r in enumerate(sorted((reach[c] for c in book if c not in cards),
+                                                                         reverse=True)))
+                         for book in _BOOKS if any(c in cards for c in book)), reverse=True)
+        return (scores[0] if scores else 0.0) + 0.15 * (scores[1] if len(scores) > 1 else 0.0)
+
+    rng = random.Random(5)
+    planner = PurchasePlanner()
+    for _ in range(500):
+        cards = rng.sample(range(52), rng.choice((4, 6, 7)))
+        reach = [rng.choice((0.12, 0.2, 0.45, 0.55, 0.7, 1.0)) for _ in range(52)]
+        assert planner._value(cards, reach) == pytest.approx(scanned(cards, reach), abs=1e-12)
+        assert _book_in(cards) == any(all(c in cards for c in book) for book in _BOOKS)
+    assert _book_in([0, 13, 26, 39])  # the four aces

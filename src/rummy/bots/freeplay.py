@@ -251,7 +251,7 @@ class PurchasePlanner:
         hand = list(view.hand)
         reach = self._reach(view, variant, pcs[me] if pcs else None)
         current = self._value(hand, reach)
-        scored: list[tuple[float, Action]] = []
+        best: tuple[float, Action] | None = None
         for action in actions:
             if action.verb not in (Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE):
                 continue
@@ -263,17 +263,12 @@ class PurchasePlanner:
             if _book_in(seven):
                 return action  # declare it next
             after = self._reach(view, variant, action.new_pc, moved=(gained, pcs[me] if pcs else None))
-            scored.append((self._value(seven, after) + 0.02 * _power(action.new_pc), action))
-        # Stable on equal values: the first listed of equally good purchases, as before.
-        purchases = [action for _, action in sorted(scored, key=lambda pair: -pair[0])]
-        discard = self._discard(view, hand, reach)
-        if scored and max(value for value, _ in scored) > current + 0.25:
-            # Which purchase, and whether to purchase at all, are judgement calls: the runner-up and
-            # the best plain discard are the alternatives.
-            self.alternatives = purchases[:2] + [discard]
-            return purchases[0]
-        self.alternatives = [discard] + purchases[:1] + self.alternatives[1:]
-        return discard
+            value = self._value(seven, after) + 0.02 * _power(action.new_pc)
+            if best is None or value > best[0]:
+                best = (value, action)
+        if best is not None and best[0] > current + 0.25:
+            return best[1]
+        return self._discard(view, hand, reach)
 
     def _gained(self, view: PlayerView, action: Action) -> Card | None:
         pcs = view.purchase_cards or ()
