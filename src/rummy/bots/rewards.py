@@ -52,6 +52,8 @@ def _book_progress(game: Game, seat: int) -> int:
         for low in range(2, 12):
             best = max(best, sum(held[suit][low: low + 4]))
     return best
+
+
 def round_rewards(game: Game, results_before: int) -> list[float]:
     """Every seat's reward in [0, 1] for the round just played (or stopped early, by hand points).
 
@@ -97,8 +99,6 @@ def _relative(scores: list[int], *, weight: float) -> list[float]:
     top = max(max(scores), 1)
     total = sum(scores)
     return [0.5 + weight * ((total - own) / (n - 1) - own) / (2 * top) for own in scores]
-
-
 
 
 def game_rewards(game: Game, results_before: int) -> list[float]:
