@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from rummy import solver
 from rummy.cards import JOKER, make_card, parse_card, to_counts
+from rummy.house_rules import apply_options
+from rummy.melds import check_run
 from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down
 from rummy.variants import GROUP, RUN, Slot, Variant, get_variant
 
@@ -388,6 +390,22 @@ def test_may_i_ratio_rule() -> None:
     for text in ("5H JK 2C 2D", "5H JK 2C 8H", "5H 5S JK 2C 9C 9D 9S", "5H JK 2C 9C 9D 9S"):
         compare(hand_of(text), run_contract, MAY_I)
         compare(hand_of(text), contract, MAY_I)
+
+
+def test_twos_natural_in_place() -> None:
+    variant = apply_options(MAY_I, {"twos_natural_in_place": True})
+    run_contract = (Slot(RUN, 4),)
+    hand = hand_of("2H 3H JK JK 9C")  # as wilds: three wilds to one natural; 2H in its own place: two and two
+    assert find_lay_down(hand, run_contract, MAY_I) is None
+    assert not can_lay_down(hand, run_contract, MAY_I)
+    plan = find_lay_down(hand, run_contract, variant)
+    assert plan is not None and can_lay_down(hand, run_contract, variant)
+    (meld,) = plan
+    assert sorted(meld.cards) == sorted(parse_card(t) for t in "2H 3H JK JK".split())
+    check_run(meld, variant, 4)  # the engine accepts it
+    # where the twos are better used as wilds, the first search's lay-down stands
+    hand = hand_of("5H 2C JK 8H 2D")
+    assert names(find_lay_down(hand, run_contract, variant)) == names(find_lay_down(hand, run_contract, MAY_I))
 
 
 def test_may_i_wild_trio_fills_a_set_slot() -> None:

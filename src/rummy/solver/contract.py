@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 
@@ -35,13 +36,50 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
     True
     """
     search = _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=False)
-    return None if search is None else build_lay_down(search)
+    best = None if search is None else build_lay_down(search)
+    if variant.twos_natural_in_place:
+        natural = _solve(hand, contract, twos_as_naturals(variant), final_discard_allowed, must_use_all,
+                         first_only=False)
+        if natural is not None:
+            other = build_lay_down(natural)
+            if best is None or _left_in_hand(hand, other, variant) < _left_in_hand(hand, best, variant):
+                best = other
+    return best
 
 
 def can_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, *,
                  final_discard_allowed: bool = True, must_use_all: bool = False) -> bool:
     """Whether ``contract`` can be laid down from ``hand`` (same rules as :func:`find_lay_down`)."""
-    return _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=True) is not None
+    variants = (variant, twos_as_naturals(variant)) if variant.twos_natural_in_place else (variant,)
+    return any(
+        _solve(hand, contract, rules, final_discard_allowed, must_use_all, first_only=True) is not None
+        for rules in variants
+    )
+
+
+_TWOS_AS_NATURALS: dict[int, tuple[Variant, Variant]] = {}
+
+
+def twos_as_naturals(variant: Variant) -> Variant:
+    """``variant`` with its twos natural cards (cached): what a lay-down whose every two stands in its own
+    place (a set of twos, a run at the two of its suit) is checked against under ``twos_natural_in_place``.
+    """
+    hit = _TWOS_AS_NATURALS.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_TWOS_AS_NATURALS) > 256:
+            _TWOS_AS_NATURALS.clear()
+        natural = dataclasses.replace(variant, wild_ranks=variant.wild_ranks - {2}, twos_natural_in_place=False)
+        hit = _TWOS_AS_NATURALS[id(variant)] = (variant, natural)
+    return hit[1]
+
+
+def _left_in_hand(hand: Sequence[int], melds: Sequence[PlannedMeld], variant: Variant) -> tuple[int, int]:
+    """Penalty points and number of the cards a lay-down leaves in ``hand`` (lower is better)."""
+    left = list(hand)
+    for meld in melds:
+        for card in meld.cards:
+            left[card] -= 1
+    return sum(variant.points(card) * count for card, count in enumerate(left)), sum(left)
 
 
 def _solve(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, final_discard_allowed: bool,
