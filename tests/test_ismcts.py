@@ -249,8 +249,14 @@ def test_budget_settings() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="unknown ismcts option 'colour'"):
         make_bot("ismcts", colour="red")
+    with pytest.raises(ValueError, match="'simulations' must be int or null, not 2.5"):
+        make_bot("ismcts", simulations=2.5)
+    with pytest.raises(ValueError, match="'exploration' must be float, not True"):
+        make_bot("ismcts", exploration=True)
+    with pytest.raises(TypeError):
+        IsmctsBot(colour="red")
     with pytest.raises(ValueError):
         IsmctsBot(rollout="ismcts")
     with pytest.raises(ValueError):

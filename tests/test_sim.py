@@ -19,7 +19,7 @@ from rummy.bots import BOTS, make_bot
 from rummy.cli import main
 from rummy.game import Phase
 from rummy.record import load, prepare
-from rummy.sim import derive_seed, parse_players, wilson_interval
+from rummy.sim import derive_seed, parse_bot_options, parse_players, wilson_interval
 from rummy.view import PlayerView
 
 PLAYER_KEYS = {"name", "seat_kind", "wins", "win_share", "ci95", "mean_score", "mean_points_per_round", "buys",
@@ -208,6 +208,35 @@ def test_a_failing_game_is_reported_with_its_seed_and_record(
     assert err.startswith("rummy sim: game 1 (seed ") and "RuntimeError: boom" in err
     assert main(["replay", str(tmp_path / "game-00001.json"), "--json"]) == 0  # the record so far is legal
     assert json.loads(capsys.readouterr()[0])["results"]["game_over"] is False
+
+
+def test_bot_options_reach_the_bots_and_the_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    searcher = "ismcts:simulations=2:rollout=random:max_rollout=10"
+    players = f"{searcher},random,{searcher}"
+    data = sim_json(capsys, "--variant", "purchase", "--players", players, "--games", "3", "--seed", "4",
+                    "--workers", "1", "--records", str(tmp_path))
+    names = [p["name"] for p in data["players"]]
+    assert names == [searcher, "random", searcher + "#2"]
+    assert [p["seat_kind"] for p in data["players"]] == ["ismcts", "random", "ismcts"]
+    about = json.loads((tmp_path / "game-00001.json").read_text())["x-sim"]
+    options = {"simulations": 2, "rollout": "random", "max_rollout": 10}
+    assert about["bot_options"] == [options, {}, options]  # game 1 seats the players in order
+    assert parse_bot_options("heuristic:rummy=off:patience=1.5") == {"rummy": "off", "patience": 1.5}
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    ("ismcts:sims=3,random", "unknown ismcts option 'sims'"),
+    ("ismcts:simulations=abc,random", "'simulations' must be int or null, not 'abc'"),
+    ("ismcts:simulations=0,random", "simulations must be at least 1"),
+    ("ismcts:simulations,random", "bot:key=value"),
+    ("random:x=1,random", "unknown random option 'x' (known: none)"),
+    ("heuristic:rummy=never,random", "rummy must be off, near or hold"),
+])
+def test_bad_bot_options_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], players: str,
+                                                 message: str) -> None:
+    assert main(["sim", "--variant", "basic", "--players", players, "--games", "1", "--workers", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err and "Traceback" not in err
 
 
 def test_progress_bar_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,7 +40,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -69,7 +69,11 @@ class GameFailed(RuntimeError):
 
 
 def parse_players(text: str) -> tuple[list[str], list[str]]:
-    """Player names (a repeated bot gets ``#2``, ``#3`` …) and bot kinds from ``"a,b,c"``."""
+    """Player names (a repeated player gets ``#2``, ``#3`` …) and bot kinds from ``"a,b,c"``.
+
+    A player is a bot name or level, optionally followed by bot options, each as ``:key=value``
+    (``ismcts:simulations=100:confidence=2``); the name is the text as given.
+    """
     given = [part.strip() for part in text.split(",")]
     if any(not part for part in given):
         raise SimError(f"--players {text!r}: empty player name (use bot names separated by commas)")
@@ -79,20 +83,45 @@ def parse_players(text: str) -> tuple[list[str], list[str]]:
     for part in given:
         seen[part] = seen.get(part, 0) + 1
         names.append(part if seen[part] == 1 else f"{part}#{seen[part]}")
-        kinds.append(LEVELS.get(part, part))
+        kind = part.partition(":")[0].strip()
+        kinds.append(LEVELS.get(kind, kind))
     return names, kinds
 
 
-def check_bots(kinds: Iterable[str]) -> None:
-    """Fail early, with one line, on an unknown bot or one whose module does not load."""
-    for kind in dict.fromkeys(kinds):
+def parse_bot_options(player: str) -> dict[str, Any]:
+    """The options of a player written ``bot:key=value:key=value`` (values read as JSON, else as text).
+
+    >>> parse_bot_options("ismcts:simulations=100:rollout=greedy")
+    {'simulations': 100, 'rollout': 'greedy'}
+    """
+    options: dict[str, Any] = {}
+    for pair in player.split(":")[1:]:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            raise SimError(f"--players: {player!r}: write bot options as bot:key=value:key=value")
+        options[key.strip()] = _json_or_text(text.strip())
+    return options
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def check_bots(names: Sequence[str], kinds: Sequence[str], options: Sequence[Mapping[str, Any]]) -> None:
+    """Fail early, with one line, on an unknown bot, a bad bot option or a bot whose module does not load."""
+    for name, kind, bot_options in zip(names, kinds, options, strict=True):
         if kind not in BOTS:
             known = ", ".join(sorted(BOTS) + sorted(LEVELS))
             raise SimError(f"unknown bot {kind!r} (known: {known})")
         try:
-            make_bot(kind, seed=0)
+            make_bot(kind, seed=0, **bot_options)
         except ImportError as error:
             raise SimError(f"bot {kind!r} is not available: {error}") from None
+        except (TypeError, ValueError) as error:
+            raise SimError(f"--players: {name}: {error}") from None
 
 
 def parse_options(options_json: str | None, pairs: Sequence[str]) -> dict[str, Any]:
@@ -110,11 +139,7 @@ def parse_options(options_json: str | None, pairs: Sequence[str]) -> dict[str, A
         key, sep, text = pair.partition("=")
         if not sep or not key.strip():
             raise SimError(f"--option {pair!r}: use key=value")
-        try:
-            value: Any = json.loads(text)
-        except json.JSONDecodeError:
-            value = text
-        options[key.strip()] = value
+        options[key.strip()] = _json_or_text(text)
     return options
 
 
@@ -135,6 +160,12 @@ class SimConfig:
     seed: int = 0
     duplicate: bool = False
     records: str | None = None
+    #: Per player, its bot options as (key, value) pairs (empty: none for anybody).
+    bot_options: tuple[tuple[tuple[str, Any], ...], ...] = ()
+
+    def options_of(self, player: int) -> dict[str, Any]:
+        """The bot options of player ``player``."""
+        return dict(self.bot_options[player]) if self.bot_options else {}
 
     @property
     def n(self) -> int:
@@ -171,7 +202,10 @@ def _save_record(config: SimConfig, game: Game, index: int, seating: Sequence[in
     if config.records is None:
         return None
     record = record_of(game)
-    record.extra["x-sim"] = {"game": index + 1, "seed": config.seed, "bots": [config.kinds[p] for p in seating]}
+    about: dict[str, Any] = {"game": index + 1, "seed": config.seed, "bots": [config.kinds[p] for p in seating]}
+    if any(config.options_of(p) for p in seating):
+        about["bot_options"] = [config.options_of(p) for p in seating]
+    record.extra["x-sim"] = about
     path = record_path(config.records, index)
     path.write_text(dumps(record) + "\n", encoding="utf-8")
     return path
@@ -180,7 +214,8 @@ def _save_record(config: SimConfig, game: Game, index: int, seating: Sequence[in
 def play_one(config: SimConfig, index: int) -> GameSummary:
     """Play game ``index`` to its end (and save its record when ``config.records`` is set)."""
     seed, seating = config.plan(index)
-    bots: list[Bot] = [make_bot(config.kinds[p], seed=derive_seed(config.seed, "bot", index, p)) for p in seating]
+    bots: list[Bot] = [make_bot(config.kinds[p], seed=derive_seed(config.seed, "bot", index, p), **config.options_of(p))
+                      for p in seating]
     game = new_game(config.variant, [config.names[p] for p in seating], seed=seed)
     try:
         decisions = drive(game, lambda g, seat: decide(g, seat, bots[seat]), max_actions=MAX_DECISIONS)
@@ -508,7 +543,8 @@ def build_config(args: argparse.Namespace) -> SimConfig:
             f"{variant.id} is for {variant.players_min}–{variant.players_max} players, "
             f"not {len(names)} ({args.players})"
         )
-    check_bots(kinds)
+    bot_options = [parse_bot_options(player.strip()) for player in args.players.split(",")]
+    check_bots(names, kinds, bot_options)
     if args.games < 1:
         raise SimError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -525,7 +561,9 @@ def build_config(args: argparse.Namespace) -> SimConfig:
             raise SimError(f"--records {args.records!r}: {error.strerror}") from None
         records = str(Path(args.records).resolve())
     games = args.games * len(names) if args.duplicate else args.games
-    return SimConfig(variant, tuple(names), tuple(kinds), games, args.seed, args.duplicate, records)
+    options_by_player = tuple(tuple(sorted(player.items())) for player in bot_options) if any(bot_options) else ()
+    return SimConfig(variant, tuple(names), tuple(kinds), games, args.seed, args.duplicate, records,
+                     options_by_player)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -577,7 +615,8 @@ def add_parser(commands: Any) -> None:
     sim.add_argument("--variant", help="variant id (see 'rummy variants')")
     sim.add_argument("--variant-file", help="a TOML or JSON file defining a house variant")
     sim.add_argument("--players", required=True,
-                     help="comma-separated bots, one per seat: random, greedy, heuristic, ismcts or easy … expert")
+                     help="comma-separated bots, one per seat: random, greedy, heuristic, ismcts or easy … expert; "
+                          "bot options follow as :key=value (ismcts:simulations=100)")
     sim.add_argument("--games", type=int, default=100, help="games to play (deals with --duplicate); default 100")
     sim.add_argument("--seed", type=int, default=0, help="master seed; every game's seed derives from it")
     sim.add_argument("--workers", type=int, help="worker processes (default: every core)")

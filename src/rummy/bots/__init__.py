@@ -12,10 +12,14 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 import random
-from collections.abc import Sequence
-from typing import Protocol
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from rummy.actions import Action
 from rummy.game import Game, new_game
@@ -65,8 +69,51 @@ def make_bot(name: str, seed: int = 0, **options: object) -> Bot:
         raise ValueError(f"unknown bot {name!r} (known: {known})")
     module_name, class_name = BOTS[key].split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
+    if options:
+        check_bot_options(key, cls, options)
     bot: Bot = cls(seed=seed, **options)
     return bot
+
+
+@functools.cache
+def bot_options(cls: type) -> Mapping[str, Any]:
+    """The options a bot class takes (keyword arguments besides ``seed``), with their types."""
+    parameters = inspect.signature(cls, eval_str=True).parameters.values()
+    return types.MappingProxyType({
+        parameter.name: parameter.annotation for parameter in parameters
+        if parameter.name != "seed" and parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    })
+
+
+def check_bot_options(name: str, cls: type, options: dict[str, object]) -> None:
+    """Refuse, with a ValueError naming the option, an option ``cls`` does not take or a value of the
+    wrong type (values come from command lines and files; the bot itself checks their ranges)."""
+    known = bot_options(cls)
+    for option, value in options.items():
+        if option not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise ValueError(f"unknown {name} option {option!r} (known: {names})")
+        allowed = _allowed_types(known[option])
+        if allowed and not any(_is_a(value, kind) for kind in allowed):
+            wanted = " or ".join("null" if kind is type(None) else kind.__name__ for kind in allowed)
+            raise ValueError(f"{name} option {option!r} must be {wanted}, not {value!r}")
+
+
+def _allowed_types(hint: object) -> tuple[type, ...]:
+    """The plain types of an annotation (``int | None`` → int, NoneType); empty if it is not that simple."""
+    parts = typing.get_args(hint) if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union \
+        else (hint,)
+    if all(isinstance(part, type) and part in (bool, int, float, str, type(None)) for part in parts):
+        return tuple(part for part in parts if isinstance(part, type))
+    return ()
+
+
+def _is_a(value: object, kind: type) -> bool:
+    if kind is float:  # an integer is a fine float, a bool is neither
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
 
 
 def decide(game: Game, seat: int, bot: Bot) -> Action:
