@@ -37,6 +37,16 @@ from rummy.variants import get_variant
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 
 
+def add_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ismcts budget and option arguments (read back by :func:`bot_options`)."""
+    parser.add_argument("--simulations", type=int)
+    parser.add_argument("--time-ms", type=float)
+    parser.add_argument("--max-rollout", type=int)
+    parser.add_argument("--rollout")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="any other ismcts option, the value in JSON (e.g. --option widening=0.5)")
+
+
 def bot_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if args.simulations is not None:
@@ -115,7 +125,7 @@ def one_game(job: tuple[str, int, dict[str, Any] | None, str]) -> tuple[int, flo
 
 #: Settings added after games were logged, with the value those games played with: an entry without
 #: the setting matches a configuration that has this value.
-SETTINGS_BEFORE_LOGGED = {"reward": "round"}
+SETTINGS_BEFORE_LOGGED: dict[str, Any] = {"reward": "round", "confidence_by_verb": {}}
 #: Per variant, the revision of the bot's play that its settings do not show (the rollout bot's
 #: candidates, say), raised with every such change; games logged without one are revision 1.
 #: purchase 2 was an experiment, not kept: the heuristic named purchasing and not purchasing as each
@@ -151,12 +161,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="strength: parallel processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponent", default="heuristic")
-    parser.add_argument("--simulations", type=int)
-    parser.add_argument("--time-ms", type=float)
-    parser.add_argument("--max-rollout", type=int)
-    parser.add_argument("--rollout")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="any other ismcts option, the value in JSON (e.g. --option widening=0.5)")
+    add_option_arguments(parser)
     parser.add_argument("--paired", action="store_true", help="strength: also play every game's deal with the "
                         "opponent bot in the ismcts seat and print the game-by-game difference")
     parser.add_argument("--log", help="strength: a JSON-lines file; finished games are appended, and the games of "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -14,6 +15,7 @@ from rummy.bots import Bot, make_bot, play_game
 from rummy.bots.ismcts import (
     DEFAULT_CEILING_MS,
     DEFAULT_CONFIDENCE,
+    DEFAULT_CONFIDENCE_BY_VERB,
     DEFAULT_SIMULATIONS,
     IsmctsBot,
     default_simulations,
@@ -352,15 +354,44 @@ def test_default_budget_ms_per_decision() -> None:
 
 def test_the_vote_keeps_the_advice_unless_an_alternative_wins_clearly() -> None:
     advice = "p0 discard 9S"
+
+    def vote(rewards: dict[str, list[float]], advice: str | None, confidence: float) -> str:
+        return IsmctsBot._vote(rewards, advice, dict.fromkeys(rewards, confidence))
+
     noisy = {advice: [0.5, 0.6, 0.4, 0.5], "p0 discard 3C": [0.6, 0.5, 0.5, 0.5]}
-    assert IsmctsBot._vote(noisy, advice, 1.0) == advice
+    assert vote(noisy, advice, 1.0) == advice
     clear = {advice: [0.5, 0.6, 0.4, 0.5], "p0 discard 3C": [0.7, 0.8, 0.6, 0.71]}
-    assert IsmctsBot._vote(clear, advice, 1.0) == "p0 discard 3C"
-    assert IsmctsBot._vote(clear, advice, 100.0) == advice
-    assert IsmctsBot._vote(clear, None, 1.0) == "p0 discard 3C"  # no advice: the best mean
+    assert vote(clear, advice, 1.0) == "p0 discard 3C"
+    assert vote(clear, advice, 100.0) == advice
+    assert IsmctsBot._vote(clear, advice, {advice: 1.0, "p0 discard 3C": 100.0}) == advice  # its own confidence
+    assert vote(clear, None, 1.0) == "p0 discard 3C"  # no advice: the best mean
     few = {text: values[:3] for text, values in clear.items()}
-    assert IsmctsBot._vote(few, advice, 1.0) == advice  # three batches are too few to overrule it
+    assert vote(few, advice, 1.0) == advice  # three batches are too few to overrule it
     assert set(DEFAULT_CONFIDENCE) <= set(VARIANTS)
+    assert set(DEFAULT_CONFIDENCE_BY_VERB) <= set(VARIANTS)
+
+
+def test_confidence_by_verb() -> None:
+    for variant in VARIANTS:
+        settings = IsmctsBot(simulations=4).settings(get_variant(variant))
+        assert settings.confidence_by_verb == DEFAULT_CONFIDENCE_BY_VERB.get(variant, {})
+    chosen = IsmctsBot(confidence_by_verb={"meld": 1.0}).settings(get_variant("basic"))
+    assert chosen.confidence_by_verb == {"meld": 1.0} and chosen.confidence == DEFAULT_CONFIDENCE["basic"]
+    for bad in ({"melt": 1.0}, {"meld": -1.0}, {"meld": "high"}, {"meld": True}, ["meld"]):
+        with pytest.raises(ValueError, match="confidence_by_verb"):
+            IsmctsBot(confidence_by_verb=bad)  # type: ignore[arg-type]
+    game = new_game("progressive-buy-it", 4, seed=11)
+    while True:  # the first play phase of a player who must discard: three discards are searched
+        seat = game.next_to_act()
+        legal = game.legal_actions(seat)
+        if game.phase is Phase.PLAY and all(a.verb is Verb.DISCARD for a in legal):
+            break
+        game.apply(next((a for a in legal if a.verb in (Verb.DRAW, Verb.PASS)), legal[0]))
+    view = game.view(seat, with_public_game=True)
+    advice = str(make_bot("heuristic", seed=5).choose(view))
+    bot = IsmctsBot(seed=5, simulations=6, max_rollout=10, confidence_by_verb={"discard": math.inf})
+    assert str(bot.choose(view)) == advice  # alternatives that may never overrule are not even searched
+    assert bot.last_search["iterations"] == 0
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

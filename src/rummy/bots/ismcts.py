@@ -37,6 +37,8 @@ differ by the action and not by the guessed cards.  One iteration:
 **Vote.**  The rollout bot's choice stands unless an alternative beats it on the batch-by-batch
 reward differences by ``confidence`` standard errors; with random rollouts the best mean wins.  A
 search too small to tell the moves apart therefore plays the heuristic's move rather than noise.
+Where the search is measurably right or wrong about one kind of move, ``confidence_by_verb`` sets the
+standard errors for alternatives of that verb (``inf``: they are not searched at all).
 
 >>> from rummy.bots import make_bot, play_game
 >>> bots = [make_bot("ismcts", seed=1, simulations=4, rollout="random", max_rollout=20), make_bot("random", seed=2)]
@@ -49,11 +51,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rummy.actions import Action
+from rummy.actions import Action, Verb
 from rummy.bots.rewards import game_rewards, round_rewards
 from rummy.determinize import determinize
 from rummy.errors import RummyError
@@ -117,6 +119,15 @@ DEFAULT_DISCARD_WEIGHT = 1.0
 #: overrules the heuristic only when it is very sure; in ``progressive-15`` 2.0 (25.9% over 83 games,
 #: 21.7% over 23 at 1.0: neither shows the search ahead there, so it overrules only on firmer evidence).
 DEFAULT_CONFIDENCE: dict[str, float] = {"basic": 3.0, "progressive-15": 2.0}
+#: Where the kind of an alternative (its verb) calls for another ``confidence`` than the variant's, by
+#: variant family (``confidence_by_verb``; ``inf``: never overrule for that kind).  None by default:
+#: in ``basic``, ``python bench/overrides.py`` (each override of the heuristic judged by playouts of the
+#: round on the real cards) found that at confidence 1.0 melding where the heuristic held back for rummy
+#: gained +0.057 round reward (se 0.016) and taking the discard where it drew lost 0.038 (se 0.015),
+#: yet ``{"meld": 1.0, "take": inf}`` lost games (python bench/ismcts.py strength, the same 198 deals:
+#: 16.7% against 24.7%): a round won early is worth less than one won with rummy's double points, which
+#: a round reward does not see once the win alone clears the target.
+DEFAULT_CONFIDENCE_BY_VERB: dict[str, dict[str, float]] = {}
 #: Batches below which the rollout bot's choice stands whatever the rewards (the standard error of
 #: two or three paired differences is itself a guess).
 MIN_BATCHES_TO_OVERRULE = 4
@@ -169,6 +180,7 @@ class SearchSettings:
     width: int
     widening: float
     confidence: float
+    confidence_by_verb: dict[str, float] = field(hash=False)
     kept_draws: float
     discard_weight: float
     reward: str
@@ -182,6 +194,18 @@ def default_simulations(variant: Variant) -> int:
     True
     """
     return DEFAULT_SIMULATIONS.get(variant.id_base, DEFAULT_SIMULATIONS_OTHER)
+
+
+def _check_confidence_by_verb(confidence_by_verb: Mapping[str, float]) -> None:
+    if not isinstance(confidence_by_verb, Mapping):
+        raise ValueError(f"confidence_by_verb must map verbs to confidences, not {confidence_by_verb!r}")
+    verbs = {verb.value for verb in Verb}
+    for verb, confidence in confidence_by_verb.items():
+        if verb not in verbs:
+            raise ValueError(f"confidence_by_verb: unknown verb {verb!r} (known: {', '.join(sorted(verbs))})")
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not confidence >= 0:
+            raise ValueError(f"confidence_by_verb: the confidence for {verb!r} must be a number ≥ 0, "
+                             f"not {confidence!r}")
 
 
 def _bot_policy(bot: Bot) -> Policy:
@@ -206,7 +230,9 @@ class IsmctsBot:
     :data:`DEFAULT_MAX_ROLLOUT` by variant),
     ``exploration`` (UCB1 constant below the root), ``width`` (root candidates asked of the rollout
     bot; 0: every legal action), ``confidence`` (standard errors by which an alternative must beat the
-    rollout bot's choice; default :data:`DEFAULT_CONFIDENCE` by variant), ``widening`` (children
+    rollout bot's choice; default :data:`DEFAULT_CONFIDENCE` by variant), ``confidence_by_verb`` (the
+    confidence for alternatives of the verbs it names, ``{"meld": 1.0}``; default
+    :data:`DEFAULT_CONFIDENCE_BY_VERB` by variant, ``{}`` for none), ``widening`` (children
     below the root, see the module docstring; default :data:`DEFAULT_WIDENING`), ``kept_draws`` and
     ``discard_weight`` (the opponent model; defaults :data:`DEFAULT_KEPT_DRAWS` by variant and
     :data:`DEFAULT_DISCARD_WEIGHT`), ``reward`` (``round`` or ``game``, see the module docstring;
@@ -228,6 +254,7 @@ class IsmctsBot:
         exploration: float = DEFAULT_EXPLORATION,
         width: int = DEFAULT_WIDTH,
         confidence: float | None = None,
+        confidence_by_verb: Mapping[str, float] | None = None,
         widening: float = DEFAULT_WIDENING,
         kept_draws: float | None = None,
         discard_weight: float = DEFAULT_DISCARD_WEIGHT,
@@ -244,6 +271,8 @@ class IsmctsBot:
             raise ValueError("width must be 0 (every legal action) or more")
         if confidence is not None and confidence < 0:
             raise ValueError("confidence must not be negative")
+        if confidence_by_verb is not None:
+            _check_confidence_by_verb(confidence_by_verb)
         if max_rollout is not None and max_rollout < 0:
             raise ValueError("max_rollout must not be negative")
         if widening < 0:
@@ -263,6 +292,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.width = width
         self.confidence = confidence
+        self.confidence_by_verb = dict(confidence_by_verb) if confidence_by_verb is not None else None
         self.widening = widening
         self.kept_draws = kept_draws
         self.discard_weight = discard_weight
@@ -299,6 +329,8 @@ class IsmctsBot:
             width=self.width,
             widening=self.widening,
             confidence=confidence,
+            confidence_by_verb=dict(self.confidence_by_verb if self.confidence_by_verb is not None
+                                    else DEFAULT_CONFIDENCE_BY_VERB.get(family, {})),
             kept_draws=self.kept_draws if self.kept_draws is not None else DEFAULT_KEPT_DRAWS.get(family, 0.0),
             discard_weight=self.discard_weight,
             reward=self.reward if self.reward is not None else DEFAULT_REWARD.get(family, DEFAULT_REWARD_OTHER),
@@ -373,13 +405,18 @@ class IsmctsBot:
         started = time.perf_counter()
         candidates = self._root_candidates(view)
         advice = str(candidates[0]) if self._advisor is not None else None
+        settings = self.settings(public.variant)
         by_text: dict[str, Action] = {}
+        confidence: dict[str, float] = {}
         for action in candidates:
-            by_text.setdefault(str(action), action)
+            text = str(action)
+            required = settings.confidence_by_verb.get(action.verb.value, settings.confidence)
+            if text not in by_text and (text == advice or advice is None or not math.isinf(required)):
+                by_text[text] = action  # an alternative that may never overrule is not searched
+                confidence[text] = required
         if len(by_text) == 1:
             self.last_search = {"iterations": 0, "ms": 0.0, "visits": {}, "advice": advice, "stopped_by_clock": False}
             return candidates[0]
-        settings = self.settings(public.variant)
         simulations = settings.simulations
         deadline = None if settings.time_ms is None else started + settings.time_ms / 1000.0
         root = Node(-1)
@@ -402,7 +439,7 @@ class IsmctsBot:
                 now = time.perf_counter()
                 slowest = max(slowest, now - begun)
                 clocked = now + slowest >= deadline  # stop if another batch as slow as the slowest would overrun
-        best = self._vote(rewards, advice, settings.confidence)
+        best = self._vote(rewards, advice, confidence)
         self.last_search = {
             "iterations": iterations,
             "ms": (time.perf_counter() - started) * 1000.0,
@@ -415,11 +452,11 @@ class IsmctsBot:
         return by_text[best]
 
     @staticmethod
-    def _vote(rewards: dict[str, list[float]], advice: str | None, confidence: float) -> str:
+    def _vote(rewards: dict[str, list[float]], advice: str | None, confidence: dict[str, float]) -> str:
         """The candidate to play: the advice unless another beats it clearly, batch by batch.
 
         Without advice (random rollouts), the best mean reward.  With advice, an alternative must beat
-        it on the paired differences by ``confidence`` standard errors (and the best such one wins),
+        it on the paired differences by its ``confidence`` standard errors (and the best such one wins),
         over at least :data:`MIN_BATCHES_TO_OVERRULE` batches.
         """
         if advice is None:
@@ -435,7 +472,7 @@ class IsmctsBot:
             count = len(diffs)
             mean = sum(diffs) / count
             spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else math.inf
-            score = mean - confidence * spread / math.sqrt(count)
+            score = mean - confidence[text] * spread / math.sqrt(count)
             if score > best_score:
                 best, best_score = text, score
         return best
