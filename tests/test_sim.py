@@ -222,6 +222,10 @@ def test_bot_options_reach_the_bots_and_the_records(capsys: pytest.CaptureFixtur
     options = {"simulations": 2, "rollout": "random", "max_rollout": 10}
     assert about["bot_options"] == [options, {}, options]  # game 1 seats the players in order
     assert parse_bot_options("heuristic:rummy=off:patience=1.5") == {"rummy": "off", "patience": 1.5}
+    assert parse_bot_options('ismcts:confidence_by_verb={"meld": 1, "take": 2}') == {
+        "confidence_by_verb": {"meld": 1, "take": 2}}
+    assert parse_players('ismcts:confidence_by_verb={"meld": 1, "take": 2},random') == (
+        ['ismcts:confidence_by_verb={"meld": 1, "take": 2}', "random"], ["ismcts", "random"])
 
 
 @pytest.mark.parametrize(("players", "message"), [

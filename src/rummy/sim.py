@@ -74,7 +74,7 @@ def parse_players(text: str) -> tuple[list[str], list[str]]:
     A player is a bot name or level, optionally followed by bot options, each as ``:key=value``
     (``ismcts:simulations=100:confidence=2``); the name is the text as given.
     """
-    given = [part.strip() for part in text.split(",")]
+    given = [part.strip() for part in split_outside_json(text)]
     if any(not part for part in given):
         raise SimError(f"--players {text!r}: empty player name (use bot names separated by commas)")
     names: list[str] = []
@@ -83,9 +83,33 @@ def parse_players(text: str) -> tuple[list[str], list[str]]:
     for part in given:
         seen[part] = seen.get(part, 0) + 1
         names.append(part if seen[part] == 1 else f"{part}#{seen[part]}")
-        kind = part.partition(":")[0].strip()
+        kind = split_outside_json(part, ":")[0].strip()
         kinds.append(LEVELS.get(kind, kind))
     return names, kinds
+
+
+def split_outside_json(text: str, separator: str = ",") -> list[str]:
+    """``text`` split at every ``separator`` that is not inside a JSON value's brackets or quotes.
+
+    >>> split_outside_json('ismcts:confidence_by_verb={"meld": 1, "take": 2},heuristic')
+    ['ismcts:confidence_by_verb={"meld": 1, "take": 2}', 'heuristic']
+    """
+    parts: list[str] = []
+    depth = 0
+    quoted = False
+    start = 0
+    for index, char in enumerate(text):
+        if char == '"' and (index == 0 or text[index - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and char in "[{":
+            depth += 1
+        elif not quoted and char in "]}":
+            depth = max(0, depth - 1)
+        elif char == separator and depth == 0 and not quoted:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return parts
 
 
 def parse_bot_options(player: str) -> dict[str, Any]:
@@ -95,7 +119,7 @@ def parse_bot_options(player: str) -> dict[str, Any]:
     {'simulations': 100, 'rollout': 'greedy'}
     """
     options: dict[str, Any] = {}
-    for pair in player.split(":")[1:]:
+    for pair in split_outside_json(player, ":")[1:]:
         key, sep, text = pair.partition("=")
         if not sep or not key.strip():
             raise SimError(f"--players: {player!r}: write bot options as bot:key=value:key=value")
@@ -543,7 +567,7 @@ def build_config(args: argparse.Namespace) -> SimConfig:
             f"{variant.id} is for {variant.players_min}–{variant.players_max} players, "
             f"not {len(names)} ({args.players})"
         )
-    bot_options = [parse_bot_options(player.strip()) for player in args.players.split(",")]
+    bot_options = [parse_bot_options(player.strip()) for player in split_outside_json(args.players)]
     check_bots(names, kinds, bot_options)
     if args.games < 1:
         raise SimError(f"--games must be at least 1, not {args.games}")
