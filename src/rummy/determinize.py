@@ -60,20 +60,7 @@ def known_hands(game: Game) -> list[list[int]]:
     >>> known_hands(game)[game.active][top]
     1
     """
-    known = [[0] * CARD_COUNT for _ in range(game.n)]
-    pickups = game.pickups
-    next_pickup = 0
-    for index in range(_round_start(game), len(game.log)):
-        action = game.log[index]
-        counts = known[action.seat]
-        for card in released_cards(action):
-            if counts[card]:
-                counts[card] -= 1
-        while next_pickup < len(pickups) and pickups[next_pickup][0] <= index:
-            _, holder, card = pickups[next_pickup]
-            known[holder][card] += 1
-            next_pickup += 1
-    return known
+    return _round_memory(game)[0]
 
 
 def discards_by_seat(game: Game) -> list[list[int]]:
@@ -88,19 +75,35 @@ def discards_by_seat(game: Game) -> list[list[int]]:
     >>> discards_by_seat(game)[game.discarders[-1]][card]
     1
     """
+    return _round_memory(game)[1]
+
+
+def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`known_hands` and :func:`discards_by_seat` in one pass over the round's actions."""
+    known = [[0] * CARD_COUNT for _ in range(game.n)]
     discarded = [[0] * CARD_COUNT for _ in range(game.n)]
-    for action in game.log[_round_start(game):]:
+    pickups = game.pickups
+    next_pickup = 0
+    for index in range(_round_start(game), len(game.log)):
+        action = game.log[index]
+        counts = known[action.seat]
+        for card in released_cards(action):
+            if counts[card]:
+                counts[card] -= 1
         for step in action.steps if action.verb is Verb.BATCH else (action,):
             if step.verb is Verb.DISCARD and step.card is not None:
                 discarded[step.seat][step.card] += 1
-    return discarded
+        while next_pickup < len(pickups) and pickups[next_pickup][0] <= index:
+            _, holder, card = pickups[next_pickup]
+            known[holder][card] += 1
+            next_pickup += 1
+    return known, discarded
 
 
 def redact(game: Game, seat: int) -> Game:
     """A copy of ``game`` holding only what ``seat`` may see (sizes and counts stay)."""
     public = game.clone()
-    public.known_hands = known_hands(game)
-    public.discarded = discards_by_seat(game)
+    public.known_hands, public.discarded = _round_memory(game)
     for other in range(game.n):
         if other != seat:
             public.hands[other] = [0] * CARD_COUNT
