@@ -37,7 +37,7 @@ from rummy.bots import decide, make_bot
 from rummy.bots.rewards import round_rewards
 from rummy.game import Game, Phase, new_game
 
-#: Decisions after which a judging playout stops (the round is then scored as it stands).
+#: Decisions after which a judging playout stops (a round is then scored as it stands, a game as lost).
 PLAYOUT_LIMIT = 3000
 
 
@@ -55,12 +55,11 @@ def playout(game: Game, seat: int, action: Action, seed: int, until: str) -> flo
     bots = [make_bot("heuristic", seed=seed + other) for other in range(world.n)]
     steps = 0
     while world.phase is not Phase.GAME_OVER and steps < PLAYOUT_LIMIT:
-        if world.phase is Phase.ROUND_OVER or len(world.results) > results_before:
+        if world.phase is Phase.ROUND_OVER:
             if until == "round":
                 break
-            if world.phase is Phase.ROUND_OVER:
-                world.deal()
-                continue
+            world.deal()
+            continue
         actor = world.next_to_act()
         world.apply(decide(world, actor, bots[actor]))
         steps += 1
