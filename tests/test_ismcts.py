@@ -141,15 +141,20 @@ def test_search_visits_every_root_action_and_votes() -> None:
     assert means[str(action)] == max(means.values())
 
 
-def test_heuristic_candidates_bound_the_root_and_its_choice_stands_without_evidence() -> None:
+def first_discard_view() -> tuple[int, PlayerView]:
+    """The seat and search view of the first play phase, in a progressive-buy-it game, of a player who
+    must discard."""
     game = new_game("progressive-buy-it", 4, seed=11)
-    while True:  # the first play phase of a player who must discard
+    while True:
         seat = game.next_to_act()
         legal = game.legal_actions(seat)
         if game.phase is Phase.PLAY and all(a.verb is Verb.DISCARD for a in legal):
-            break
+            return seat, game.view(seat, with_public_game=True)
         game.apply(next((a for a in legal if a.verb in (Verb.DRAW, Verb.PASS)), legal[0]))
-    view = game.view(seat, with_public_game=True)
+
+
+def test_heuristic_candidates_bound_the_root_and_its_choice_stands_without_evidence() -> None:
+    seat, view = first_discard_view()
     advisor = make_bot("heuristic", seed=5)
     candidates = [str(a) for a in advisor.candidates(view, 3)]  # type: ignore[attr-defined]
     assert len(candidates) == 3 and all(c.startswith(f"p{seat} discard") for c in candidates)
@@ -380,14 +385,7 @@ def test_confidence_by_verb() -> None:
     for bad in ({"melt": 1.0}, {"meld": -1.0}, {"meld": "high"}, {"meld": True}, ["meld"]):
         with pytest.raises(ValueError, match="confidence_by_verb"):
             IsmctsBot(confidence_by_verb=bad)  # type: ignore[arg-type]
-    game = new_game("progressive-buy-it", 4, seed=11)
-    while True:  # the first play phase of a player who must discard: three discards are searched
-        seat = game.next_to_act()
-        legal = game.legal_actions(seat)
-        if game.phase is Phase.PLAY and all(a.verb is Verb.DISCARD for a in legal):
-            break
-        game.apply(next((a for a in legal if a.verb in (Verb.DRAW, Verb.PASS)), legal[0]))
-    view = game.view(seat, with_public_game=True)
+    _, view = first_discard_view()  # the heuristic names three discards there
     advice = str(make_bot("heuristic", seed=5).choose(view))
     bot = IsmctsBot(seed=5, simulations=6, max_rollout=10, confidence_by_verb={"discard": math.inf})
     assert str(bot.choose(view)) == advice  # alternatives that may never overrule are not even searched
