@@ -66,7 +66,7 @@ def bot_options(args: argparse.Namespace) -> dict[str, Any]:
         if not equals:
             raise SystemExit(f"--option wants NAME=VALUE with a JSON value, not {setting!r}")
     try:
-        IsmctsBot(**options)
+        make_bot("ismcts", **options)  # also checks the values' types
     except (TypeError, ValueError) as error:
         raise SystemExit(f"bad ismcts options: {error}") from None
     return options
