@@ -13,10 +13,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
+from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.deadlock import spare_builds
 from rummy.errors import IllegalActionError
-from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, wild_positions
+from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, layoff_ends, wild_positions
 from rummy.play import _restore, _save, check_completable, discard_error, purchase_allowed, table_play
 
 if TYPE_CHECKING:
@@ -154,16 +154,7 @@ def _layoffs(game: Game, held: list[Card]) -> Iterator[Action]:
     seat = game.active
     for meld in game.table:
         for card in held:
-            wild = variant.is_wild(card)
-            if meld.is_run:
-                if not wild and suit_of(card) != meld.suit:
-                    continue
-                ends: tuple[str | None, ...] = ("low", "high") if wild or rank_of(card) == 1 else (None,)
-            else:
-                if not wild and rank_of(card) != meld.rank:
-                    continue
-                ends = (None,)
-            for end in ends:
+            for end in layoff_ends(meld, card, variant):
                 try:
                     lay_off(meld, card, end, variant)
                 except MeldError:

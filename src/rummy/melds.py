@@ -257,9 +257,26 @@ def table_meld(spec: MeldSpec, variant: Variant, meld_id: int, owner: int,
     raise MeldError("meld-kind", f"{spec}: unknown meld kind {spec.kind!r}")
 
 
+def layoff_ends(meld: TableMeld, card: Card, variant: Variant) -> tuple[str | None, ...]:
+    """The ends worth trying when laying ``card`` off on ``meld``: none when it cannot fit (a natural of
+    another suit or rank, or a book), both ends of a run for a wild or an ace, else ``None``.
+
+    A quick filter before :func:`lay_off`, which decides.
+    """
+    if meld.kind == "book":
+        return ()
+    wild = variant.is_wild(card)
+    if meld.is_run:
+        if not wild and suit_of(card) != meld.suit:
+            return ()
+        return ("low", "high") if wild or rank_of(card) == 1 else (None,)
+    if not wild and rank_of(card) != meld.rank:
+        return ()
+    return (None,)
+
+
 def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> TableMeld:
     """The meld with ``card`` added; ``end`` is ``low``/``high`` for runs. Raises MeldError."""
-    name = card_name(card)
     wild = variant.is_wild(card)
     if meld.kind == "book":
         raise MeldError("layoff-not-allowed", "nothing can be laid off on a book")
@@ -275,7 +292,7 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
         natural = _natural_here(card, variant, meld.rank, -1)
         if natural and rank_of(card) != meld.rank:
             raise MeldError(
-                "layoff-does-not-fit", f"{name} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
+                "layoff-does-not-fit", f"{card_name(card)} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
             )
         wilds = meld.wilds + (0 if natural else 1)
         _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
@@ -287,13 +304,14 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
         fits_low = low_ok and suit_of(card) == meld.suit and _value_matches(card, meld.low - 1)
         fits_high = high_ok and suit_of(card) == meld.suit and _value_matches(card, meld.high + 1)
         if not fits_low and not fits_high:
-            raise MeldError("layoff-does-not-fit", f"{name} does not fit an end of run {meld.id}")
+            raise MeldError("layoff-does-not-fit", f"{card_name(card)} does not fit an end of run {meld.id}")
     if end is None:
         if fits_low and fits_high:
-            raise MeldError("layoff-end-required", f"{name} fits both ends of run {meld.id}: say low or high")
+            raise MeldError("layoff-end-required",
+                            f"{card_name(card)} fits both ends of run {meld.id}: say low or high")
         end = "low" if fits_low else "high"
     if end == "low" and not fits_low or end == "high" and not fits_high:
-        raise MeldError("layoff-does-not-fit", f"{name} does not fit the {end} end of run {meld.id}")
+        raise MeldError("layoff-does-not-fit", f"{card_name(card)} does not fit the {end} end of run {meld.id}")
     value = meld.low - 1 if end == "low" else meld.high + 1
     natural = _natural_here(card, variant, _rank_at(value), meld.suit)
     wilds = meld.wilds + (0 if natural else 1)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, rank_of, suit_of
-from rummy.melds import MeldError, TableMeld, lay_off
+from rummy.melds import MeldError, TableMeld, lay_off, layoff_ends
 from rummy.variants import GROUP, RUN, Variant
 from rummy.view import PlayerView
 
@@ -45,9 +45,7 @@ def run_value(card: Card, ace_high: bool) -> int:
 def fits_table(card: Card, table: Sequence[TableMeld], variant: Variant) -> bool:
     """Whether ``card`` can be laid off on some table meld."""
     for meld in table:
-        if meld.kind == "book":
-            continue
-        for end in ("low", "high") if meld.is_run else (None,):
+        for end in layoff_ends(meld, card, variant):
             try:
                 lay_off(meld, card, end, variant)
             except MeldError:

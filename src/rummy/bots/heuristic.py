@@ -141,7 +141,7 @@ class _ContractTurn:
         pile = bot.memory.update(view.round, view.dealer, self.players, view.discard_count, view.discard)
         seen = self.hand + [c for meld in view.table for c in meld.cards] + pile
         self.unseen = unseen_counts(variant, self.players, seen)
-        self.wild_unseen = sum(self.unseen[c] for c in range(53) if variant.is_wild(c))
+        self.wild_unseen = sum(self.unseen[c] for c in self.planner.wild_cards)
         self.down = view.down[self.me]
         others = [s for s in range(self.players) if s != self.me]
         threats = [view.hand_sizes[s] for s in others if view.down[s]]

@@ -264,8 +264,8 @@ class ContractPlanner:
         return Plan(deficit, frozenset(all_outs), tuple(result))
 
     def _cap(self, size: int, missing: int) -> int:
-        if self.ratio:
-            return min(missing, size // 2)
+        if self.ratio and missing > size // 2:
+            return size // 2
         return missing
 
     def _group_candidates(self, slot: Slot, counts: Counts, state: tuple[int, ...]) -> list[_Cand]:
