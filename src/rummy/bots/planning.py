@@ -107,6 +107,8 @@ class ContractPlanner:
         self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
         self.memo: dict[tuple[int, ...], Plan] = {}
         self.group_memo: dict[tuple[Slot, tuple[int, ...]], list[_Cand]] = {}
+        #: Run candidates of one suit, by (size, suit, values held).
+        self.run_memo: dict[tuple[int, int, int], list[_Cand]] = {}
 
     # -- public ------------------------------------------------------------------------------
 
@@ -231,9 +233,12 @@ class ContractPlanner:
                         break
                     continue
                 used = cand[4]
+                free = True  # else some of its cards went to an earlier slot
                 for card in used:
                     counts[card] -= 1
-                if all(counts[c] >= 0 for c in used):  # else its cards went to an earlier slot
+                    if counts[card] < 0:
+                        free = False
+                if free:
                     chosen.append(cand)
                     search(index + 1, missing + cand[0], cap + cand[5], position)
                     chosen.pop()
@@ -296,8 +301,6 @@ class ContractPlanner:
             trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
             empty_cap = size if self.variant.all_wild_melds or trio else self._cap(size, size)
         else:
-            full = (1 << size) - 1
-            starts = range(self.lo, self.hi - size + 2)
             for suit in range(4):
                 base = suit * 13
                 mask = 0
@@ -310,26 +313,39 @@ class ContractPlanner:
                     mask |= 1 << 14
                 if self.lo == 2:
                     mask &= ~2
-                seen: dict[int, int] = {}
-                used_table, need_table = _SUIT_USED[suit], _SUIT_NEEDS[suit]
-                for start in starts:
-                    window = full << start
-                    present = mask & window
-                    if not present:
-                        continue
-                    needs = need_table(window & ~mask)
-                    where = seen.get(present)
-                    if where is not None:  # the same cards in another window: more ways to fill it
-                        old = out[where]
-                        out[where] = old[:6] + (old[6] | needs,)
-                        continue
-                    used = used_table(present)
-                    missing = size - len(used)
-                    seen[present] = len(out)
-                    out.append((missing, -len(used), (suit, start), size, used, self._cap(size, missing), needs))
+                key = (size, suit, mask)
+                runs = self.run_memo.get(key)
+                if runs is None:
+                    if len(self.run_memo) > _MEMO_BUDGET:
+                        self.run_memo.clear()
+                    runs = self.run_memo[key] = self._suit_runs(size, suit, mask)
+                out.extend(runs)
             empty_cap = size if self.variant.all_wild_melds else 0
         out.sort()
         out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING))
+        return out
+
+    def _suit_runs(self, size: int, suit: int, mask: int) -> list[_Cand]:
+        """Run candidates of ``size`` in ``suit`` from the values in ``mask`` (bit ``v`` for value ``v``)."""
+        out: list[_Cand] = []
+        full = (1 << size) - 1
+        seen: dict[int, int] = {}
+        used_table, need_table = _SUIT_USED[suit], _SUIT_NEEDS[suit]
+        for start in range(self.lo, self.hi - size + 2):
+            window = full << start
+            present = mask & window
+            if not present:
+                continue
+            needs = need_table(window & ~mask)
+            where = seen.get(present)
+            if where is not None:  # the same cards in another window: more ways to fill it
+                old = out[where]
+                out[where] = old[:6] + (old[6] | needs,)
+                continue
+            used = used_table(present)
+            missing = size - len(used)
+            seen[present] = len(out)
+            out.append((missing, -len(used), (suit, start), size, used, self._cap(size, missing), needs))
         return out
 
 
