@@ -32,12 +32,13 @@ True
 from __future__ import annotations
 
 import random
+from functools import cached_property
 
 from rummy.actions import Action, Verb
 from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
 from rummy.bots.greedy import fits_table
 from rummy.bots.planning import DiscardMemory, Plan, planner_for, unseen_counts
-from rummy.cards import JOKER, Card, rank_of, suit_of, to_counts
+from rummy.cards import JOKER, Card, Counts, rank_of, suit_of, to_counts
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -138,10 +139,7 @@ class _ContractTurn:
         self.need = sum(slot.min_size for slot in view.contract)
         extra = not self.rules.final_discard_allowed and len(self.hand) <= self.need + 1
         self.planner = planner_for(variant, view.contract, extra_card=extra)
-        pile = bot.memory.update(view.round, view.dealer, self.players, view.discard_count, view.discard)
-        seen = self.hand + [c for meld in view.table for c in meld.cards] + pile
-        self.unseen = unseen_counts(variant, self.players, seen)
-        self.wild_unseen = sum(self.unseen[c] for c in self.planner.wild_cards)
+        self.pile = bot.memory.update(view.round, view.dealer, self.players, view.discard_count, view.discard)
         self.down = view.down[self.me]
         others = [s for s in range(self.players) if s != self.me]
         threats = [view.hand_sizes[s] for s in others if view.down[s]]
@@ -150,6 +148,16 @@ class _ContractTurn:
         self.late = 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
 
     # -- helpers ---------------------------------------------------------------------------
+
+    @cached_property
+    def unseen(self) -> Counts:
+        """Copies of each card this seat has not seen (worked out when a discard is weighed)."""
+        seen = self.hand + [c for meld in self.view.table for c in meld.cards] + self.pile
+        return unseen_counts(self.variant, self.players, seen)
+
+    @cached_property
+    def wild_unseen(self) -> int:
+        return sum(self.unseen[c] for c in self.planner.wild_cards)
 
     def outs(self, plan: Plan) -> float:
         """Unseen copies of the cards that would lower the deficit."""
