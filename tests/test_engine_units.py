@@ -12,9 +12,9 @@ from rummy.cards import JOKER, card_name, parse_card
 from rummy.errors import IllegalActionError, RecordSyntaxError, VariantError
 from rummy.game import new_game
 from rummy.house_rules import OPTION_PARSERS, load_variant_file
-from rummy.melds import MeldError, MeldSpec, lay_off, table_meld
+from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
 from rummy.record import dumps, loads, record_of, replay
-from rummy.variants import VARIANTS, get_variant
+from rummy.variants import VARIANTS, Variant, get_variant
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -101,6 +101,33 @@ def test_meld_validation() -> None:
     with pytest.raises(MeldError):
         lay_off(wild_trio, parse_card("7H"), None, may_i)
     assert len(lay_off(wild_trio, JOKER, None, may_i).cards) == 4
+
+
+def test_layoff_ends_never_hides_a_fitting_card() -> None:
+    """The quick filter before lay_off: a card that fits some end of a meld is always tried there."""
+
+    def fits(meld: TableMeld, card: int, ends: tuple[str | None, ...], variant: Variant) -> bool:
+        for end in ends:
+            try:
+                lay_off(meld, card, end, variant)
+            except MeldError:
+                continue
+            return True
+        return False
+
+    for variant_id, specs in {
+        "progressive-buy-it": ["run:JC-QC-KC-AC", "run:2H-3H-4H-5H", "set:7S-7D-7C"],
+        "progressive-15": ["run:JK-2C-2D-JK=5H", "set:9S-9D-2C"],
+        "may-i": ["set:JK-2C-2D", "run:AH-2H-3H-4H"],
+        "basic": ["run:JD-QD-KD", "set:4S-4H-4D", "run:AS-2S-3S"],
+    }.items():
+        variant = get_variant(variant_id)
+        for number, spec in enumerate(specs, 1):
+            meld = table_meld(parse_meld(spec), variant, number, 0)
+            for card in range(53):
+                tried = layoff_ends(meld, card, variant)
+                assert fits(meld, card, ("low", "high", None), variant) == fits(meld, card, tried, variant), \
+                    (variant_id, spec, card_name(card))
 
 
 def test_all_wild_run_declaration() -> None:
