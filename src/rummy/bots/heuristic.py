@@ -93,6 +93,9 @@ class HeuristicBot:
         self._purchase = PurchasePlanner()
         #: Other actions worth weighing against the last choice, best first (filled by :meth:`choose`).
         self.alternatives: list[Action] = []
+        #: Whether :meth:`choose` names the alternatives of claims and draws too (only :meth:`candidates`
+        #: reads them; a bot playing on its own skips the extra hand analyses they cost).
+        self.weigh_alternatives = False
 
     def candidates(self, view: PlayerView, limit: int = 3) -> list[Action]:
         """The bot's choice first, then the close alternatives it weighed, at most ``limit`` in all.
@@ -101,7 +104,11 @@ class HeuristicBot:
         draws of a card that does not help, lay-downs, plays to the table (but in ``basic``, holding
         the melds back for rummy and melding are each other's alternative).  Discards come ranked.
         """
-        choice = self.choose(view)
+        self.weigh_alternatives = True
+        try:
+            choice = self.choose(view)
+        finally:
+            self.weigh_alternatives = False
         ranked = [choice] + [action for action in self.alternatives if action != choice]
         return ranked[:limit]
 
@@ -194,7 +201,8 @@ class _ContractTurn:
         card = self.view.claim_card
         buy, passing = self.first(Verb.BUY), self.first(Verb.PASS)
         assert passing is not None
-        if buy is not None and card is not None and not self.down and self._helps(card):
+        if self.bot.weigh_alternatives and buy is not None and card is not None and not self.down \
+                and self._helps(card):
             self.bot.alternatives = [buy, passing]
         if buy is not None and card is not None and self._wants_buy(card, own_turn=False):
             return buy
@@ -238,7 +246,7 @@ class _ContractTurn:
     def _draw(self, verbs: set[Verb]) -> Action:
         top = self.view.discard[-1] if self.view.discard else None
         draw, take, buy = self.first(Verb.DRAW), self.first(Verb.TAKE), self.first(Verb.BUY)
-        if top is not None and (self._fits(top) if self.down else self._helps(top)):
+        if self.bot.weigh_alternatives and top is not None and (self._fits(top) if self.down else self._helps(top)):
             self.bot.alternatives = [a for a in (take, buy if not self.down else None, draw) if a is not None]
         if top is not None and buy is not None and not self.down:
             if self.need > len(self.hand) + 1 and self._wants_buy(top, own_turn=True):
