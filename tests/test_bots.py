@@ -219,6 +219,22 @@ def test_basic_holding_back_for_rummy_names_melding_as_its_alternative() -> None
     assert bot.choose(view) == candidates[0]
 
 
+def test_claim_alternatives_are_weighed_only_for_a_search() -> None:
+    game = new_game("may-i", 4, seed=1)
+    bots = [make_bot("heuristic", seed=seat) for seat in range(4)]
+    for _ in range(2):
+        seat = game.next_to_act()
+        game.apply(bots[seat].choose(game.view(seat)))
+    assert game.phase is Phase.CLAIM
+    view = game.view(game.next_to_act())
+    bot = HeuristicBot(seed=0)
+    choice = bot.choose(view)
+    assert bot.alternatives == []  # playing on its own, the bot skips the analysis of the alternative
+    candidates = bot.candidates(view, 3)
+    assert candidates[0] == choice and {a.verb for a in candidates} == {Verb.BUY, Verb.PASS}
+    assert not bot.weigh_alternatives
+
+
 def test_purchase_book_values_match_a_scan_of_every_book() -> None:
     from rummy.bots.freeplay import _BOOKS, PurchasePlanner, _book_in
 
