@@ -11,8 +11,10 @@ be built up over several runs (``--minutes`` stops submitting games after that l
 also plays every game's deal with the opponent bot in the ismcts seat and prints the game-by-game
 difference of the two shares, a far less noisy measure of the search's gain than the share alone.
 Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``, and any other as
-``--option NAME=VALUE``) are passed to the bot; without them it plays at its default budget.  Prints
-figures; asserts nothing.
+``--option NAME=VALUE``) are passed to the bot; without them it plays at its default budget.
+``python bench/ismcts.py ladder --log FILE [--paired]`` plays nothing new: per variant it sums up the
+logged games of the default budget (``simulations`` = the variant's default; other options as given),
+the ismcts rung of the strength ladder.  Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 from rummy.actions import Action
 from rummy.bots import decide, make_bot
-from rummy.bots.ismcts import IsmctsBot
+from rummy.bots.ismcts import IsmctsBot, default_simulations
 from rummy.game import Game, Phase, new_game
 from rummy.playout import drive
 from rummy.sim import wilson_interval
@@ -153,8 +155,9 @@ def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["speed", "strength"])
-    parser.add_argument("--variant", action="append", help="variant(s) (default: all for speed, may-i for strength)")
+    parser.add_argument("mode", choices=["speed", "strength", "ladder"])
+    parser.add_argument("--variant", action="append",
+                        help="variant(s) (default: all for speed and ladder, may-i for strength)")
     parser.add_argument("--decisions", type=int, default=40, help="speed: ismcts decisions per variant")
     parser.add_argument("--games", type=int, default=20, help="strength: games")
     parser.add_argument("--minutes", type=float, default=None, help="strength: stop submitting games after this")
@@ -177,12 +180,17 @@ def main() -> None:
             print(f"{variant:<20} {len(times):>9} {statistics.mean(times):>8.1f} {statistics.median(times):>8.1f}"
                   f" {p95:>8.1f} {max(times):>8.1f}", flush=True)
         return
+    if args.mode == "ladder":
+        if not args.log:
+            raise SystemExit("ladder sums up a log: give --log FILE")
+        for variant in args.variant or VARIANTS:
+            defaults = {"simulations": default_simulations(get_variant(variant)), **options}
+            print_ladder_rung(variant, read_log(args.log, log_config(variant, defaults, args.opponent)),
+                              defaults, args.opponent, args.jobs if args.paired else 0)
+        return
     variant = (args.variant or ["may-i"])[0]
     deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
-    # The log keys games by the bot's effective settings, so games of an older default never mix in.
-    settings = asdict(IsmctsBot(**options).settings(get_variant(variant)))
-    config = {"variant": variant, "revision": REVISIONS.get(variant, 1), "options": options, "settings": settings,
-              "opponent": args.opponent}
+    config = log_config(variant, options, args.opponent)
     logged = read_log(args.log, config) if args.log else {}
     shares = [entry["share"] for entry in logged.values()]
     played: dict[int, float] = {}
@@ -223,6 +231,34 @@ def main() -> None:
     if args.paired:
         by_seed = {**{seed: entry["share"] for seed, entry in logged.items()}, **played}
         print_paired(variant, by_seed, args.opponent, args.jobs)
+
+
+def log_config(variant: str, options: dict[str, Any], opponent: str) -> dict[str, Any]:
+    """What a logged game must match to count for ``options`` in ``variant``: the log keys games by the
+    bot's effective settings, so games of an older default never mix in."""
+    settings = asdict(IsmctsBot(**options).settings(get_variant(variant)))
+    return {"variant": variant, "revision": REVISIONS.get(variant, 1), "options": options, "settings": settings,
+            "opponent": opponent}
+
+
+def print_ladder_rung(variant: str, logged: dict[int, dict[str, Any]], options: dict[str, Any], opponent: str,
+                      paired_jobs: int) -> None:
+    """One variant's logged games of ``options``: the win share with its interval, and the cost of a game;
+    with ``paired_jobs`` the paired difference too (the opponent's games are replayed)."""
+    n = len(logged)
+    if not n:
+        print(f"{variant}: no logged games of {options}", flush=True)
+        return
+    mean = statistics.fmean(entry["share"] for entry in logged.values())
+    low, high = wilson_interval(mean * n, n)
+    seconds = sum(entry["seconds"] for entry in logged.values())
+    decisions = sum(entry["decisions"] for entry in logged.values())
+    verdict = "significantly above" if low > 0.25 else "not significantly above"
+    print(f"{variant} {options}: ismcts win share {mean:.3f} over {n} games (95% Wilson CI {low:.3f} … "
+          f"{high:.3f}), {verdict} 0.250; {seconds / n:.1f} s per game, "
+          f"{seconds / max(decisions, 1) * 1000:.0f} ms per ismcts-seat decision", flush=True)
+    if paired_jobs:
+        print_paired(variant, {seed: entry["share"] for seed, entry in logged.items()}, opponent, paired_jobs)
 
 
 def print_paired(variant: str, shares: dict[int, float], opponent: str, jobs: int) -> None:
