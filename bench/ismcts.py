@@ -185,19 +185,16 @@ def main() -> None:
             raise SystemExit("ladder sums up a log: give --log FILE")
         for variant in args.variant or VARIANTS:
             defaults = {"simulations": default_simulations(get_variant(variant)), **options}
-            print_ladder_rung(variant, read_log(args.log, log_config(variant, defaults, args.opponent)),
-                              defaults, args.opponent, args.jobs if args.paired else 0)
+            print_rung(variant, read_log(args.log, log_config(variant, defaults, args.opponent)),
+                       defaults, args.opponent, args.jobs if args.paired else 0)
         return
     variant = (args.variant or ["may-i"])[0]
     deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
     config = log_config(variant, options, args.opponent)
     logged = read_log(args.log, config) if args.log else {}
-    shares = [entry["share"] for entry in logged.values()]
-    played: dict[int, float] = {}
-    decisions = sum(entry["decisions"] for entry in logged.values())
-    seconds = sum(entry["seconds"] for entry in logged.values())
     if logged:
         print(f"{len(logged)} games of this configuration already in {args.log}", flush=True)
+    games = dict(logged)  # every game of the configuration, logged or played now, by seed
     seeds = [args.seed + number for number in range(args.games) if args.seed + number not in logged]
     jobs = [(variant, seed, options, args.opponent) for seed in seeds]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -207,30 +204,16 @@ def main() -> None:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for done in finished:
                 seed, share, count, elapsed = done.result()
-                shares.append(share)
-                played[seed] = share
-                decisions += count
-                seconds += elapsed
+                entry = {**config, "seed": seed, "share": share, "decisions": count, "seconds": elapsed}
+                games[seed] = entry
                 print(f"game seed {seed}: ismcts share {share:.2f} ({count} decisions, {elapsed:.0f} s)", flush=True)
                 if args.log:
                     with open(args.log, "a", encoding="utf-8") as log:
-                        entry = {**config, "seed": seed, "share": share, "decisions": count, "seconds": elapsed}
                         log.write(json.dumps(entry) + "\n")
                 if submitted < len(jobs) and (deadline is None or time.perf_counter() < deadline):
                     pending.add(pool.submit(one_game, jobs[submitted]))
                     submitted += 1
-    n = len(shares)
-    if n == 0:
-        print("no games played")
-        return
-    mean = sum(shares) / n
-    low, high = wilson_interval(mean * n, n)
-    print(f"{variant}: ismcts win share {mean:.3f} over {n} games (95% Wilson CI {low:.3f} … {high:.3f};"
-          f" equal strength would be 0.250), {seconds / max(decisions, 1) * 1000:.0f} ms per ismcts-seat"
-          " decision incl. forced ones")
-    if args.paired:
-        by_seed = {**{seed: entry["share"] for seed, entry in logged.items()}, **played}
-        print_paired(variant, by_seed, args.opponent, args.jobs)
+    print_rung(variant, games, options, args.opponent, args.jobs if args.paired else 0)
 
 
 def log_config(variant: str, options: dict[str, Any], opponent: str) -> dict[str, Any]:
@@ -241,24 +224,24 @@ def log_config(variant: str, options: dict[str, Any], opponent: str) -> dict[str
             "opponent": opponent}
 
 
-def print_ladder_rung(variant: str, logged: dict[int, dict[str, Any]], options: dict[str, Any], opponent: str,
-                      paired_jobs: int) -> None:
-    """One variant's logged games of ``options``: the win share with its interval, and the cost of a game;
-    with ``paired_jobs`` the paired difference too (the opponent's games are replayed)."""
-    n = len(logged)
+def print_rung(variant: str, games: dict[int, dict[str, Any]], options: dict[str, Any], opponent: str,
+               paired_jobs: int) -> None:
+    """One variant's games of ``options`` (log entries by seed): the win share with its interval, and the
+    cost of a game; with ``paired_jobs`` the paired difference too (the opponent's games are replayed)."""
+    n = len(games)
     if not n:
-        print(f"{variant}: no logged games of {options}", flush=True)
+        print(f"{variant}: no games of {options}", flush=True)
         return
-    mean = statistics.fmean(entry["share"] for entry in logged.values())
+    mean = statistics.fmean(entry["share"] for entry in games.values())
     low, high = wilson_interval(mean * n, n)
-    seconds = sum(entry["seconds"] for entry in logged.values())
-    decisions = sum(entry["decisions"] for entry in logged.values())
+    seconds = sum(entry["seconds"] for entry in games.values())
+    decisions = sum(entry["decisions"] for entry in games.values())
     verdict = "significantly above" if low > 0.25 else "not significantly above"
     print(f"{variant} {options}: ismcts win share {mean:.3f} over {n} games (95% Wilson CI {low:.3f} … "
           f"{high:.3f}), {verdict} 0.250; {seconds / n:.1f} s per game, "
           f"{seconds / max(decisions, 1) * 1000:.0f} ms per ismcts-seat decision", flush=True)
     if paired_jobs:
-        print_paired(variant, {seed: entry["share"] for seed, entry in logged.items()}, opponent, paired_jobs)
+        print_paired(variant, {seed: entry["share"] for seed, entry in games.items()}, opponent, paired_jobs)
 
 
 def print_paired(variant: str, shares: dict[int, float], opponent: str, jobs: int) -> None:
