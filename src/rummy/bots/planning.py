@@ -398,8 +398,9 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
         if len(_PLANNERS) >= 16:
             _PLANNERS.clear()
         found = _PLANNERS[key] = ContractPlanner(variant, contract, extra_card=extra_card)
-    if sum(len(p.memo) + len(p.group_memo) // 4 for p in _PLANNERS.values()) > _MEMO_BUDGET:
+    if sum(len(p.memo) + (len(p.group_memo) + len(p.run_memo)) // 4 for p in _PLANNERS.values()) > _MEMO_BUDGET:
         for planner in _PLANNERS.values():
             planner.memo.clear()
             planner.group_memo.clear()
+            planner.run_memo.clear()
     return found
