@@ -225,7 +225,8 @@ def test_bot_options_reach_the_bots_and_the_records(capsys: pytest.CaptureFixtur
     assert parse_bot_options('ismcts:confidence_by_verb={"meld": 1, "take": 2}') == {
         "confidence_by_verb": {"meld": 1, "take": 2}}
     assert parse_players('ismcts:confidence_by_verb={"meld": 1, "take": 2},random') == (
-        ['ismcts:confidence_by_verb={"meld": 1, "take": 2}', "random"], ["ismcts", "random"])
+        ['ismcts:confidence_by_verb={"meld": 1, "take": 2}', "random"], ["ismcts", "random"],
+        [{"confidence_by_verb": {"meld": 1, "take": 2}}, {}])
 
 
 @pytest.mark.parametrize(("players", "message"), [
@@ -263,7 +264,7 @@ def test_plot_draws_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 
 def test_helpers() -> None:
     assert parse_players("hard,heuristic,hard") == (["hard", "heuristic", "hard#2"],
-                                                     ["heuristic", "heuristic", "heuristic"])
+                                                     ["heuristic", "heuristic", "heuristic"], [{}, {}, {}])
     assert wilson_interval(0, 10)[0] == 0.0
     low, high = wilson_interval(50, 100)
     assert low == pytest.approx(1 - high, abs=1e-4) and low == pytest.approx(0.4038, abs=1e-4)

@@ -22,8 +22,8 @@ Counting conventions:
 
 >>> wilson_interval(41, 100)
 (0.3187, 0.508)
->>> parse_players("heuristic,random,heuristic")
-(['heuristic', 'random', 'heuristic#2'], ['heuristic', 'random', 'heuristic'])
+>>> parse_players("heuristic,random,heuristic:rummy=off")
+(['heuristic', 'random', 'heuristic:rummy=off'], ['heuristic', 'random', 'heuristic'], [{}, {}, {'rummy': 'off'}])
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ class GameFailed(RuntimeError):
 # -- set-up ---------------------------------------------------------------------------------
 
 
-def parse_players(text: str) -> tuple[list[str], list[str]]:
-    """Player names (a repeated player gets ``#2``, ``#3`` …) and bot kinds from ``"a,b,c"``.
+def parse_players(text: str) -> tuple[list[str], list[str], list[dict[str, Any]]]:
+    """Player names (a repeated player gets ``#2``, ``#3`` …), bot kinds and bot options from ``"a,b,c"``.
 
     A player is a bot name or level, optionally followed by bot options, each as ``:key=value``
     (``ismcts:simulations=100:confidence=2``); the name is the text as given.
@@ -79,13 +79,15 @@ def parse_players(text: str) -> tuple[list[str], list[str]]:
         raise SimError(f"--players {text!r}: empty player name (use bot names separated by commas)")
     names: list[str] = []
     kinds: list[str] = []
+    options: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for part in given:
         seen[part] = seen.get(part, 0) + 1
         names.append(part if seen[part] == 1 else f"{part}#{seen[part]}")
         kind = split_outside_json(part, ":")[0].strip()
         kinds.append(LEVELS.get(kind, kind))
-    return names, kinds
+        options.append(parse_bot_options(part))
+    return names, kinds, options
 
 
 def split_outside_json(text: str, separator: str = ",") -> list[str]:
@@ -561,13 +563,12 @@ def build_config(args: argparse.Namespace) -> SimConfig:
         variant = get_variant(args.variant, options)
     else:
         raise SimError("give --variant ID (see 'rummy variants') or --variant-file FILE")
-    names, kinds = parse_players(args.players)
+    names, kinds, bot_options = parse_players(args.players)
     if not variant.players_min <= len(names) <= variant.players_max:
         raise SimError(
             f"{variant.id} is for {variant.players_min}–{variant.players_max} players, "
             f"not {len(names)} ({args.players})"
         )
-    bot_options = [parse_bot_options(player.strip()) for player in split_outside_json(args.players)]
     check_bots(names, kinds, bot_options)
     if args.games < 1:
         raise SimError(f"--games must be at least 1, not {args.games}")
