@@ -1,6 +1,7 @@
 """Opponent-model calibration: how far on the guessed hands are against the real ones.
 
-Run: ``python bench/determinize.py [--games N] [--kept-draws 0,0.5,1,2] [--discard-weight 0,1]``.
+Run: ``python bench/determinize.py [--games N] [--kept-draws 0,0.5,1,2] [--discard-weight 0,1]
+[--declined-weight 0,1]``.
 Four ``heuristic`` bots play; at a sample of seat 0's draw decisions the real hands of seats 1–3 are compared with
 determinizations of seat 0's information set (``rummy.determinize.determinize``) at each
 ``kept_draws``.  The figure is the mean number of cards of a hand that lie in a complete meld (three
@@ -8,7 +9,9 @@ or more of a rank, or three or more in a row of a suit; wild cards not counted),
 how close a hand is to going down; the second is how many cards a guessed hand shares with the real
 one (higher is a better guess).  The ``kept_draws`` whose guesses hold as many meld cards as the real
 hands is the calibrated opponent model (``rummy.bots.ismcts.DEFAULT_KEPT_DRAWS``); the weight of the
-discards' evidence (``rummy.bots.ismcts.DEFAULT_DISCARD_WEIGHT``) is the one that shares the most cards.
+discards' evidence (``rummy.bots.ismcts.DEFAULT_DISCARD_WEIGHT``) is the one that shares the most cards;
+the discards an opponent left for the stock are weighed the same way (``DEFAULT_DECLINED_WEIGHT``, off
+until a strength run backs it).
 Prints figures; asserts nothing.
 """
 
@@ -51,7 +54,7 @@ def overlap(guess: list[int], real: list[int]) -> int:
     return sum(min(g, r) for g, r in zip(guess, real, strict=True))
 
 
-Model = tuple[float, float]  # (kept_draws, discard_weight)
+Model = tuple[float, float, float]  # (kept_draws, discard_weight, declined_weight)
 
 
 def calibrate(variant: str, games: int, models: list[Model], *, samples: int = 3,
@@ -74,9 +77,10 @@ def calibrate(variant: str, games: int, models: list[Model], *, samples: int = 3
                 public = redact(game, 0)
                 real.extend(cards_in_melds(game.hands[other]) for other in (1, 2, 3))
                 for model in models:
-                    kept_draws, discard_weight = model
+                    kept_draws, discard_weight, declined_weight = model
                     for _ in range(samples):
-                        guess = determinize(public, 0, rng, kept_draws=kept_draws, discard_weight=discard_weight)
+                        guess = determinize(public, 0, rng, kept_draws=kept_draws, discard_weight=discard_weight,
+                                            declined_weight=declined_weight)
                         for other in (1, 2, 3):
                             melds[model].append(cards_in_melds(guess.hands[other]))
                             shared[model].append(overlap(guess.hands[other], game.hands[other]))
@@ -91,17 +95,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--kept-draws", default="0,0.5,1,1.5,2,3")
     parser.add_argument("--discard-weight", default="0,0.5,1", help="weights of the discards' evidence")
+    parser.add_argument("--declined-weight", default="0,1", help="weights of the declined discards' evidence")
     args = parser.parse_args()
-    models = [(float(k), float(w)) for k in args.kept_draws.split(",") for w in args.discard_weight.split(",")]
+    models = [(float(k), float(w), float(d)) for k in args.kept_draws.split(",")
+              for w in args.discard_weight.split(",") for d in args.declined_weight.split(",")]
     print("per opponent hand: cards in complete melds (real, then guessed), and cards shared with the real hand")
-    print("models are kept_draws/discard_weight")
+    print("models are kept_draws/discard_weight/declined_weight")
     for variant in args.variant or VARIANTS:
         real, guessed, hands = calibrate(variant, args.games, models)
         print(f"{variant}: {hands} hands; real hands hold {real:.2f} cards in melds")
         for model in models:
             in_melds, common = guessed[model]
-            print(f"  {model[0]:g}/{model[1]:g}: in melds {in_melds:.2f}, shared with the real hand {common:.3f}",
-                  flush=True)
+            name = "/".join(f"{value:g}" for value in model)
+            print(f"  {name}: in melds {in_melds:.2f}, shared with the real hand {common:.3f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -228,6 +228,26 @@ def test_the_opponent_model_deals_consistent_hands_that_kept_their_best_cards(va
     assert value[1.5] > value[0.0], "hands that kept their best cards hold more meld material"
 
 
+def test_the_opponent_model_keeps_out_cards_that_declined_discards_would_have_suited() -> None:
+    from rummy.determinize import _relations, declined_by_seat
+
+    game = _mid_round("basic", 30, seed=5)
+    observer = game.next_to_act()
+    declined = declined_by_seat(game)
+    public = redact(game, observer)
+    assert public.declined == declined
+    others = [other for other in range(4) if other != observer and any(declined[other])]
+    assert others, "some opponent drew from the stock over a discard"
+    suited = {0.0: 0.0, 5.0: 0.0}
+    for weight in suited:
+        for draw in range(30):
+            guess = determinize(public, observer, random.Random(draw), kept_draws=1.0, declined_weight=weight)
+            for other in others:
+                related = _relations(declined[other])
+                suited[weight] += sum(related[card] for card in guess.hand(other))
+    assert suited[5.0] < suited[0.0]
+
+
 def test_widening_grows_the_tree_below_the_root_from_the_rollout_policy_s_move() -> None:
     game = _mid_round("may-i", 9, seed=3)
     seat = game.next_to_act()
@@ -280,6 +300,8 @@ def test_bad_options_are_refused() -> None:
         IsmctsBot(max_rollout=-1)
     with pytest.raises(ValueError):
         IsmctsBot(kept_draws=-0.1)
+    with pytest.raises(ValueError):
+        IsmctsBot(declined_weight=-1.0)
     with pytest.raises(ValueError):
         IsmctsBot().choose(new_game("basic", 2, seed=1).view(0))  # no public game
 

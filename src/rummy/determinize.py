@@ -78,12 +78,32 @@ def discards_by_seat(game: Game) -> list[list[int]]:
     return _round_memory(game)[1]
 
 
-def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]]]:
-    """:func:`known_hands` and :func:`discards_by_seat` in one pass over the round's actions."""
+def declined_by_seat(game: Game) -> list[list[int]]:
+    """Per seat, counts of the discards it was seen to leave: the card just discarded on top of the pile
+    when it drew from the stock instead.
+
+    >>> from rummy.cards import card_name
+    >>> from rummy.game import new_game
+    >>> game = new_game("basic", 2, seed=1)
+    >>> game.apply_text(f"p{game.active} draw")
+    >>> card = game.hand(game.active)[0]
+    >>> game.apply_text(f"p{game.active} discard {card_name(card)}")
+    >>> game.apply_text(f"p{game.active} draw")
+    >>> declined_by_seat(game)[game.active][card]
+    1
+    """
+    return _round_memory(game)[2]
+
+
+def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """:func:`known_hands`, :func:`discards_by_seat` and :func:`declined_by_seat` in one pass over the
+    round's actions."""
     known = [[0] * CARD_COUNT for _ in range(game.n)]
     discarded = [[0] * CARD_COUNT for _ in range(game.n)]
+    declined = [[0] * CARD_COUNT for _ in range(game.n)]
     pickups = game.pickups
     next_pickup = 0
+    top: Card | None = None  # the card on top of the pile, while it is the round's last discard
     for index in range(_round_start(game), len(game.log)):
         action = game.log[index]
         counts = known[action.seat]
@@ -93,17 +113,22 @@ def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]]]:
         for step in action.steps if action.verb is Verb.BATCH else (action,):
             if step.verb is Verb.DISCARD and step.card is not None:
                 discarded[step.seat][step.card] += 1
+                top = step.card
+            elif step.verb is Verb.DRAW and top is not None:
+                declined[step.seat][top] += 1
+                top = None
         while next_pickup < len(pickups) and pickups[next_pickup][0] <= index:
             _, holder, card = pickups[next_pickup]
             known[holder][card] += 1
             next_pickup += 1
-    return known, discarded
+            top = None
+    return known, discarded, declined
 
 
 def redact(game: Game, seat: int) -> Game:
     """A copy of ``game`` holding only what ``seat`` may see (sizes and counts stay)."""
     public = game.clone()
-    public.known_hands, public.discarded = _round_memory(game)
+    public.known_hands, public.discarded, public.declined = _round_memory(game)
     for other in range(game.n):
         if other != seat:
             public.hands[other] = [0] * CARD_COUNT
@@ -150,12 +175,23 @@ def _relations(cards: list[int]) -> list[float]:
     return related
 
 
-def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] | None = None,
-                weight: float = 0.0) -> float:
+def _evidence(public: Game, other: int, discard_weight: float, declined_weight: float) -> list[float] | None:
+    """Per card, how much the play of ``other`` this round speaks against its holding it: the
+    :func:`_relations` of its discards and of the discards it left for the stock, weighted."""
+    against = None
+    for weight, cards in ((discard_weight, public.discarded), (declined_weight, public.declined)):
+        if weight and cards is not None:
+            against = against or [0.0] * CARD_COUNT
+            for card, related in enumerate(_relations(cards[other])):
+                against[card] += weight * related
+    return against
+
+
+def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] | None = None) -> float:
     """How much ``card`` helps ``hand`` toward melds: wild cards most, then cards sharing its rank and
     its suit neighbours (one rank away counts double); cheaper cards break ties.  ``against``
-    (:func:`_relations` of the holder's discards) lowers cards that the discards would have suited: a
-    player who held them would have kept those discards."""
+    (:func:`_evidence`) lowers cards that the holder's discards would have suited: a player who held
+    them would have kept those discards (or taken the one it left)."""
     variant = public.variant
     if card == JOKER or variant.is_wild(card):
         return 100.0
@@ -166,19 +202,20 @@ def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] 
             if 1 <= near <= 13:
                 value += closeness * min(1, hand[make_card(near, suit)])
     if against is not None:
-        value -= weight * against[card]
+        value -= against[card]
     return value - variant.points(card) / 100.0
 
 
 def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: float = 0.0,
-                discard_weight: float = 0.0) -> Game:
+                discard_weight: float = 0.0, declined_weight: float = 0.0) -> Game:
     """A complete game consistent with ``public`` (from :func:`redact`), hidden cards dealt at random.
 
     With ``kept_draws`` > 0 the opponents' hands are not uniform: an opponent that has had ``t`` turns
     this round is dealt ``kept_draws × t`` extra cards and gives back the ones least useful to its hand
     (a player keeps what helps it), so the guessed hands are as far on as the opponents' play suggests.
     ``discard_weight`` > 0 makes it give back first the cards that its discards this round would have
-    suited (it would have kept those discards had it held such cards).
+    suited (it would have kept those discards had it held such cards); ``declined_weight`` > 0 does the
+    same for the discards it left on the pile when it drew from the stock (it would have taken them).
     """
     guess = public.clone()
     cards = unseen_cards(public, seat)
@@ -215,11 +252,9 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
         drawn = [cards.pop() for _ in range(missing + max(extra, 0))]
         for card in drawn:
             hand[card] += 1
-        against = None
-        if discard_weight and public.discarded is not None and extra > 0:
-            against = _relations(public.discarded[other])
+        against = _evidence(public, other, discard_weight, declined_weight) if extra > 0 else None
         for _ in range(max(extra, 0)):  # the opponent kept its best cards: return the least useful
-            dropped = min(drawn, key=lambda card: _keep_value(hand, card, public, against, discard_weight))
+            dropped = min(drawn, key=lambda card: _keep_value(hand, card, public, against))
             drawn.remove(dropped)
             hand[dropped] -= 1
             cards.insert(rng.randrange(len(cards) + 1), dropped)

@@ -115,6 +115,8 @@ class Game:
         self.known_hands: list[Counts] | None = None
         #: In a redacted copy: per seat, the cards it discarded this round (rummy.determinize).
         self.discarded: list[Counts] | None = None
+        #: In a redacted copy: per seat, the discards it left for the stock this round (rummy.determinize).
+        self.declined: list[Counts] | None = None
         self._reset_round_state()
 
     # -- round set-up ---------------------------------------------------------------------
