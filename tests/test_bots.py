@@ -55,6 +55,17 @@ def test_single_bot_tables_play_whole_games(variant: str, name: str) -> None:
         assert game.game_over
 
 
+@pytest.mark.parametrize(("variant", "options"), [
+    ("may-i", {"twos_natural_in_place": True}),  # lay-downs mixing natural and wild twos
+    ("progressive-15", {"twos_natural_in_place": True}),
+])
+def test_bots_play_whole_games_under_house_rules(variant: str, options: dict[str, object]) -> None:
+    for seed in range(3):
+        bots = [make_bot(("heuristic", "greedy", "random", "heuristic")[seat], seed=seed + seat) for seat in range(4)]
+        game = play_game(variant, bots, seed=seed, options=options)
+        assert game.game_over
+
+
 #: Games per table in the slow run: 15 tables × 140 = 2,100 random-seeded games with random seatings.
 MANY_GAMES = 140
 

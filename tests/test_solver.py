@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rummy import solver
 from rummy.cards import JOKER, make_card, parse_card, to_counts
 from rummy.house_rules import apply_options
-from rummy.melds import check_run
+from rummy.melds import check_group, check_run, table_meld
 from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down
 from rummy.variants import GROUP, RUN, Slot, Variant, get_variant
 
@@ -406,6 +406,40 @@ def test_twos_natural_in_place() -> None:
     # where the twos are better used as wilds, the first search's lay-down stands
     hand = hand_of("5H 2C JK 8H 2D")
     assert names(find_lay_down(hand, run_contract, variant)) == names(find_lay_down(hand, run_contract, MAY_I))
+
+
+def test_twos_natural_in_place_mixes_natural_and_wild_twos() -> None:
+    variant = apply_options(MAY_I, {"twos_natural_in_place": True})
+    contract = (Slot(GROUP, 3), Slot(RUN, 4))
+    # the run 2H-3H-JK-JK needs the 2H natural (two and two), the set of nines the 2C wild
+    hand = hand_of("2H 3H JK JK 9C 9D 2C KS")
+    assert find_lay_down(hand, contract, MAY_I) is None
+    plan = find_lay_down(hand, contract, variant)
+    assert plan is not None and can_lay_down(hand, contract, variant)
+    group, run = plan
+    assert sorted(group.cards) == sorted(parse_card(t) for t in "9C 9D 2C".split())
+    assert sorted(run.cards) == sorted(parse_card(t) for t in "2H 3H JK JK".split())
+    check_group(group, variant, 3)
+    check_run(run, variant, 4)
+    assert not can_lay_down(hand_of("2H 3H JK JK 9C 9D KS"), contract, variant)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["2H", "2C", "2D", "3H", "4H", "5H", "JK", "9C", "9D", "9S", "7S", "8S"]),
+                min_size=6, max_size=11))
+def test_twos_natural_in_place_lay_downs_are_valid(cards: list[str]) -> None:
+    variant = apply_options(MAY_I, {"twos_natural_in_place": True})
+    hand = hand_of(" ".join(cards))
+    for contract in ((Slot(GROUP, 3), Slot(RUN, 4)), (Slot(GROUP, 3), Slot(GROUP, 3)), (Slot(RUN, 4),)):
+        plan = find_lay_down(hand, contract, variant)
+        assert (plan is not None) == can_lay_down(hand, contract, variant)
+        if plan is None:
+            continue
+        used = Counter(c for meld in plan for c in meld.cards)
+        assert all(hand[card] >= count for card, count in used.items())
+        for meld, slot in zip(plan, contract, strict=True):
+            assert (meld.kind == "run") == (slot.kind == RUN)
+            table_meld(meld, variant, 0, 0, min_size=slot.min_size)  # the engine accepts it
 
 
 def test_may_i_wild_trio_fills_a_set_slot() -> None:

@@ -257,6 +257,22 @@ def table_meld(spec: MeldSpec, variant: Variant, meld_id: int, owner: int,
     raise MeldError("meld-kind", f"{spec}: unknown meld kind {spec.kind!r}")
 
 
+def separate_melds_error(melds: Sequence[TableMeld], variant: Variant) -> tuple[str, str] | None:
+    """(rule, reason) when ``melds``, laid down together, break the variant's rules on sets of one rank
+    and runs of one suit that touch; None when they keep them."""
+    if not variant.allow_same_rank_groups:
+        ranks = [m.rank for m in melds if not m.is_run and m.rank]
+        if len(ranks) != len(set(ranks)):
+            return "same-rank-groups", "two sets of the same rank are not allowed"
+    if not variant.allow_adjacent_runs:
+        runs = [m for m in melds if m.is_run]
+        for i, a in enumerate(runs):
+            for b in runs[i + 1:]:
+                if a.suit == b.suit and a.low <= b.high + 1 and b.low <= a.high + 1:
+                    return "adjacent-runs", "two runs of one suit may not touch"
+    return None
+
+
 def layoff_ends(meld: TableMeld, card: Card, variant: Variant) -> tuple[str | None, ...]:
     """The ends worth trying when laying ``card`` off on ``meld``: none when it cannot fit (a natural of
     another suit or rank, or a book), both ends of a run for a wild or an ace, else ``None``.

@@ -21,6 +21,7 @@ from rummy.melds import (
     TableMeld,
     lay_off,
     relocate_wild,
+    separate_melds_error,
     swap_wild,
     table_meld,
 )
@@ -200,17 +201,10 @@ def _contract_error(game: Game, melds: Sequence[TableMeld]) -> str | None:
 
 
 def _check_separate_melds(game: Game, melds: Sequence[TableMeld], action: Action) -> None:
-    variant = game.variant
-    if not variant.allow_same_rank_groups:
-        ranks = [m.rank for m in melds if not m.is_run and m.rank]
-        if len(ranks) != len(set(ranks)):
-            raise _illegal("same-rank-groups", action, "two sets of the same rank are not allowed")
-    if not variant.allow_adjacent_runs:
-        runs = [m for m in melds if m.is_run]
-        for i, a in enumerate(runs):
-            for b in runs[i + 1:]:
-                if a.suit == b.suit and a.low <= b.high + 1 and b.low <= a.high + 1:
-                    raise _illegal("adjacent-runs", action, "two runs of one suit may not touch")
+    error = separate_melds_error(melds, game.variant)
+    if error is not None:
+        rule, reason = error
+        raise _illegal(rule, action, reason)
 
 
 def _new_melds(game: Game, specs: Sequence[MeldSpec], action: Action, *, contract: bool) -> list[TableMeld]:

@@ -18,9 +18,11 @@ cards left), or None when the contract cannot be laid down.  The answer is exact
 Conventions and limits
 ----------------------
 * A card of a wild rank is a wild (``rules.md`` §2.3), also where it stands for itself.  Under the
-  non-default option ``twos_natural_in_place`` a second search treats every two as a natural card (so it
-  may stand only in its own place) and the better lay-down of the two searches wins; a lay-down that
-  needs some twos wild and others natural at once is not found.
+  non-default option ``twos_natural_in_place`` the hand's twos are split every way into wild ones and
+  natural ones (standing only in their own place); each split is searched (wild twos standing in as
+  jokers), the lay-downs the engine's own checks reject are dropped, and the best one left wins.  There
+  the answer is exact per split but a split's search values a stand-in as a joker, which matters only
+  where jokers and twos score differently.
 * A group slot whose ``min_size`` is below ``variant.group_min`` is a *pair slot*; its meld has kind
   ``"pair"`` (also when it holds three or more cards) and may hold wilds only if ``variant.pair_wilds``.
 * A meld made only of wilds carries ``declared``: the rank of a set or pair (the smallest rank no

@@ -5,15 +5,17 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from rummy.cards import CARD_COUNT
+from rummy.cards import CARD_COUNT, JOKER, Card, make_card
+from rummy.melds import MeldError, separate_melds_error, table_meld
 from rummy.solver.assemble import build_lay_down
 from rummy.solver.planned import PlannedMeld
 from rummy.solver.search import LayDownSearch
 from rummy.solver.tables import INF, ContractPlan, VariantRules, check_hand_length, rules_for
-from rummy.variants import Slot, Variant
+from rummy.variants import JOKER_RANK, Slot, Variant
 
 __all__ = ["can_lay_down", "find_lay_down"]
 
@@ -35,29 +37,109 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
     >>> find_lay_down(hand, v.round_rules(1, 4).contract, v, must_use_all=True) is None
     True
     """
-    search = _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=False)
-    best = None if search is None else build_lay_down(search)
     if variant.twos_natural_in_place:
-        natural = _solve(hand, contract, twos_as_naturals(variant), final_discard_allowed, must_use_all,
-                         first_only=False)
-        if natural is not None:
-            other = build_lay_down(natural)
-            if best is None or _left_in_hand(hand, other, variant) < _left_in_hand(hand, best, variant):
-                best = other
-    return best
+        return min(_lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed, must_use_all,
+                                                first_only=False),
+                   key=lambda lay_down: _left_in_hand(hand, lay_down, variant), default=None)
+    search = _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=False)
+    return None if search is None else build_lay_down(search)
 
 
 def can_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, *,
                  final_discard_allowed: bool = True, must_use_all: bool = False) -> bool:
     """Whether ``contract`` can be laid down from ``hand`` (same rules as :func:`find_lay_down`)."""
-    variants = (variant, twos_as_naturals(variant)) if variant.twos_natural_in_place else (variant,)
-    return any(
-        _solve(hand, contract, rules, final_discard_allowed, must_use_all, first_only=True) is not None
-        for rules in variants
-    )
+    if variant.twos_natural_in_place:
+        return any(True for _ in _lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed,
+                                                              must_use_all, first_only=True))
+    return _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=True) is not None
+
+
+def _lay_downs_with_natural_twos(hand: Sequence[int], contract: Sequence[Slot], variant: Variant,
+                                 final_discard_allowed: bool, must_use_all: bool, *, first_only: bool
+                                 ) -> Iterator[tuple[PlannedMeld, ...]]:
+    """Under ``twos_natural_in_place``, the best lay-down for each split of the hand's twos into wild ones
+    and natural ones (a natural two stands only in its own place): every two wild first, then every two
+    natural, then the mixed splits; with ``first_only`` only the first lay-down found.
+
+    A mixed split is searched under :func:`_stand_in` (twos natural, jokers wild) with its wild twos
+    dealt in as jokers; the lay-down found then gets the real cards back, the wild cards laid down being
+    the ones worth the most points.  Every lay-down is kept only if the real rules accept its melds: there
+    a two in its own place is natural, which can break the wild ratio or the ranks the search counted on.
+    """
+    twos = [make_card(2, suit) for suit in range(4) for _ in range(hand[make_card(2, suit)])]
+    splits: list[tuple[Card, ...]] = [tuple(twos), ()] if twos else [()]  # wild twos: all, none, the rest
+    if twos and (not hand[JOKER] or variant.is_wild(JOKER)):  # else jokers cannot stand in for wild twos
+        splits += sorted({wild for size in range(1, len(twos)) for wild in itertools.combinations(twos, size)},
+                         key=lambda wild: (len(wild), wild))
+    for index, wild_twos in enumerate(splits):
+        if index == 0:
+            rules, searched = variant, list(hand)
+        elif not wild_twos:
+            rules, searched = twos_as_naturals(variant), list(hand)
+        else:
+            rules, searched = _stand_in(variant), list(hand)
+            for card in wild_twos:
+                searched[card] -= 1
+            searched[JOKER] += len(wild_twos)
+        search = _solve(searched, contract, rules, final_discard_allowed, must_use_all, first_only=first_only)
+        if search is None:
+            continue
+        lay_down: tuple[PlannedMeld, ...] | None = build_lay_down(search)
+        if index > 0 and wild_twos and lay_down is not None:
+            lay_down = _with_real_wilds(lay_down, [JOKER] * hand[JOKER] + list(wild_twos), variant)
+        if lay_down is None or not _accepted(lay_down, contract, variant):
+            continue
+        yield lay_down
+        if first_only:
+            return
+
+
+def _stand_in(variant: Variant) -> Variant:
+    """The rules a split of the twos is searched under: twos natural, jokers wild (cached)."""
+    natural = twos_as_naturals(variant)
+    hit = _STAND_INS.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_STAND_INS) > 256:
+            _STAND_INS.clear()
+        joker_points = variant.points(JOKER) if variant.is_wild(JOKER) else variant.points(make_card(2, 0))
+        points = (joker_points,) + natural.card_points[1:]
+        stand_in = dataclasses.replace(natural, wild_ranks=natural.wild_ranks | {JOKER_RANK}, card_points=points)
+        hit = _STAND_INS[id(variant)] = (variant, stand_in)
+    return hit[1]
+
+
+def _with_real_wilds(lay_down: tuple[PlannedMeld, ...], wilds: list[Card], variant: Variant
+                     ) -> tuple[PlannedMeld, ...] | None:
+    """``lay_down`` (found with wild twos standing in as jokers) with the real ``wilds`` (the hand's
+    jokers and wild twos) in the jokers' places, those worth the most points first; None if it needs more."""
+    wilds = sorted(wilds, key=lambda card: (variant.points(card), -card))  # popped from the end: most points first
+    melds = []
+    for meld in lay_down:
+        cards = []
+        for card in meld.cards:
+            if card == JOKER:
+                if not wilds:
+                    return None
+                card = wilds.pop()
+            cards.append(card)
+        melds.append(dataclasses.replace(meld, cards=tuple(cards)))
+    return tuple(melds)
+
+
+def _accepted(lay_down: Sequence[PlannedMeld], contract: Sequence[Slot], variant: Variant) -> bool:
+    """Whether the engine accepts ``lay_down``'s melds for their slots under ``variant``'s own rules."""
+    try:
+        melds = [table_meld(meld, variant, 0, 0, min_size=slot.min_size) for meld, slot in zip(lay_down, contract,
+                                                                                                 strict=True)]
+    except MeldError:
+        return False
+    if any(meld.rank == 0 and not meld.is_run for meld in melds) and not variant.wild_group_counts_as_set:
+        return False
+    return separate_melds_error(melds, variant) is None
 
 
 _TWOS_AS_NATURALS: dict[int, tuple[Variant, Variant]] = {}
+_STAND_INS: dict[int, tuple[Variant, Variant]] = {}
 
 
 def twos_as_naturals(variant: Variant) -> Variant:
