@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card
 from rummy.melds import MeldError, separate_melds_error, table_meld
@@ -67,45 +67,42 @@ def _lay_downs_with_natural_twos(hand: Sequence[int], contract: Sequence[Slot], 
     a two in its own place is natural, which can break the wild ratio or the ranks the search counted on.
     """
     twos = [make_card(2, suit) for suit in range(4) for _ in range(hand[make_card(2, suit)])]
-    splits: list[tuple[Card, ...]] = [tuple(twos), ()] if twos else [()]  # wild twos: all, none, the rest
+    searches: list[tuple[Variant, tuple[Card, ...]]] = [(variant, ())]  # (rules, twos dealt in as jokers)
+    if twos:
+        searches.append((twos_as_naturals(variant), ()))
     if twos and (not hand[JOKER] or variant.is_wild(JOKER)):  # else jokers cannot stand in for wild twos
-        splits += sorted({wild for size in range(1, len(twos)) for wild in itertools.combinations(twos, size)},
-                         key=lambda wild: (len(wild), wild))
-    for index, wild_twos in enumerate(splits):
-        if index == 0:
-            rules, searched = variant, list(hand)
-        elif not wild_twos:
-            rules, searched = twos_as_naturals(variant), list(hand)
-        else:
-            rules, searched = _stand_in(variant), list(hand)
-            for card in wild_twos:
-                searched[card] -= 1
-            searched[JOKER] += len(wild_twos)
+        mixed = {wild for size in range(1, len(twos)) for wild in itertools.combinations(twos, size)}
+        searches += [(_stand_in(variant), wild) for wild in sorted(mixed, key=lambda wild: (len(wild), wild))]
+    for rules, wild_twos in searches:
+        searched = list(hand)
+        for card in wild_twos:
+            searched[card] -= 1
+        searched[JOKER] += len(wild_twos)
         search = _solve(searched, contract, rules, final_discard_allowed, must_use_all, first_only=first_only)
         if search is None:
             continue
-        lay_down: tuple[PlannedMeld, ...] | None = build_lay_down(search)
-        if index > 0 and wild_twos and lay_down is not None:
-            lay_down = _with_real_wilds(lay_down, [JOKER] * hand[JOKER] + list(wild_twos), variant)
-        if lay_down is None or not _accepted(lay_down, contract, variant):
-            continue
-        yield lay_down
-        if first_only:
-            return
+        lay_down = build_lay_down(search)
+        if wild_twos:
+            real = _with_real_wilds(lay_down, [JOKER] * hand[JOKER] + list(wild_twos), variant)
+            if real is None:
+                continue
+            lay_down = real
+        if _accepted(lay_down, contract, variant):
+            yield lay_down
+            if first_only:
+                return
 
 
 def _stand_in(variant: Variant) -> Variant:
     """The rules a split of the twos is searched under: twos natural, jokers wild (cached)."""
-    natural = twos_as_naturals(variant)
-    hit = _STAND_INS.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        if len(_STAND_INS) > 256:
-            _STAND_INS.clear()
+
+    def make() -> Variant:
+        natural = twos_as_naturals(variant)
         joker_points = variant.points(JOKER) if variant.is_wild(JOKER) else variant.points(make_card(2, 0))
-        points = (joker_points,) + natural.card_points[1:]
-        stand_in = dataclasses.replace(natural, wild_ranks=natural.wild_ranks | {JOKER_RANK}, card_points=points)
-        hit = _STAND_INS[id(variant)] = (variant, stand_in)
-    return hit[1]
+        return dataclasses.replace(natural, wild_ranks=natural.wild_ranks | {JOKER_RANK},
+                                   card_points=(joker_points,) + natural.card_points[1:])
+
+    return _derived(_STAND_INS, variant, make)
 
 
 def _with_real_wilds(lay_down: tuple[PlannedMeld, ...], wilds: list[Card], variant: Variant
@@ -146,12 +143,17 @@ def twos_as_naturals(variant: Variant) -> Variant:
     """``variant`` with its twos natural cards (cached): what a lay-down whose every two stands in its own
     place (a set of twos, a run at the two of its suit) is checked against under ``twos_natural_in_place``.
     """
-    hit = _TWOS_AS_NATURALS.get(id(variant))
+    return _derived(_TWOS_AS_NATURALS, variant, lambda: dataclasses.replace(
+        variant, wild_ranks=variant.wild_ranks - {2}, twos_natural_in_place=False))
+
+
+def _derived(cache: dict[int, tuple[Variant, Variant]], variant: Variant, make: Callable[[], Variant]) -> Variant:
+    """``make()``, a variant derived from ``variant``, kept in ``cache`` (by identity, at most 257 entries)."""
+    hit = cache.get(id(variant))
     if hit is None or hit[0] is not variant:
-        if len(_TWOS_AS_NATURALS) > 256:
-            _TWOS_AS_NATURALS.clear()
-        natural = dataclasses.replace(variant, wild_ranks=variant.wild_ranks - {2}, twos_natural_in_place=False)
-        hit = _TWOS_AS_NATURALS[id(variant)] = (variant, natural)
+        if len(cache) > 256:
+            cache.clear()
+        hit = cache[id(variant)] = (variant, make())
     return hit[1]
 
 
