@@ -12,6 +12,10 @@ also plays every game's deal with the opponent bot in the ismcts seat and prints
 difference of the two shares, a far less noisy measure of the search's gain than the share alone.
 Budget options (``--simulations``, ``--time-ms``, ``--max-rollout``, ``--rollout``, and any other as
 ``--option NAME=VALUE``) are passed to the bot; without them it plays at its default budget.
+``--clairvoyant`` gives the search an upper bound instead of a real seat: it plans on the real hands
+(only the stock is reshuffled for every iteration), so its gain over the heuristic shows how much of
+the heuristic's play any search at this budget could improve with perfect guesses of the hidden cards;
+its games are logged apart and never count toward the ladder.
 ``python bench/ismcts.py ladder --log FILE [--paired]`` plays nothing new: per variant it sums up the
 logged games of the default budget (``simulations`` = the variant's default; other options as given),
 the ismcts rung of the strength ladder.  Prints figures; asserts nothing.
@@ -25,12 +29,12 @@ import math
 import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from rummy.actions import Action
-from rummy.bots import decide, make_bot
-from rummy.bots.ismcts import IsmctsBot, default_simulations
+from rummy.bots import Bot, decide, make_bot
+from rummy.bots.ismcts import IsmctsBot, SearchSettings, default_simulations
 from rummy.game import Game, Phase, new_game
 from rummy.playout import drive
 from rummy.sim import wilson_interval
@@ -99,17 +103,27 @@ def speed(variant: str, decisions: int, options: dict[str, Any], opponent: str, 
     return times
 
 
-def one_game(job: tuple[str, int, dict[str, Any] | None, str]) -> tuple[int, float, int, float]:
+class ClairvoyantIsmcts(IsmctsBot):
+    """The search with perfect guesses: given the real game as its view's ``public_game``, every
+    iteration keeps the real hands and reshuffles only the stock (a bound for benchmarks, never a player)."""
+
+    def _deal(self, public: Game, seat: int, settings: SearchSettings) -> Game:
+        world = public.clone()
+        self.rng.shuffle(world.stock)
+        return world
+
+
+def one_game(job: tuple[str, int, dict[str, Any] | None, str, bool]) -> tuple[int, float, int, float]:
     """(seed, the share of the win of the seat ``seed mod 4``, ismcts decisions, seconds) of one 4-player
-    game: ismcts (with ``options``) in that seat against three ``opponent`` bots, or with ``options``
-    None an ``opponent`` bot there too (the same deal and opponents: the paired baseline)."""
-    variant, seed, options, opponent = job
+    game: ismcts (with ``options``; clairvoyant if the last item says so) in that seat against three
+    ``opponent`` bots, or with ``options`` None an ``opponent`` bot there too (the same deal and
+    opponents: the paired baseline)."""
+    variant, seed, options, opponent, clairvoyant = job
     ismcts_seat = seed % 4
-    bots = [
-        make_bot("ismcts", seed=seed, **options) if seat == ismcts_seat and options is not None
-        else make_bot(opponent, seed=seed * 10 + seat)
-        for seat in range(4)
-    ]
+    bots: list[Bot] = [make_bot(opponent, seed=seed * 10 + seat) for seat in range(4)]
+    if options is not None:
+        bots[ismcts_seat] = (ClairvoyantIsmcts(seed=seed, **options) if clairvoyant
+                             else make_bot("ismcts", seed=seed, **options))
     game = new_game(variant, 4, seed=seed)
     started = time.perf_counter()
     decisions = 0
@@ -117,6 +131,8 @@ def one_game(job: tuple[str, int, dict[str, Any] | None, str]) -> tuple[int, flo
     def choose(g: Game, seat: int) -> Action:
         nonlocal decisions
         decisions += seat == ismcts_seat
+        if clairvoyant and seat == ismcts_seat:
+            return bots[seat].choose(replace(g.view(seat), public_game=g.clone()))
         return decide(g, seat, bots[seat])
 
     drive(game, choose)
@@ -146,6 +162,7 @@ def read_log(path: str, config: dict[str, Any]) -> dict[int, dict[str, Any]]:
                 if entry.get("settings"):
                     entry["settings"] = {**SETTINGS_BEFORE_LOGGED, **entry["settings"]}
                 entry.setdefault("revision", 1)
+                entry.setdefault("clairvoyant", False)
                 if all(entry.get(key) == value for key, value in config.items()):
                     games[entry["seed"]] = entry
     except FileNotFoundError:
@@ -167,11 +184,14 @@ def main() -> None:
     add_option_arguments(parser)
     parser.add_argument("--paired", action="store_true", help="strength: also play every game's deal with the "
                         "opponent bot in the ismcts seat and print the game-by-game difference")
+    parser.add_argument("--clairvoyant", action="store_true", help="strength: the search sees the real hands "
+                        "(an upper bound for benchmarks; logged apart from the ladder)")
     parser.add_argument("--log", help="strength: a JSON-lines file; finished games are appended, and the games of "
                         "the same configuration already there are counted and not replayed (runs add up)")
     args = parser.parse_args()
     options = bot_options(args)
-    print(f"ismcts options: {options or 'default budget'}; opponents: {args.opponent}", flush=True)
+    print(f"ismcts options: {options or 'default budget'}; opponents: {args.opponent}"
+          f"{'; clairvoyant (the search sees the real hands: an upper bound)' if args.clairvoyant else ''}", flush=True)
     if args.mode == "speed":
         print(f"{'variant':<20} {'decisions':>9} {'mean ms':>8} {'median':>8} {'p95':>8} {'max ms':>8}", flush=True)
         for variant in args.variant or VARIANTS:
@@ -185,18 +205,18 @@ def main() -> None:
             raise SystemExit("ladder sums up a log: give --log FILE")
         for variant in args.variant or VARIANTS:
             defaults = {"simulations": default_simulations(get_variant(variant)), **options}
-            print_rung(variant, read_log(args.log, log_config(variant, defaults, args.opponent)),
+            print_rung(variant, read_log(args.log, log_config(variant, defaults, args.opponent, False)),
                        defaults, args.opponent, args.jobs if args.paired else 0)
         return
     variant = (args.variant or ["may-i"])[0]
     deadline = None if args.minutes is None else time.perf_counter() + args.minutes * 60.0
-    config = log_config(variant, options, args.opponent)
+    config = log_config(variant, options, args.opponent, args.clairvoyant)
     logged = read_log(args.log, config) if args.log else {}
     if logged:
         print(f"{len(logged)} games of this configuration already in {args.log}", flush=True)
     games = dict(logged)  # every game of the configuration, logged or played now, by seed
     seeds = [args.seed + number for number in range(args.games) if args.seed + number not in logged]
-    jobs = [(variant, seed, options, args.opponent) for seed in seeds]
+    jobs = [(variant, seed, options, args.opponent, args.clairvoyant) for seed in seeds]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         pending = {pool.submit(one_game, job) for job in jobs[: args.jobs]}
         submitted = len(pending)
@@ -216,12 +236,12 @@ def main() -> None:
     print_rung(variant, games, options, args.opponent, args.jobs if args.paired else 0)
 
 
-def log_config(variant: str, options: dict[str, Any], opponent: str) -> dict[str, Any]:
+def log_config(variant: str, options: dict[str, Any], opponent: str, clairvoyant: bool) -> dict[str, Any]:
     """What a logged game must match to count for ``options`` in ``variant``: the log keys games by the
-    bot's effective settings, so games of an older default never mix in."""
+    bot's effective settings, so games of an older default never mix in (nor clairvoyant ones)."""
     settings = asdict(IsmctsBot(**options).settings(get_variant(variant)))
     return {"variant": variant, "revision": REVISIONS.get(variant, 1), "options": options, "settings": settings,
-            "opponent": opponent}
+            "opponent": opponent, "clairvoyant": clairvoyant}
 
 
 def print_rung(variant: str, games: dict[int, dict[str, Any]], options: dict[str, Any], opponent: str,
@@ -252,7 +272,7 @@ def print_paired(variant: str, shares: dict[int, float], opponent: str, jobs: in
     """
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         baseline = {seed: share for seed, share, _, _ in
-                    pool.map(one_game, [(variant, seed, None, opponent) for seed in shares], chunksize=16)}
+                    pool.map(one_game, [(variant, seed, None, opponent, False) for seed in shares], chunksize=16)}
     differences = [shares[seed] - baseline[seed] for seed in shares]
     n = len(differences)
     mean = statistics.fmean(differences)

@@ -445,8 +445,7 @@ class IsmctsBot:
             # One batch: every root candidate on the same determinization with the same rollout bots,
             # so that their rewards differ by the action rather than by the deal (common random numbers).
             begun = time.perf_counter()
-            world = determinize(public, seat, self.rng, kept_draws=settings.kept_draws,
-                                discard_weight=settings.discard_weight, declined_weight=settings.declined_weight)
+            world = self._deal(public, seat, settings)
             seeds = [self._bot_seeds.randrange(2**31) for _ in range(public.n)]
             for text in by_text:
                 rewards[text].append(self._iterate(root, world.clone(), seat, text, by_text, self._policy(seeds),
@@ -467,6 +466,11 @@ class IsmctsBot:
             "widest_below_root": max((child.widest() for child in root.children.values()), default=0),
         }
         return by_text[best]
+
+    def _deal(self, public: Game, seat: int, settings: SearchSettings) -> Game:
+        """One determinization of ``public`` for ``seat``: the hidden cards dealt by the opponent model."""
+        return determinize(public, seat, self.rng, kept_draws=settings.kept_draws,
+                           discard_weight=settings.discard_weight, declined_weight=settings.declined_weight)
 
     @staticmethod
     def _vote(rewards: dict[str, list[float]], advice: str | None, confidence: dict[str, float]) -> str:
