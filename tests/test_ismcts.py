@@ -248,6 +248,76 @@ def test_the_opponent_model_keeps_out_cards_that_declined_discards_would_have_su
     assert suited[5.0] < suited[0.0]
 
 
+def test_redact_keeps_each_seat_s_latest_discard_of_the_round() -> None:
+    game = _mid_round("basic", 30, seed=5)
+    latest: list[int | None] = [None] * 4
+    for action in game.log[game.round_starts[-1]:]:
+        if action.verb is Verb.DISCARD:
+            latest[action.seat] = action.card
+    assert any(card is not None for card in latest)
+    assert redact(game, 0).last_discards == latest
+
+
+def test_could_have_gone_out_in_basic() -> None:
+    from rummy.bots.freeplay import could_have_gone_out
+    from rummy.cards import parse_card, to_counts
+
+    public = redact(new_game("basic", 4, seed=1), 0)
+    public.table = []
+
+    def hand(text: str) -> list[int]:
+        return to_counts(parse_card(card) for card in text.split())
+
+    assert could_have_gone_out(public, hand("7H 8H 9H 5C 5D 5S TH KD"))  # meld seven, discard the king
+    assert not could_have_gone_out(public, hand("7H 8H 9H 5C 5D 5S 2C KD"))  # two cards stuck
+    assert could_have_gone_out(public, hand("7H 8H 9H 5C 5D 5S KD"))  # six melded, one discard
+
+
+def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_with() -> None:
+    game = _mid_round("basic", 30, seed=5)
+    observer = game.next_to_act()
+    public = redact(game, observer)
+    assert public.last_discards is not None
+    others = [other for other in range(4) if other != observer and public.last_discards[other] is not None]
+    assert others
+    unseen = sorted([c for s in range(4) if s != observer for c in game.hand(s)] + game.stock)
+    assert public.known_hands is not None
+    free = [card for card in unseen if not any(known[card] for known in public.known_hands)]
+    marked = free[len(free) // 2]  # a check that calls any hand holding this card a missed out
+    checked: list[list[int]] = []
+
+    def holds_marked(seen: Game, cards: list[int]) -> bool:
+        assert seen is public
+        checked.append(list(cards))
+        return cards[marked] > 0
+
+    held = {False: 0, True: 0}
+    for ruled_out in held:
+        for draw in range(40):
+            guess = determinize(public, observer, random.Random(draw), kept_draws=1.0,
+                                could_have_gone_out=holds_marked if ruled_out else None)
+            dealt = sorted(c for s in range(4) if s != observer for c in guess.hand(s)) + sorted(guess.stock)
+            assert sorted(dealt) == unseen and guess.sizes == game.sizes, "a redeal loses or invents no card"
+            held[ruled_out] += sum(guess.hands[other][marked] for other in others)
+    assert held[True] < held[False] / 4, "hands the check rules out are dealt again"
+    # the check sees a hand as it was before its holder's last discard: one card more than it holds now
+    assert checked and all(sum(cards) in {game.sizes[other] + 1 for other in others} for cards in checked)
+
+
+def test_missed_outs_setting() -> None:
+    from rummy.bots.ismcts import DEFAULT_EXCLUDE_MISSED_OUTS
+
+    basic = get_variant("basic")
+    assert IsmctsBot().settings(basic).exclude_missed_outs is DEFAULT_EXCLUDE_MISSED_OUTS.get("basic", False)
+    assert IsmctsBot(exclude_missed_outs=True).settings(basic).exclude_missed_outs is True
+    with pytest.raises(ValueError, match="exclude_missed_outs"):
+        make_bot("ismcts", exclude_missed_outs="yes")
+    game = _mid_round("basic", 30, seed=5)
+    seat = game.next_to_act()
+    bot = IsmctsBot(seed=2, simulations=8, exclude_missed_outs=True)
+    assert bot.choose(game.view(seat, with_public_game=True)) in game.legal_actions(seat)
+
+
 def test_widening_grows_the_tree_below_the_root_from_the_rollout_policy_s_move() -> None:
     game = _mid_round("may-i", 9, seed=3)
     seat = game.next_to_act()

@@ -24,6 +24,7 @@ Search bots (ISMCTS) plan on such completions; they never see the real game.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
@@ -95,12 +96,13 @@ def declined_by_seat(game: Game) -> list[list[int]]:
     return _round_memory(game)[2]
 
 
-def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
-    """:func:`known_hands`, :func:`discards_by_seat` and :func:`declined_by_seat` in one pass over the
-    round's actions."""
+def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[Card | None]]:
+    """:func:`known_hands`, :func:`discards_by_seat`, :func:`declined_by_seat` and each seat's latest
+    discard this round (None before its first) in one pass over the round's actions."""
     known = [[0] * CARD_COUNT for _ in range(game.n)]
     discarded = [[0] * CARD_COUNT for _ in range(game.n)]
     declined = [[0] * CARD_COUNT for _ in range(game.n)]
+    latest: list[Card | None] = [None] * game.n
     pickups = game.pickups
     next_pickup = 0
     top: Card | None = None  # the card on top of the pile, while it is the round's last discard
@@ -113,7 +115,7 @@ def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[li
         for step in action.steps if action.verb is Verb.BATCH else (action,):
             if step.verb is Verb.DISCARD and step.card is not None:
                 discarded[step.seat][step.card] += 1
-                top = step.card
+                latest[step.seat] = top = step.card
             elif step.verb is Verb.DRAW and top is not None:
                 declined[step.seat][top] += 1
                 top = None
@@ -122,13 +124,13 @@ def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[li
             known[holder][card] += 1
             next_pickup += 1
             top = None
-    return known, discarded, declined
+    return known, discarded, declined, latest
 
 
 def redact(game: Game, seat: int) -> Game:
     """A copy of ``game`` holding only what ``seat`` may see (sizes and counts stay)."""
     public = game.clone()
-    public.known_hands, public.discarded, public.declined = _round_memory(game)
+    public.known_hands, public.discarded, public.declined, public.last_discards = _round_memory(game)
     for other in range(game.n):
         if other != seat:
             public.hands[other] = [0] * CARD_COUNT
@@ -206,8 +208,29 @@ def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] 
     return value - variant.points(card) / 100.0
 
 
+#: Deals of one opponent's hand tried before a guess that ``could_have_gone_out`` rules out is kept anyway.
+REDEALS = 8
+
+
+def _deal_hand(public: Game, hand: list[int], cards: list[Card], missing: int, extra: int,
+               against: list[float] | None, rng: random.Random) -> list[Card]:
+    """Fill ``hand`` (counts) with ``missing`` cards from the end of ``cards``; with ``extra`` > 0 it is
+    dealt that many more and gives back (to random places in ``cards``) the least useful.  Returns the
+    cards it dealt and kept."""
+    drawn = [cards.pop() for _ in range(missing + extra)]
+    for card in drawn:
+        hand[card] += 1
+    for _ in range(extra):  # the opponent kept its best cards: return the least useful
+        dropped = min(drawn, key=lambda card: _keep_value(hand, card, public, against))
+        drawn.remove(dropped)
+        hand[dropped] -= 1
+        cards.insert(rng.randrange(len(cards) + 1), dropped)
+    return drawn
+
+
 def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: float = 0.0,
-                discard_weight: float = 0.0, declined_weight: float = 0.0) -> Game:
+                discard_weight: float = 0.0, declined_weight: float = 0.0,
+                could_have_gone_out: Callable[[Game, list[int]], bool] | None = None) -> Game:
     """A complete game consistent with ``public`` (from :func:`redact`), hidden cards dealt at random.
 
     With ``kept_draws`` > 0 the opponents' hands are not uniform: an opponent that has had ``t`` turns
@@ -216,6 +239,9 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
     ``discard_weight`` > 0 makes it give back first the cards that its discards this round would have
     suited (it would have kept those discards had it held such cards); ``declined_weight`` > 0 does the
     same for the discards it left on the pile when it drew from the stock (it would have taken them).
+    ``could_have_gone_out(public, cards)`` rules out guesses that contradict an opponent's last turn: a
+    hand that, with the card the opponent discarded then, would have let it go out is dealt again (up
+    to :data:`REDEALS` times), since a player who can go out does.
     """
     guess = public.clone()
     cards = unseen_cards(public, seat)
@@ -243,21 +269,26 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
             else:
                 remaining.append(card)
         cards = remaining
+    last_discards = public.last_discards if could_have_gone_out is not None else None
     for other in range(public.n):
         if other == seat:
             continue
-        hand = hands[other]
-        missing = public.sizes[other] - sum(hand)
+        known = hands[other]
+        missing = public.sizes[other] - sum(known)
         extra = min(int(kept_draws * public.own_turns[other]), len(cards) - missing) if kept_draws else 0
-        drawn = [cards.pop() for _ in range(missing + max(extra, 0))]
-        for card in drawn:
-            hand[card] += 1
         against = _evidence(public, other, discard_weight, declined_weight) if extra > 0 else None
-        for _ in range(max(extra, 0)):  # the opponent kept its best cards: return the least useful
-            dropped = min(drawn, key=lambda card: _keep_value(hand, card, public, against))
-            drawn.remove(dropped)
-            hand[dropped] -= 1
-            cards.insert(rng.randrange(len(cards) + 1), dropped)
+        last = last_discards[other] if last_discards is not None else None
+        for attempt in range(REDEALS):
+            hand = list(known)
+            drawn = _deal_hand(public, hand, cards, missing, max(extra, 0), against, rng)
+            if last is None or could_have_gone_out is None or attempt == REDEALS - 1:
+                break
+            before = list(hand)
+            before[last] += 1
+            if not could_have_gone_out(public, before):
+                break
+            for card in drawn:  # back into the pool, and deal again
+                cards.insert(rng.randrange(len(cards) + 1), card)
         guess.hands[other] = hand
     guess.stock = cards[: public.hidden_stock]
     guess.hidden_stock = 0

@@ -19,17 +19,21 @@ card can buy more and is harder to trade away).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
 from rummy.bots.greedy import book_targets, fits_table
-from rummy.cards import CARD_COUNT, Card, rank_of, suit_of, to_counts
+from rummy.cards import CARD_COUNT, Card, from_counts, rank_of, suit_of, to_counts
 from rummy.melds import TableMeld
 from rummy.play import purchase_allowed
 from rummy.solver import best_melds_from
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
-__all__ = ["BasicPlanner", "PurchasePlanner"]
+if TYPE_CHECKING:
+    from rummy.game import Game
+
+__all__ = ["BasicPlanner", "PurchasePlanner", "could_have_gone_out"]
 
 _BOOKS = book_targets()
 #: Per card, the indices in :data:`_BOOKS` of the books that hold it (a hand's books are found through
@@ -44,6 +48,38 @@ _MELDS: dict[tuple[object, ...], tuple[int, tuple[tuple[Card, ...], ...]]] = {}
 
 def _me(view: PlayerView) -> int:
     return view.seat if view.seat is not None else view.active
+
+
+def _melds(cards: Sequence[Card], variant: Variant) -> tuple[int, tuple[tuple[Card, ...], ...]]:
+    """Deadwood points and the best melds of ``cards`` (memoised for every bot)."""
+    counts = to_counts(cards)
+    key = (variant.ace_mode, variant.run_min, variant.group_min, variant.card_points, tuple(counts))
+    hit = _MELDS.get(key)
+    if hit is None:
+        if len(_MELDS) > 50_000:
+            _MELDS.clear()
+        plan = best_melds_from(counts, variant)
+        melded = [c for m in plan for c in m.cards]
+        dead = sum(variant.points(c) for c in cards) - sum(variant.points(c) for c in melded)
+        hit = _MELDS[key] = (dead, tuple(tuple(sorted(m.cards)) for m in plan))
+    return hit
+
+
+def _unmelded(cards: Sequence[Card], variant: Variant) -> list[Card]:
+    """The cards outside the best melds of ``cards``."""
+    left = list(cards)
+    for meld in _melds(cards, variant)[1]:
+        for card in meld:
+            left.remove(card)
+    return left
+
+
+def could_have_gone_out(public: Game, counts: list[int]) -> bool:
+    """``basic``: could a player holding ``counts`` after its draw have gone out, every card but one melded
+    or laid off on the table?  (It would have: :func:`rummy.determinize.determinize` rules such guesses out.)"""
+    variant = public.variant
+    stuck = [c for c in _unmelded(from_counts(counts), variant) if not fits_table(c, public.table, variant)]
+    return len(stuck) <= 1
 
 
 # -- basic -----------------------------------------------------------------------------------
@@ -61,20 +97,6 @@ class BasicPlanner:
         self._played = False
         #: Close alternatives to the last choice, best first (see HeuristicBot.candidates).
         self.alternatives: list[Action] = []
-
-    def melds(self, cards: Sequence[Card], variant: Variant) -> tuple[int, tuple[tuple[Card, ...], ...]]:
-        """Deadwood points and the best melds of ``cards`` (memoised for every bot)."""
-        counts = to_counts(cards)
-        key = (variant.ace_mode, variant.run_min, variant.group_min, variant.card_points, tuple(counts))
-        hit = _MELDS.get(key)
-        if hit is None:
-            if len(_MELDS) > 50_000:
-                _MELDS.clear()
-            plan = best_melds_from(counts, variant)
-            melded = [c for m in plan for c in m.cards]
-            dead = sum(variant.points(c) for c in cards) - sum(variant.points(c) for c in melded)
-            hit = _MELDS[key] = (dead, tuple(tuple(sorted(m.cards)) for m in plan))
-        return hit
 
     def _observe(self, view: PlayerView) -> None:
         key = (view.round, view.dealer)
@@ -96,11 +118,8 @@ class BasicPlanner:
         if out is not None:
             return out
         hand = list(view.hand)
-        dead, plan = self.melds(hand, variant)
-        melded = [c for m in plan for c in m]
-        leftover = list(hand)
-        for card in melded:
-            leftover.remove(card)
+        _, plan = _melds(hand, variant)
+        leftover = _unmelded(hand, variant)
         table = list(view.table)
         layable = [c for c in leftover if fits_table(c, table, variant)]
         threat = min((view.hand_sizes[s] for s in range(len(view.players)) if s != _me(view)), default=9)
@@ -139,12 +158,7 @@ class BasicPlanner:
         for card in range(52):
             if not unseen[card] or not any(_related(card, s) for s in stuck):
                 continue
-            _, plan = self.melds(hand + [card], variant)
-            melded = [c for m in plan for c in m]
-            remaining = list(hand) + [card]
-            for c in melded:
-                remaining.remove(c)
-            remaining = [c for c in remaining if not fits_table(c, view.table, variant)]
+            remaining = [c for c in _unmelded(hand + [card], variant) if not fits_table(c, view.table, variant)]
             if len(remaining) <= 1:
                 outs += 1
         return outs >= 3
@@ -167,8 +181,8 @@ class BasicPlanner:
         hand = list(view.hand)
         if fits_table(card, view.table, variant):
             return take
-        before, _ = self.melds(hand, variant)
-        after, _ = self.melds(hand + [card], variant)
+        before, _ = _melds(hand, variant)
+        after, _ = _melds(hand + [card], variant)
         if after < before or _forms_meld(card, hand, variant):
             return take
         return draw
