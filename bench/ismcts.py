@@ -144,7 +144,7 @@ def one_game(job: tuple[str, int, dict[str, Any] | None, str, bool]) -> tuple[in
 #: Settings added after games were logged, with the value those games played with: an entry without
 #: the setting matches a configuration that has this value.
 SETTINGS_BEFORE_LOGGED: dict[str, Any] = {"reward": "round", "confidence_by_verb": {}, "declined_weight": 0.0,
-                                          "exclude_missed_outs": False}
+                                          "exclude_missed_plays": False}
 #: Per variant, the revision of the bot's play that its settings do not show (the rollout bot's
 #: candidates, say), raised with every such change; games logged without one are revision 1.
 #: purchase 2 was an experiment, not kept: the heuristic named purchasing and not purchasing as each

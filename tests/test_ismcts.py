@@ -258,19 +258,48 @@ def test_redact_keeps_each_seat_s_latest_discard_of_the_round() -> None:
     assert redact(game, 0).last_discards == latest
 
 
-def test_could_have_gone_out_in_basic() -> None:
-    from rummy.bots.freeplay import could_have_gone_out
+def _counts(text: str) -> list[int]:
     from rummy.cards import parse_card, to_counts
 
+    return to_counts(parse_card(card) for card in text.split())
+
+
+def test_missed_plays_in_basic_going_out() -> None:
+    from rummy.bots.inference import could_have_gone_out, missed_play_check
+
     public = redact(new_game("basic", 4, seed=1), 0)
-    public.table = []
+    assert missed_play_check(public.variant) is could_have_gone_out
+    assert public.table == []
+    assert could_have_gone_out(public, 1, _counts("7H 8H 9H 5C 5D 5S TH KD"))  # meld seven, discard the king
+    assert not could_have_gone_out(public, 1, _counts("7H 8H 9H 5C 5D 5S 2C KD"))  # two cards stuck
+    assert could_have_gone_out(public, 1, _counts("7H 8H 9H 5C 5D 5S KD"))  # six melded, one discard
 
-    def hand(text: str) -> list[int]:
-        return to_counts(parse_card(card) for card in text.split())
 
-    assert could_have_gone_out(public, hand("7H 8H 9H 5C 5D 5S TH KD"))  # meld seven, discard the king
-    assert not could_have_gone_out(public, hand("7H 8H 9H 5C 5D 5S 2C KD"))  # two cards stuck
-    assert could_have_gone_out(public, hand("7H 8H 9H 5C 5D 5S KD"))  # six melded, one discard
+def test_missed_plays_in_contract_variants_laying_down() -> None:
+    from rummy.bots.inference import could_have_laid_down, missed_play_check
+
+    assert missed_play_check(get_variant("purchase")) is None
+    public = redact(new_game("progressive-buy-it", 4, seed=1), 0)  # round 1: two sets of three
+    assert missed_play_check(public.variant) is could_have_laid_down
+    assert could_have_laid_down(public, 1, _counts("7H 7S 7D 9C 9D 9H 4S"))
+    assert not could_have_laid_down(public, 1, _counts("7H 7S 7D 9C 9D 4S 5S"))
+    public.down[1] = True  # a seat already down has nothing left to lay down
+    assert not could_have_laid_down(public, 1, _counts("7H 7S 7D 9C 9D 9H 4S"))
+
+
+def test_a_claim_out_of_turn_voids_a_seat_s_latest_discard() -> None:
+    game = new_game("progressive-buy-it", 4, seed=2)
+    for _ in range(200):
+        seat = game.next_to_act()
+        if game.phase is Phase.CLAIM and game.round_number == 1 and game.own_turns[seat] > 0 \
+                and game.discarders[-1] != seat:
+            break
+        game.apply(make_bot("heuristic", seed=seat).choose(game.view(seat)))
+    else:
+        pytest.fail("no claim window for a seat that has discarded")
+    assert redact(game, (seat + 1) % 4).last_discards[seat] is not None  # type: ignore[index]
+    game.apply(Action(seat, Verb.BUY))
+    assert redact(game, (seat + 1) % 4).last_discards[seat] is None  # type: ignore[index]
 
 
 def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_with() -> None:
@@ -286,8 +315,8 @@ def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_wi
     marked = free[len(free) // 2]  # a check that calls any hand holding this card a missed out
     checked: list[list[int]] = []
 
-    def holds_marked(seen: Game, cards: list[int]) -> bool:
-        assert seen is public
+    def holds_marked(seen: Game, holder: int, cards: list[int]) -> bool:
+        assert seen is public and holder in others
         checked.append(list(cards))
         return cards[marked] > 0
 
@@ -295,7 +324,7 @@ def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_wi
     for ruled_out in held:
         for draw in range(40):
             guess = determinize(public, observer, random.Random(draw), kept_draws=1.0,
-                                could_have_gone_out=holds_marked if ruled_out else None)
+                                missed_play=holds_marked if ruled_out else None)
             dealt = sorted(c for s in range(4) if s != observer for c in guess.hand(s)) + sorted(guess.stock)
             assert sorted(dealt) == unseen and guess.sizes == game.sizes, "a redeal loses or invents no card"
             held[ruled_out] += sum(guess.hands[other][marked] for other in others)
@@ -304,17 +333,19 @@ def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_wi
     assert checked and all(sum(cards) in {game.sizes[other] + 1 for other in others} for cards in checked)
 
 
-def test_missed_outs_setting() -> None:
-    from rummy.bots.ismcts import DEFAULT_EXCLUDE_MISSED_OUTS
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_missed_plays_setting(variant: str) -> None:
+    from rummy.bots.ismcts import DEFAULT_EXCLUDE_MISSED_PLAYS
 
-    basic = get_variant("basic")
-    assert IsmctsBot().settings(basic).exclude_missed_outs is DEFAULT_EXCLUDE_MISSED_OUTS.get("basic", False)
-    assert IsmctsBot(exclude_missed_outs=True).settings(basic).exclude_missed_outs is True
-    with pytest.raises(ValueError, match="exclude_missed_outs"):
-        make_bot("ismcts", exclude_missed_outs="yes")
-    game = _mid_round("basic", 30, seed=5)
+    rules = get_variant(variant)
+    default = DEFAULT_EXCLUDE_MISSED_PLAYS.get(variant, False)
+    assert IsmctsBot().settings(rules).exclude_missed_plays is default
+    assert IsmctsBot(exclude_missed_plays=not default).settings(rules).exclude_missed_plays is not default
+    with pytest.raises(ValueError, match="exclude_missed_plays"):
+        make_bot("ismcts", exclude_missed_plays="yes")
+    game = _mid_round(variant, 30, seed=5)
     seat = game.next_to_act()
-    bot = IsmctsBot(seed=2, simulations=8, exclude_missed_outs=True)
+    bot = IsmctsBot(seed=2, simulations=8, exclude_missed_plays=True)
     assert bot.choose(game.view(seat, with_public_game=True)) in game.legal_actions(seat)
 
 

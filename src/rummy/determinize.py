@@ -98,7 +98,8 @@ def declined_by_seat(game: Game) -> list[list[int]]:
 
 def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[Card | None]]:
     """:func:`known_hands`, :func:`discards_by_seat`, :func:`declined_by_seat` and each seat's latest
-    discard this round (None before its first) in one pass over the round's actions."""
+    discard this round (None before its first, or once it has taken a card from the pile since: the
+    hand it discarded from is then not its hand now plus that card) in one pass over the round's actions."""
     known = [[0] * CARD_COUNT for _ in range(game.n)]
     discarded = [[0] * CARD_COUNT for _ in range(game.n)]
     declined = [[0] * CARD_COUNT for _ in range(game.n)]
@@ -122,6 +123,7 @@ def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[li
         while next_pickup < len(pickups) and pickups[next_pickup][0] <= index:
             _, holder, card = pickups[next_pickup]
             known[holder][card] += 1
+            latest[holder] = None  # its hand has grown since that discard (a claim out of turn)
             next_pickup += 1
             top = None
     return known, discarded, declined, latest
@@ -208,7 +210,7 @@ def _keep_value(hand: list[int], card: Card, public: Game, against: list[float] 
     return value - variant.points(card) / 100.0
 
 
-#: Deals of one opponent's hand tried before a guess that ``could_have_gone_out`` rules out is kept anyway.
+#: Deals of one opponent's hand tried before a guess that ``missed_play`` rules out is kept anyway.
 REDEALS = 8
 
 
@@ -230,7 +232,7 @@ def _deal_hand(public: Game, hand: list[int], cards: list[Card], missing: int, e
 
 def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: float = 0.0,
                 discard_weight: float = 0.0, declined_weight: float = 0.0,
-                could_have_gone_out: Callable[[Game, list[int]], bool] | None = None) -> Game:
+                missed_play: Callable[[Game, int, list[int]], bool] | None = None) -> Game:
     """A complete game consistent with ``public`` (from :func:`redact`), hidden cards dealt at random.
 
     With ``kept_draws`` > 0 the opponents' hands are not uniform: an opponent that has had ``t`` turns
@@ -239,9 +241,9 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
     ``discard_weight`` > 0 makes it give back first the cards that its discards this round would have
     suited (it would have kept those discards had it held such cards); ``declined_weight`` > 0 does the
     same for the discards it left on the pile when it drew from the stock (it would have taken them).
-    ``could_have_gone_out(public, cards)`` rules out guesses that contradict an opponent's last turn: a
-    hand that, with the card the opponent discarded then, would have let it go out is dealt again (up
-    to :data:`REDEALS` times), since a player who can go out does.
+    ``missed_play(public, other, cards)`` rules out guesses that contradict an opponent's last turn: a
+    hand that, with the card the opponent discarded then, would have let it lay down or go out (so the
+    test says, :mod:`rummy.bots.inference`) is dealt again, up to :data:`REDEALS` times.
     """
     guess = public.clone()
     cards = unseen_cards(public, seat)
@@ -269,7 +271,7 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
             else:
                 remaining.append(card)
         cards = remaining
-    last_discards = public.last_discards if could_have_gone_out is not None else None
+    last_discards = public.last_discards if missed_play is not None else None
     for other in range(public.n):
         if other == seat:
             continue
@@ -281,11 +283,11 @@ def determinize(public: Game, seat: int, rng: random.Random, *, kept_draws: floa
         for attempt in range(REDEALS):
             hand = list(known)
             drawn = _deal_hand(public, hand, cards, missing, max(extra, 0), against, rng)
-            if last is None or could_have_gone_out is None or attempt == REDEALS - 1:
+            if last is None or missed_play is None or attempt == REDEALS - 1:
                 break
             before = list(hand)
             before[last] += 1
-            if not could_have_gone_out(public, before):
+            if not missed_play(public, other, before):
                 break
             for card in drawn:  # back into the pool, and deal again
                 cards.insert(rng.randrange(len(cards) + 1), card)

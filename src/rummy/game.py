@@ -117,7 +117,8 @@ class Game:
         self.discarded: list[Counts] | None = None
         #: In a redacted copy: per seat, the discards it left for the stock this round (rummy.determinize).
         self.declined: list[Counts] | None = None
-        #: In a redacted copy: per seat, its latest discard this round, None before its first (rummy.determinize).
+        #: In a redacted copy: per seat, its latest discard this round, if it has taken no card from the pile
+        #: since (rummy.determinize).
         self.last_discards: list[Card | None] | None = None
         self._reset_round_state()
 

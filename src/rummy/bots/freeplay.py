@@ -19,21 +19,17 @@ card can buy more and is harder to trade away).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
 from rummy.bots.greedy import book_targets, fits_table
-from rummy.cards import CARD_COUNT, Card, from_counts, rank_of, suit_of, to_counts
+from rummy.cards import CARD_COUNT, Card, rank_of, suit_of, to_counts
 from rummy.melds import TableMeld
 from rummy.play import purchase_allowed
 from rummy.solver import best_melds_from
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
-if TYPE_CHECKING:
-    from rummy.game import Game
-
-__all__ = ["BasicPlanner", "PurchasePlanner", "could_have_gone_out"]
+__all__ = ["BasicPlanner", "PurchasePlanner", "unmelded"]
 
 _BOOKS = book_targets()
 #: Per card, the indices in :data:`_BOOKS` of the books that hold it (a hand's books are found through
@@ -65,21 +61,13 @@ def _melds(cards: Sequence[Card], variant: Variant) -> tuple[int, tuple[tuple[Ca
     return hit
 
 
-def _unmelded(cards: Sequence[Card], variant: Variant) -> list[Card]:
+def unmelded(cards: Sequence[Card], variant: Variant) -> list[Card]:
     """The cards outside the best melds of ``cards``."""
     left = list(cards)
     for meld in _melds(cards, variant)[1]:
         for card in meld:
             left.remove(card)
     return left
-
-
-def could_have_gone_out(public: Game, counts: list[int]) -> bool:
-    """``basic``: could a player holding ``counts`` after its draw have gone out, every card but one melded
-    or laid off on the table?  (It would have: :func:`rummy.determinize.determinize` rules such guesses out.)"""
-    variant = public.variant
-    stuck = [c for c in _unmelded(from_counts(counts), variant) if not fits_table(c, public.table, variant)]
-    return len(stuck) <= 1
 
 
 # -- basic -----------------------------------------------------------------------------------
@@ -119,7 +107,7 @@ class BasicPlanner:
             return out
         hand = list(view.hand)
         _, plan = _melds(hand, variant)
-        leftover = _unmelded(hand, variant)
+        leftover = unmelded(hand, variant)
         table = list(view.table)
         layable = [c for c in leftover if fits_table(c, table, variant)]
         threat = min((view.hand_sizes[s] for s in range(len(view.players)) if s != _me(view)), default=9)
@@ -158,7 +146,7 @@ class BasicPlanner:
         for card in range(52):
             if not unseen[card] or not any(_related(card, s) for s in stuck):
                 continue
-            remaining = [c for c in _unmelded(hand + [card], variant) if not fits_table(c, view.table, variant)]
+            remaining = [c for c in unmelded(hand + [card], variant) if not fits_table(c, view.table, variant)]
             if len(remaining) <= 1:
                 outs += 1
         return outs >= 3

@@ -17,8 +17,8 @@ differ by the action and not by the guessed cards.  One iteration:
    a complete game consistent with everything the seat has seen, including the whole discard pile and
    the cards each opponent was seen to take from it.  An opponent model (``kept_draws``) deals each
    opponent extra cards per turn it has had and gives back the least useful, since a player keeps what
-   helps it (a uniform deal underrates how far on the others are).  With ``exclude_missed_outs``
-   (``basic``) a hand with which its holder could have gone out on its last turn is dealt again.
+   helps it (a uniform deal underrates how far on the others are).  With ``exclude_missed_plays`` a
+   hand with which its holder would have laid down or gone out on its last turn is dealt again.
 2. **Select**: play the batch's root candidate; below the root, among the actions legal *in this
    determinization*, pick by UCB1 with availability counts (an edge's exploration term uses how often
    it was available, not its parent's visits).  Actions are keyed by their record text
@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
-from rummy.bots.freeplay import could_have_gone_out
+from rummy.bots.inference import missed_play_check
 from rummy.bots.rewards import game_rewards, round_rewards
 from rummy.determinize import determinize
 from rummy.errors import RummyError
@@ -125,12 +125,10 @@ DEFAULT_DISCARD_WEIGHT = 1.0
 #: overrides −0.030 (se 0.011) over 242 without it, −0.019 (se 0.009) over 222 with it and ``kept_draws``
 #: 1.5; melding where the heuristic holds back loses either way, −0.082 and −0.061).
 DEFAULT_DECLINED_WEIGHT = 0.0
-#: Whether the opponent model deals again a guessed hand with which its holder could have gone out on
-#: its last turn (``exclude_missed_outs``; a player who can go out does), by variant family.  Only
-#: ``basic`` has such a check (:data:`MISSED_OUT_CHECKS`).
-DEFAULT_EXCLUDE_MISSED_OUTS: dict[str, bool] = {}
-#: Per scoring rule, the test of :func:`rummy.determinize.determinize`'s ``could_have_gone_out``.
-MISSED_OUT_CHECKS: dict[str, Callable[[Game, list[int]], bool]] = {"winner_collects": could_have_gone_out}
+#: Whether the opponent model deals again a guessed hand with which its holder would have laid down its
+#: contract or gone out on its last turn (``exclude_missed_plays``, :mod:`rummy.bots.inference`; not in
+#: ``purchase``), by variant family.
+DEFAULT_EXCLUDE_MISSED_PLAYS: dict[str, bool] = {}
 #: Standard errors by which an alternative must beat the rollout bot's choice (paired by batch), by
 #: variant family.  In ``basic`` the search's overrides lost to the heuristic at 1.0 (python
 #: bench/ismcts.py strength: 20.6% win share over 296 games against three heuristic bots), so there it
@@ -205,7 +203,7 @@ class SearchSettings:
     kept_draws: float
     discard_weight: float
     declined_weight: float
-    exclude_missed_outs: bool
+    exclude_missed_plays: bool
     reward: str
 
 
@@ -257,9 +255,9 @@ class IsmctsBot:
     confidence for alternatives of the verbs it names, ``{"meld": 1.0}``; default
     :data:`DEFAULT_CONFIDENCE_BY_VERB` by variant, ``{}`` for none), ``widening`` (children
     below the root, see the module docstring; default :data:`DEFAULT_WIDENING`), ``kept_draws``,
-    ``discard_weight``, ``declined_weight`` and ``exclude_missed_outs`` (the opponent model; defaults
+    ``discard_weight``, ``declined_weight`` and ``exclude_missed_plays`` (the opponent model; defaults
     :data:`DEFAULT_KEPT_DRAWS` by variant, :data:`DEFAULT_DISCARD_WEIGHT`, :data:`DEFAULT_DECLINED_WEIGHT`
-    and :data:`DEFAULT_EXCLUDE_MISSED_OUTS` by variant), ``reward`` (``round``
+    and :data:`DEFAULT_EXCLUDE_MISSED_PLAYS` by variant), ``reward`` (``round``
     or ``game``, see the module docstring; default :data:`DEFAULT_REWARD` by variant).  A budget of
     ``simulations`` iterations is spent in whole batches.
     """
@@ -283,7 +281,7 @@ class IsmctsBot:
         kept_draws: float | None = None,
         discard_weight: float = DEFAULT_DISCARD_WEIGHT,
         declined_weight: float = DEFAULT_DECLINED_WEIGHT,
-        exclude_missed_outs: bool | None = None,
+        exclude_missed_plays: bool | None = None,
         reward: str | None = None,
         **options: object,
     ) -> None:
@@ -323,7 +321,7 @@ class IsmctsBot:
         self.kept_draws = kept_draws
         self.discard_weight = discard_weight
         self.declined_weight = declined_weight
-        self.exclude_missed_outs = exclude_missed_outs
+        self.exclude_missed_plays = exclude_missed_plays
         self.reward = reward
         self.seed = seed
         self.rng = random.Random(seed)
@@ -362,8 +360,8 @@ class IsmctsBot:
             kept_draws=self.kept_draws if self.kept_draws is not None else DEFAULT_KEPT_DRAWS.get(family, 0.0),
             discard_weight=self.discard_weight,
             declined_weight=self.declined_weight,
-            exclude_missed_outs=self.exclude_missed_outs if self.exclude_missed_outs is not None
-            else DEFAULT_EXCLUDE_MISSED_OUTS.get(family, False),
+            exclude_missed_plays=self.exclude_missed_plays if self.exclude_missed_plays is not None
+            else DEFAULT_EXCLUDE_MISSED_PLAYS.get(family, False),
             reward=self.reward if self.reward is not None else DEFAULT_REWARD.get(family, DEFAULT_REWARD_OTHER),
         )
 
@@ -483,10 +481,10 @@ class IsmctsBot:
 
     def _deal(self, public: Game, seat: int, settings: SearchSettings) -> Game:
         """One determinization of ``public`` for ``seat``: the hidden cards dealt by the opponent model."""
-        check = MISSED_OUT_CHECKS.get(public.variant.scoring) if settings.exclude_missed_outs else None
+        check = missed_play_check(public.variant) if settings.exclude_missed_plays else None
         return determinize(public, seat, self.rng, kept_draws=settings.kept_draws,
                            discard_weight=settings.discard_weight, declined_weight=settings.declined_weight,
-                           could_have_gone_out=check)
+                           missed_play=check)
 
     @staticmethod
     def _vote(rewards: dict[str, list[float]], advice: str | None, confidence: dict[str, float]) -> str:
