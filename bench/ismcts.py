@@ -113,6 +113,18 @@ class ClairvoyantIsmcts(IsmctsBot):
         return world
 
 
+def searcher(seed: int, options: dict[str, Any], clairvoyant: bool) -> Bot:
+    """An ismcts bot with ``options``, clairvoyant or not (ask it with :func:`ask`)."""
+    return ClairvoyantIsmcts(seed=seed, **options) if clairvoyant else make_bot("ismcts", seed=seed, **options)
+
+
+def ask(bot: Bot, game: Game, seat: int) -> Action:
+    """``bot``'s choice for ``seat``: from the seat's view, or a clairvoyant bot from the real game."""
+    if isinstance(bot, ClairvoyantIsmcts):
+        return bot.choose(replace(game.view(seat), public_game=game.clone()))
+    return decide(game, seat, bot)
+
+
 def one_game(job: tuple[str, int, dict[str, Any] | None, str, bool]) -> tuple[int, float, int, float]:
     """(seed, the share of the win of the seat ``seed mod 4``, ismcts decisions, seconds) of one 4-player
     game: ismcts (with ``options``; clairvoyant if the last item says so) in that seat against three
@@ -122,8 +134,7 @@ def one_game(job: tuple[str, int, dict[str, Any] | None, str, bool]) -> tuple[in
     ismcts_seat = seed % 4
     bots: list[Bot] = [make_bot(opponent, seed=seed * 10 + seat) for seat in range(4)]
     if options is not None:
-        bots[ismcts_seat] = (ClairvoyantIsmcts(seed=seed, **options) if clairvoyant
-                             else make_bot("ismcts", seed=seed, **options))
+        bots[ismcts_seat] = searcher(seed, options, clairvoyant)
     game = new_game(variant, 4, seed=seed)
     started = time.perf_counter()
     decisions = 0
@@ -131,9 +142,7 @@ def one_game(job: tuple[str, int, dict[str, Any] | None, str, bool]) -> tuple[in
     def choose(g: Game, seat: int) -> Action:
         nonlocal decisions
         decisions += seat == ismcts_seat
-        if clairvoyant and seat == ismcts_seat:
-            return bots[seat].choose(replace(g.view(seat), public_game=g.clone()))
-        return decide(g, seat, bots[seat])
+        return ask(bots[seat], g, seat)
 
     drive(game, choose)
     winners = game.winners()

@@ -1,6 +1,7 @@
 """Where the ISMCTS search overrules the heuristic, is it right?  Judged on the real cards.
 
-Run: ``python bench/overrides.py --variant basic --games 40 [--rollouts 40] [--jobs 2] [--option NAME=VALUE]``.
+Run: ``python bench/overrides.py --variant basic --games 40 [--rollouts 40] [--jobs 2] [--option NAME=VALUE]
+[--clairvoyant]`` (``--clairvoyant``: the search plans on the real hands, as in ``bench/ismcts.py``).
 
 Four ``heuristic`` bots play whole games; at every decision of seat ``seed mod 4`` with more than one
 legal action an ``ismcts`` bot (options as in ``bench/ismcts.py``) is asked too, from the same seat's
@@ -30,7 +31,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ismcts import add_option_arguments, bot_options
+from ismcts import add_option_arguments, ask, bot_options, searcher
 
 from rummy.actions import Action
 from rummy.bots import decide, make_bot
@@ -69,14 +70,14 @@ def playout(game: Game, seat: int, action: Action, seed: int, until: str) -> flo
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def judge_game(job: tuple[str, int, dict[str, Any], int, str]) -> tuple[int, list[tuple[str, float]], float]:
+def judge_game(job: tuple[str, int, dict[str, Any], int, str, bool]) -> tuple[int, list[tuple[str, float]], float]:
     """(decisions looked at, [(override kind, mean gain)], seconds) of one heuristic game."""
-    variant, seed, options, rollouts, until = job
+    variant, seed, options, rollouts, until, clairvoyant = job
     started = time.perf_counter()
     game = new_game(variant, 4, seed=seed)
     seat = seed % 4
     bots = [make_bot("heuristic", seed=seed * 10 + other) for other in range(4)]
-    searcher = make_bot("ismcts", seed=seed, **options)
+    search = searcher(seed, options, clairvoyant)
     decisions = 0
     overrides: list[tuple[str, float]] = []
     while not game.game_over:
@@ -87,7 +88,7 @@ def judge_game(job: tuple[str, int, dict[str, Any], int, str]) -> tuple[int, lis
         action = decide(game, actor, bots[actor])
         if actor == seat and len(game.legal_actions(seat)) > 1:
             decisions += 1
-            choice = decide(game, seat, searcher)
+            choice = ask(search, game, seat)
             if str(choice) != str(action):
                 seeds = [seed * 100_003 + 7919 * decisions + r for r in range(rollouts)]
                 gains = [playout(game, seat, choice, s, until) - playout(game, seat, action, s, until) for s in seeds]
@@ -103,15 +104,17 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=40, help="judging playouts per action")
     parser.add_argument("--until", choices=["round", "game"], default="round",
                         help="judge by the round reward, or play on to the game's end and judge by its result")
+    parser.add_argument("--clairvoyant", action="store_true",
+                        help="the search sees the real hands (bench/ismcts.py's upper bound)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     add_option_arguments(parser)
     args = parser.parse_args()
     options = bot_options(args)
-    print(f"{args.variant}: ismcts options {options or 'default budget'}; {args.rollouts} judging playouts "
-          f"to the end of the {args.until}", flush=True)
+    print(f"{args.variant}: {'clairvoyant ' if args.clairvoyant else ''}ismcts options "
+          f"{options or 'default budget'}; {args.rollouts} judging playouts to the end of the {args.until}", flush=True)
     seeds = range(args.seed, args.seed + args.games)
-    jobs = [(args.variant, seed, options, args.rollouts, args.until) for seed in seeds]
+    jobs = [(args.variant, seed, options, args.rollouts, args.until, args.clairvoyant) for seed in seeds]
     by_kind: dict[str, list[float]] = {}
     decisions = 0
     seconds = 0.0
