@@ -297,9 +297,11 @@ def test_a_claim_out_of_turn_voids_a_seat_s_latest_discard() -> None:
         game.apply(make_bot("heuristic", seed=seat).choose(game.view(seat)))
     else:
         pytest.fail("no claim window for a seat that has discarded")
-    assert redact(game, (seat + 1) % 4).last_discards[seat] is not None  # type: ignore[index]
+    before = redact(game, (seat + 1) % 4).last_discards
+    assert before is not None and before[seat] is not None
     game.apply(Action(seat, Verb.BUY))
-    assert redact(game, (seat + 1) % 4).last_discards[seat] is None  # type: ignore[index]
+    after = redact(game, (seat + 1) % 4).last_discards
+    assert after is not None and after[seat] is None
 
 
 def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_with() -> None:
@@ -312,7 +314,7 @@ def test_the_opponent_model_deals_again_a_hand_its_holder_would_have_gone_out_wi
     unseen = sorted([c for s in range(4) if s != observer for c in game.hand(s)] + game.stock)
     assert public.known_hands is not None
     free = [card for card in unseen if not any(known[card] for known in public.known_hands)]
-    marked = free[len(free) // 2]  # a check that calls any hand holding this card a missed out
+    marked = free[len(free) // 2]  # a check that calls any hand holding this card a missed play
     checked: list[list[int]] = []
 
     def holds_marked(seen: Game, holder: int, cards: list[int]) -> bool:
