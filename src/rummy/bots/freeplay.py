@@ -63,8 +63,12 @@ def _melds(cards: Sequence[Card], variant: Variant) -> tuple[int, tuple[tuple[Ca
 
 def unmelded(cards: Sequence[Card], variant: Variant) -> list[Card]:
     """The cards outside the best melds of ``cards``."""
+    return _outside(cards, _melds(cards, variant)[1])
+
+
+def _outside(cards: Sequence[Card], plan: tuple[tuple[Card, ...], ...]) -> list[Card]:
     left = list(cards)
-    for meld in _melds(cards, variant)[1]:
+    for meld in plan:
         for card in meld:
             left.remove(card)
     return left
@@ -107,7 +111,7 @@ class BasicPlanner:
             return out
         hand = list(view.hand)
         _, plan = _melds(hand, variant)
-        leftover = unmelded(hand, variant)
+        leftover = _outside(hand, plan)
         table = list(view.table)
         layable = [c for c in leftover if fits_table(c, table, variant)]
         threat = min((view.hand_sizes[s] for s in range(len(view.players)) if s != _me(view)), default=9)
