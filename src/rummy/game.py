@@ -479,7 +479,9 @@ class Game:
 
     def _enter_draw(self) -> None:
         self.phase = Phase.DRAW
-        if not self._stock_drawable(1) and not self.discard:
+        if all(self.draw_error(verb) is not None for verb in (Verb.DRAW, Verb.TAKE, Verb.BUY)):
+            # rules.md §2.9: no card can be drawn (the stock is out and cannot be refilled, and the
+            # pile is empty or, in purchase, may not be taken): the round ends by exhaustion.
             self._end_round("exhausted", None)
 
     def _stock_drawable(self, count: int, *, removing_top: bool = False) -> bool:
