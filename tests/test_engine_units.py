@@ -67,6 +67,38 @@ def test_bad_options_name_the_key(options: dict[str, object], fragment: str) -> 
         get_variant("may-i", options)
 
 
+@pytest.mark.parametrize("variant,options,fragment", [
+    ("basic", {"jokers_per_deck": 2}, "jokers in the pack"),
+    ("progressive-15", {"wild_ranks": ["2"]}, "jokers in the pack"),
+    ("progressive-15", {"run_min": 4}, "round 12's contract .* needs 20 cards .* at most 16"),
+    ("progressive-buy-it", {"run_min": 5, "contract_exact_sizes": True}, "a run of exactly 4"),
+])
+def test_options_that_no_round_could_be_played_with_are_refused(variant: str, options: dict[str, object],
+                                                                 fragment: str) -> None:
+    with pytest.raises(VariantError, match=fragment):
+        get_variant(variant, options)
+    get_variant(variant, {**options, "jokers_per_deck": 0} if "wild_ranks" in options else {})
+
+
+def test_a_stock_that_cannot_be_drawn_ends_a_purchase_round() -> None:
+    import random
+
+    from rummy.game import Phase
+    from rummy.playout import random_choice
+
+    game = new_game("purchase", 4, seed=2, options={"stock_refill": "none"})
+    rng = random.Random(2)
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        actions = game.legal_actions(game.next_to_act())
+        assert actions, "a seat to act always has a legal action"
+        game.apply(random_choice(actions, rng))
+    assert "exhausted" in [result.end for result in game.results]
+    assert replay(loads(dumps(record_of(game)))).exit_code == 0
+
+
 def test_unknown_variant() -> None:
     with pytest.raises(VariantError, match="unknown variant"):
         get_variant("gin")
