@@ -133,15 +133,15 @@ def test_bots_see_only_their_view(variant: str) -> None:
 
 def test_planner_deficit_zero_exactly_when_the_solver_lays_down() -> None:
     rng = random.Random(5)
-    for variant_id in ("progressive-buy-it", "progressive-15", "may-i"):
-        variant = get_variant(variant_id)
+    raised = [get_variant("may-i", {"run_min": 5}), get_variant("progressive-buy-it", {"group_min": 4})]
+    for variant in [get_variant(v) for v in ("progressive-buy-it", "progressive-15", "may-i")] + raised:
         cards = from_counts(pack(variant.decks_for(4), variant.jokers_per_deck))
         for number in range(1, len(variant.rounds) + 1):
             rules = variant.round_rules(number, 4)
             planner = ContractPlanner(variant, rules.contract)
             for _ in range(25):
                 rng.shuffle(cards)
-                size = sum(s.min_size for s in rules.contract) + rng.randrange(0, 3)
+                size = sum(variant.meld_size(s) for s in rules.contract) + rng.randrange(0, 3)
                 hand = to_counts(cards[:size])
                 plan = planner.analyze(hand)
                 assert (plan.deficit == 0) == can_lay_down(hand, rules.contract, variant)
