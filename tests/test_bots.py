@@ -133,8 +133,10 @@ def test_bots_see_only_their_view(variant: str) -> None:
 
 def test_planner_deficit_zero_exactly_when_the_solver_lays_down() -> None:
     rng = random.Random(5)
-    raised = [get_variant("may-i", {"run_min": 5}), get_variant("progressive-buy-it", {"group_min": 4})]
-    for variant in [get_variant(v) for v in ("progressive-buy-it", "progressive-15", "may-i")] + raised:
+    house = [get_variant("may-i", {"run_min": 5}), get_variant("progressive-buy-it", {"group_min": 4}),
+             get_variant("progressive-15", {"wild_policy": "at_most_one"}),
+             get_variant("progressive-buy-it", {"wild_policy": "at_most_one"})]
+    for variant in [get_variant(v) for v in ("progressive-buy-it", "progressive-15", "may-i")] + house:
         cards = from_counts(pack(variant.decks_for(4), variant.jokers_per_deck))
         for number in range(1, len(variant.rounds) + 1):
             rules = variant.round_rules(number, 4)

@@ -71,6 +71,7 @@ def test_bad_options_name_the_key(options: dict[str, object], fragment: str) -> 
     ("basic", {"jokers_per_deck": 2}, "jokers in the pack"),
     ("progressive-15", {"wild_ranks": ["2"]}, "jokers in the pack"),
     ("progressive-15", {"run_min": 4}, "round 12's contract .* needs 20 cards .* at most 16"),
+    ("progressive-15", {"claim_mode": "none"}, "round 12's contract .* needs 15 cards .* at most 12"),
     ("progressive-buy-it", {"run_min": 5, "contract_exact_sizes": True}, "a run of exactly 4"),
 ])
 def test_options_that_no_round_could_be_played_with_are_refused(variant: str, options: dict[str, object],

@@ -315,9 +315,11 @@ def _check_contract_can_be_held(v: Variant, number: int, bad: Callable[[str], Va
             raise bad(f"round {number}'s contract needs a {slot.kind} of exactly {slot.min_size}, shorter than "
                       f"the minimum meld (run_min {v.run_min}, group_min {v.group_min})")
         needed += size
-    if not rules.claims_open or rules.claim_limit is None:
+    if rules.claims_open and rules.claim_limit is None:
         return  # claims without limit: a hand can grow as far as it needs
-    most = rules.deal_size + 1 + rules.claim_limit * (1 + rules.penalty_cards)
+    most = rules.deal_size + 1
+    if rules.claims_open and rules.claim_limit is not None:
+        most += rules.claim_limit * (1 + rules.penalty_cards)
     if needed > most:
         raise bad(f"round {number}'s contract ({', '.join(map(str, rules.contract))}) needs {needed} cards with "
                   f"run_min {v.run_min} and group_min {v.group_min}; a hand holds at most {most}")

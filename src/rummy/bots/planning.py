@@ -104,6 +104,7 @@ class ContractPlanner:
         self.extra_card = extra_card
         self.lo, self.hi = _BOUNDS[variant.ace_mode]
         self.ratio = variant.wild_policy == "not_outnumber"
+        self.one_wild = variant.wild_policy == "at_most_one"
         self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
         self.wild_cards = [c for c in range(CARD_COUNT) if variant.is_wild(c)]
         self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
@@ -271,6 +272,9 @@ class ContractPlanner:
         return Plan(deficit, frozenset(all_outs), tuple(result))
 
     def _cap(self, size: int, missing: int) -> int:
+        """How many of a partial meld's ``missing`` cards wild cards may supply."""
+        if self.one_wild:
+            return min(missing, 1)
         if self.ratio and missing > size // 2:
             return size // 2
         return missing
@@ -301,7 +305,8 @@ class ContractPlanner:
                 if held >= 2 * size:  # room for a second group of the same rank
                     out.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank]))
             trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
-            empty_cap = size if self.variant.all_wild_melds or trio else self._cap(size, size)
+            all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
+            empty_cap = size if all_wild else self._cap(size, size)
         else:
             for suit in range(4):
                 base = suit * 13
@@ -322,7 +327,7 @@ class ContractPlanner:
                         self.run_memo.clear()
                     runs = self.run_memo[key] = self._suit_runs(size, suit, mask)
                 out.extend(runs)
-            empty_cap = size if self.variant.all_wild_melds else 0
+            empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
         out.sort()
         out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING))
         return out
