@@ -100,6 +100,16 @@ def test_a_stock_that_cannot_be_drawn_ends_a_purchase_round() -> None:
     assert replay(loads(dumps(record_of(game)))).exit_code == 0
 
 
+def test_basic_without_a_refill_ends_a_hand_in_stalemate_when_the_stock_is_out() -> None:
+    from rummy.bots import make_bot, play_game
+
+    game = play_game("basic", [make_bot("heuristic", seed=506 + seat) for seat in range(4)], seed=506,
+                     options={"stock_refill": "none"}, max_decisions=20_000)
+    assert game.game_over
+    stalemates = [result for result in game.results if result.end == "stalemate"]
+    assert stalemates and all(not any(result.scores) for result in stalemates)
+
+
 def test_unknown_variant() -> None:
     with pytest.raises(VariantError, match="unknown variant"):
         get_variant("gin")

@@ -436,6 +436,11 @@ class Game:
         if variant.stock_refill == "whole_pile_once" and variant.depletion_check == "turn_start" and not self.stock:
             if not self._deplete():
                 return
+        if variant.stock_refill == "none" and variant.scoring == "winner_collects" and not self.stock:
+            # basic without a refill: its first depletion is what the second is by rules.md §6.10, a
+            # stalemate (the pile would otherwise pass round the table for ever).
+            self._end_round("stalemate", None)
+            return
         if self._window_mode() == "pre" and self._open_window_before_draw():
             return
         self._enter_draw()
