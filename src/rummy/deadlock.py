@@ -8,7 +8,8 @@
   won by lay-offs, swaps, relocations or the rearrangements of §3.8.
 * A player who is not down counts as "down" for that check once they can never lay down: their hand
   can no longer reach the contract's card count, because only claims grow a hand and their claim
-  allowance is spent (progressive-15 hands 12–13 need two buys).  :func:`locked_out` decides it.
+  allowance is spent or the round has no claims (progressive-15 hands 12–13 need two buys; house rules
+  may raise the meld minimums past what a hand can hold).  :func:`locked_out` decides it.
   When no one is down and everyone is locked out, nobody can ever go out and the round is exhausted.
 """
 
@@ -164,14 +165,16 @@ def locked_out(game: Game, seat: int) -> bool:
     in a play phase is its size now, plus one draw, plus every claim it may still make with its cards.
     """
     rules = game.rules
-    if rules.claim_limit is None:
+    if not rules.claims_open:
+        claims_left = 0
+    elif rules.claim_limit is None:
         return False
-    if game.variant.claim_limit_scope == "table":
+    elif game.variant.claim_limit_scope == "table":
         claims_left = max(0, rules.claim_limit - sum(game.claims_used))
     else:
         claims_left = max(0, rules.claim_limit - game.claims_used[seat])
     largest = game.sizes[seat] + 1 + claims_left * (1 + rules.penalty_cards)
-    return largest < sum(slot.min_size for slot in rules.contract)
+    return largest < sum(game.variant.meld_size(slot) for slot in rules.contract)
 
 
 def is_deadlocked(game: Game) -> bool:
