@@ -9,7 +9,7 @@
 * A player who is not down counts as "down" for that check once they can never lay down: their hand
   can no longer reach the contract's card count, because only claims grow a hand and their claim
   allowance is spent or the round has no claims (progressive-15 hands 12–13 need two buys; house rules
-  may raise the meld minimums past what a hand can hold).  :func:`locked_out` decides it.
+  may raise run_min past what a hand can hold).  :func:`locked_out` decides it.
   When no one is down and everyone is locked out, nobody can ever go out and the round is exhausted.
 """
 

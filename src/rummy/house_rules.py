@@ -303,7 +303,7 @@ def _check_combinations(v: Variant, given: set[str]) -> None:
         for slot in spec.contract:
             if v.meld_size(slot) > slot.min_size:  # no meld may be that short: no hand could lay down
                 raise bad(f"round {number}'s contract needs a {slot.kind} of exactly {slot.min_size}, shorter "
-                          f"than the minimum meld (run_min {v.run_min}, group_min {v.group_min})")
+                          f"than the shortest run allowed (run_min {v.run_min})")
 
 
 def _parse_contract(text: Any) -> tuple[Slot, ...]:

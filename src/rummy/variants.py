@@ -180,13 +180,9 @@ class Variant:
         return 2 in self.wild_ranks and card % 13 == 1
 
     def meld_size(self, slot: Slot) -> int:
-        """The fewest cards that fill ``slot``: its size, raised to the meld minimums (``run_min``,
-        ``group_min``) that every meld on the table must meet (a pair slot stays a pair)."""
-        if slot.kind == RUN:
-            return max(slot.min_size, self.run_min)
-        if slot.min_size < self.group_min:
-            return slot.min_size
-        return max(slot.min_size, self.group_min)
+        """The fewest cards that fill ``slot``: a run slot is raised to ``run_min``, which every run on
+        the table must meet; a group slot keeps its size (one below ``group_min`` is a pair-like slot)."""
+        return max(slot.min_size, self.run_min) if slot.kind == RUN else slot.min_size
 
     def points(self, card: int) -> int:
         """Penalty (or collected) value of ``card``."""

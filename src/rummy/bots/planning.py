@@ -97,7 +97,7 @@ class ContractPlanner:
 
     def __init__(self, variant: Variant, contract: Sequence[Slot], *, extra_card: bool = False) -> None:
         self.variant = variant
-        # Slots sized as the table requires (house rules may raise the meld minimums); runs first
+        # Slots sized as the table requires (a house rule may raise run_min); runs first
         # (their windows are the most constrained), larger minimums first.
         sized = [Slot(slot.kind, variant.meld_size(slot)) for slot in contract]
         self.slots = sorted(sized, key=lambda s: (s.kind == GROUP, -s.min_size))
@@ -399,7 +399,7 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
     it is exceeded), so long-running processes do not grow.
     """
     key = (variant.ace_mode, variant.wild_policy, variant.wild_ranks, variant.all_wild_melds,
-           variant.wild_group_min, variant.wild_group_counts_as_set, variant.run_min, variant.group_min,
+           variant.wild_group_min, variant.wild_group_counts_as_set, variant.run_min,
            tuple(contract), extra_card)
     found = _PLANNERS.get(key)
     if found is None:
