@@ -5,15 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, to_counts
-from rummy.errors import IllegalActionError
+from rummy.errors import IllegalActionError, VariantError
 from rummy.game import Game, Phase, new_game
 from rummy.playout import random_choice
 from rummy.record import dumps, loads, record_of, replay, results_json, state_json
+from rummy.variants import get_variant
 
 TABLES = [
     ("progressive-buy-it", 3), ("progressive-buy-it", 4), ("progressive-buy-it", 8),
@@ -100,3 +101,66 @@ def test_property_random_games(seed: int, table: tuple[str, int]) -> None:
     variant, players = table
     game = play_checked(variant, players, seed, probe_every=11)
     assert dumps(loads(dumps(record_of(game)))) == dumps(record_of(game))
+
+
+# Values tried for each house-rule key (rules.md §8) in the random-options property test.
+OPTION_VALUES: dict[str, list[object]] = {
+    "first_dealer": ["random", "high_card_draw", "first_seat"], "upcard": [True, False],
+    "jokers_per_deck": [0, 1, 2], "wild_ranks": [[], ["JOKER"], ["2"], ["JOKER", "2"]],
+    "ace_mode": ["low_or_high", "low_only", "high_only"], "run_min": [2, 3, 4, 5], "group_min": [2, 3, 4],
+    "wild_policy": ["none", "not_outnumber", "at_most_one"], "all_wild_melds": [True, False],
+    "contract_exact_sizes": [True, False], "contract_extra_melds": [True, False],
+    "new_melds_after_laydown": [True, False], "max_new_melds_per_turn": [None, 1, 2],
+    "layoff_requires_down": [True, False], "layoff_timing": ["next_turn", "same_turn", "always"],
+    "joker_swap": ["to_hand", "none", "relocate_in_run"], "joker_swap_timing": ["next_turn", "same_turn"],
+    "claim_mode": ["pre_draw", "active_first_then_others", "after_decline", "none"],
+    "claim_limit": [None, 0, 1, 3], "claim_penalty_cards": [0, 1, 2], "claims_per_window": [1, "cascade"],
+    "discarder_may_claim": [True, False], "may_discard_card_taken_from_discard": [True, False],
+    "going_out_mode": ["discard_or_meld", "meld_only", "must_discard"], "final_discard_allowed": [True, False],
+    "stock_refill": ["keep_top", "whole_pile_once", "none"], "refill_keeps_top_discard": [True, False],
+    "exhaustion_scoring": ["penalty", "void"], "stalemate_detection": [True, False],
+    "deal_size": [None, 5, 7, 10], "show_discard_history": [True, False], "pc_discard_position": ["in_place", "top"],
+    "trade_requires_value_rule": [True, False], "book_ace_mode": ["high_only", "low_or_high"],
+    "max_turns": [None, 20],
+}
+VARIANT_IDS = sorted({variant for variant, _ in TABLES})
+
+
+@st.composite
+def house_tables(draw: st.DrawFn) -> tuple[str, dict[str, object], int]:
+    variant = draw(st.sampled_from(VARIANT_IDS))
+    keys = draw(st.lists(st.sampled_from(sorted(OPTION_VALUES)), min_size=1, max_size=4, unique=True))
+    options = {key: draw(st.sampled_from(OPTION_VALUES[key])) for key in keys}
+    try:
+        rules = get_variant(variant, options)
+    except VariantError:
+        assume(False)
+    players = draw(st.integers(rules.players_min, min(rules.players_max, 6)))
+    return variant, options, players
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(table=house_tables(), seed=st.integers(0, 2**31 - 1), kinds=st.lists(
+    st.sampled_from(["random", "greedy", "heuristic"]), min_size=8, max_size=8))
+def test_property_house_rules_never_strand_a_seat(table: tuple[str, dict[str, object], int], seed: int,
+                                                  kinds: list[str]) -> None:
+    """Under any accepted mix of house rules every seat to act has a legal action, every bot's action
+    applies, cards are conserved, and the record replays to the same state (the first 1,500 decisions)."""
+    from rummy.bots import decide, make_bot
+
+    variant, options, players = table
+    game = new_game(variant, players, seed=seed, options=options)
+    bots = [make_bot(kinds[seat], seed=seed + seat) for seat in range(players)]
+    for _ in range(1_500):
+        if game.game_over:
+            break
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        check_invariants(game)
+        seat = game.next_to_act()
+        assert game.legal_actions(seat), f"p{seat} has no legal action in {game.phase}"
+        game.apply(decide(game, seat, bots[seat]))
+    result = replay(loads(dumps(record_of(game))))
+    assert result.exit_code == 0, result.error
+    assert result.game is not None and state_json(result.game) == state_json(game)
