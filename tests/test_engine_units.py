@@ -94,18 +94,19 @@ def test_a_contract_no_hand_can_reach_ends_its_round_by_exhaustion(options: dict
 def test_a_stock_that_cannot_be_drawn_ends_a_purchase_round() -> None:
     import random
 
-    from rummy.game import Phase
-    from rummy.playout import random_choice
+    from rummy.actions import Action
+    from rummy.game import Game
+    from rummy.playout import drive, random_choice
 
     game = new_game("purchase", 4, seed=2, options={"stock_refill": "none"})
     rng = random.Random(2)
-    while not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        actions = game.legal_actions(game.next_to_act())
+
+    def choose(game: Game, seat: int) -> Action:
+        actions = game.legal_actions(seat)
         assert actions, "a seat to act always has a legal action"
-        game.apply(random_choice(actions, rng))
+        return random_choice(actions, rng)
+
+    drive(game, choose)
     assert "exhausted" in [result.end for result in game.results]
     assert replay(loads(dumps(record_of(game)))).exit_code == 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -12,7 +13,7 @@ from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, to_counts
 from rummy.errors import IllegalActionError, VariantError
 from rummy.game import Game, Phase, new_game
-from rummy.playout import random_choice
+from rummy.playout import PlayoutLimit, drive, random_choice
 from rummy.record import dumps, loads, record_of, replay, results_json, state_json
 from rummy.variants import get_variant
 
@@ -151,16 +152,14 @@ def test_property_house_rules_never_strand_a_seat(table: tuple[str, dict[str, ob
     variant, options, players = table
     game = new_game(variant, players, seed=seed, options=options)
     bots = [make_bot(kinds[seat], seed=seed + seat) for seat in range(players)]
-    for _ in range(1_500):
-        if game.game_over:
-            break
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
+
+    def checked(game: Game, seat: int) -> Action:
         check_invariants(game)
-        seat = game.next_to_act()
         assert game.legal_actions(seat), f"p{seat} has no legal action in {game.phase}"
-        game.apply(decide(game, seat, bots[seat]))
+        return decide(game, seat, bots[seat])
+
+    with contextlib.suppress(PlayoutLimit):
+        drive(game, checked, max_actions=1_500)
     result = replay(loads(dumps(record_of(game))))
     assert result.exit_code == 0, result.error
     assert result.game is not None and state_json(result.game) == state_json(game)

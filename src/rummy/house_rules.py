@@ -298,8 +298,7 @@ def _check_combinations(v: Variant, given: set[str]) -> None:
         raise bad("basic needs target_by_players")
     if v.jokers_per_deck and JOKER_RANK not in v.wild_ranks:
         raise bad("jokers in the pack (jokers_per_deck) must be wild (wild_ranks), or set jokers_per_deck = 0")
-    exact = v.contract_exact_sizes or not v.contract_oversize_melds
-    for number, spec in enumerate(v.rounds if exact else (), start=1):
+    for number, spec in enumerate(v.rounds if v.contract_sizes_exact else (), start=1):
         for slot in spec.contract:
             if v.meld_size(slot) > slot.min_size:  # no meld may be that short: no hand could lay down
                 raise bad(f"round {number}'s contract needs a {slot.kind} of exactly {slot.min_size}, shorter "

@@ -180,7 +180,7 @@ def _check_timing(game: Game, action: Action, timing: str, what: str, *, require
 def _contract_error(game: Game, melds: Sequence[TableMeld]) -> str | None:
     variant = game.variant
     contract = game.rules.contract
-    exact = variant.contract_exact_sizes or not variant.contract_oversize_melds
+    exact = variant.contract_sizes_exact
     for kind in (GROUP, RUN):
         mins = sorted((s.min_size for s in contract if s.kind == kind), reverse=True)
         sizes = sorted((len(m.cards) for m in melds if (m.kind == "run") == (kind == RUN)), reverse=True)

@@ -157,6 +157,11 @@ class Variant:
         return self.scoring == "penalty"
 
     @property
+    def contract_sizes_exact(self) -> bool:
+        """Whether each contract meld must have exactly its slot's size (no oversize melds)."""
+        return self.contract_exact_sizes or not self.contract_oversize_melds
+
+    @property
     def round_count(self) -> int | None:
         """Number of rounds in a game, or None when the game runs to a target."""
         return len(self.rounds) if self.rounds else None

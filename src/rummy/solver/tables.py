@@ -65,7 +65,7 @@ class VariantRules:
         if not variant.all_wild_melds and variant.wild_group_counts_as_set and variant.wild_group_min:
             self.trio_min = variant.wild_group_min
         self.pair_wilds = variant.pair_wilds
-        self.exact = variant.contract_exact_sizes or not variant.contract_oversize_melds
+        self.exact = variant.contract_sizes_exact
         self.same_rank = variant.allow_same_rank_groups
         self.adjacent = variant.allow_adjacent_runs
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
