@@ -175,9 +175,10 @@ def test_two_people_and_a_bot_play_progressive_buy_it(server: str, browser: Any,
     assert ann_page.locator("#log li").count() > 5
     assert ann_page.locator("#sheet tbody tr").count() >= 1
     assert ann_page.locator("#sheet tbody td").first.inner_text().strip() != ""
+    assert ann_page.locator("#record-link").is_hidden()  # no record of a live game
     href = ann_page.get_attribute("#record-link", "href")
     record = ann_page.request.get(server + href)
-    assert record.ok and record.json()["format"].startswith("rummy-record/")
+    assert record.status == 409 and record.json()["error"]["code"] == "game-in-progress"
     assert not ann_page.js_errors and not bob_page.js_errors, (ann_page.js_errors, bob_page.js_errors)
 
 

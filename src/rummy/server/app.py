@@ -239,6 +239,9 @@ def _add_api(app: FastAPI) -> None:
             return error_response(404, "not-found", f"there is no table {table_id!r}")
         if table.game is None:
             return error_response(404, "not-started", "no game has been played at this table yet")
+        if not table.game.game_over:
+            # A live game's record holds every hand, the stock and the deal seed: never served.
+            return error_response(409, "game-in-progress", "the record is available once the game is over")
         name = f"rummy-{table.rules.id}-{table.id}-game{table.game_number}.json"
         return Response(dumps(record_of(table.game), indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -201,7 +201,7 @@ class TablePage {
     const status = table?.status || (view ? "playing" : "waiting");
     const waiting = status === "waiting" || !view;
     this.els.waiting.hidden = !waiting;
-    this.root.querySelector("#record-link").hidden = !table?.game; // no record before the first game
+    this.root.querySelector("#record-link").hidden = status !== "finished"; // a record only once the game is over
     this.els.playArea.hidden = waiting;
     this.root.classList.toggle("my-turn", this.isMyTurn());
     if (waiting) {
