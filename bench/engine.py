@@ -1,64 +1,141 @@
-"""Engine benchmark: decisions per second in random legal play, and contract-solver latency.
+"""Engine benchmark: decisions per second in random legal play, the cost of ``check`` and ``action_mask``,
+the solver on hands that can lay down, and heuristic bot games.
 
-Run: ``python bench/engine.py [--games N] [--solver-hands N]``.  A decision is one call of
-``legal_actions`` for the seat to act followed by ``apply`` of the chosen action.  Prints figures;
-asserts nothing.
+Run: ``python bench/engine.py [--decisions N] [--games N] [--heuristic-games N]``.  Prints figures (one
+core); asserts nothing.
+
+* A decision is one ``legal_actions`` call for the seat to act and one ``apply`` of the chosen action.
+  Two players are measured: **uniform**, a uniformly random choice among the legal actions (what a new
+  user writes first; hands grow large because nobody is steered toward going out), and **steered**, the
+  project's random bot (:func:`rummy.playout.random_choice`: always lays down, buys 10% of the time,
+  prefers table plays), which finishes games.  The uniform player is measured over the first
+  ``--decisions`` decisions of several games, since its games can run very long.
+* ``check`` and ``action_mask`` are timed on the states the uniform player passes through: ``check`` on
+  one legal and one random illegal action per state.
+* The solver is timed on the lay-downs it finds in those games (hands that can lay down, from real play).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
+import statistics
 import time
-from pathlib import Path
+from collections.abc import Callable
 
-from rummy.game import Phase, new_game
+from rummy.actions import Action
+from rummy.bots import decide, make_bot
+from rummy.engine.action_space import ActionSpace
+from rummy.game import Game, Phase, new_game
 from rummy.playout import random_choice
+from rummy.solver import find_lay_down
 
-TABLES = [
-    ("progressive-buy-it", 4),
-    ("progressive-15", 4),
-    ("may-i", 4),
-    ("basic", 4),
-    ("purchase", 4),
-]
+TABLES = [("progressive-buy-it", 4), ("progressive-15", 4), ("may-i", 4), ("basic", 4), ("purchase", 4)]
+
+Policy = Callable[[list[Action], random.Random], Action]
+POLICIES: dict[str, Policy] = {
+    "uniform": lambda actions, rng: rng.choice(actions),
+    "steered": lambda actions, rng: random_choice(actions, rng),
+}
 
 
-def decisions_per_second(variant: str, players: int, games: int, seed: int = 1) -> tuple[float, int, float]:
-    """Random legal play of ``games`` whole games: (decisions/s, decisions, seconds)."""
-    decisions = 0
-    elapsed = 0.0
+def play(variant: str, players: int, policy: Policy, *, games: int, cap: int,
+         probe: Callable[[Game, int], None] | None = None) -> tuple[int, float, int]:
+    """(decisions, seconds, largest hand) over ``games`` games, each cut at ``cap`` decisions."""
+    decisions, elapsed, largest = 0, 0.0, 0
     for number in range(games):
-        rng = random.Random(seed + number)
-        game = new_game(variant, players, seed=seed + number)
-        started = time.perf_counter()
+        rng = random.Random(number)
+        game = new_game(variant, players, seed=number)
+        made = 0
+        while not game.game_over and made < cap:
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            if probe is not None:
+                probe(game, seat)
+            started = time.perf_counter()
+            game.apply(policy(game.legal_actions(seat), rng))
+            elapsed += time.perf_counter() - started
+            made += 1
+            largest = max(largest, max(game.sizes))
+        decisions += made
+    return decisions, elapsed, largest
+
+
+def percentiles(samples: list[float]) -> str:
+    samples = sorted(samples)
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return f"median {statistics.median(samples):8.1f} µs   p99 {p99:9.1f} µs   ({len(samples)} samples)"
+
+
+def query_costs(variant: str, players: int, decisions: int) -> tuple[list[float], list[float], list[float]]:
+    """µs of ``check`` and ``action_mask`` per call, and of each successful solver lay-down, in uniform play."""
+    checks: list[float] = []
+    masks: list[float] = []
+    solves: list[float] = []
+    space: dict[int, ActionSpace] = {}
+    rng = random.Random(99)
+
+    def probe(game: Game, seat: int) -> None:
+        actions = game.legal_actions(seat)
+        space.setdefault(0, ActionSpace(game.variant, game.n))
+        illegal = space[0].action_of(game, seat, 4 + rng.randrange(53))  # a discard, often not held
+        for action in (rng.choice(actions), illegal):
+            started = time.perf_counter_ns()
+            game.is_legal(action)
+            checks.append((time.perf_counter_ns() - started) / 1000)
+        started = time.perf_counter_ns()
+        space[0].mask(game, seat)
+        masks.append((time.perf_counter_ns() - started) / 1000)
+        if game.phase is Phase.PLAY and game.variant.has_contracts and not game.down[seat]:
+            rules = game.rules
+            started = time.perf_counter_ns()
+            found = find_lay_down(game.hands[seat], rules.contract, game.variant,
+                                  final_discard_allowed=rules.final_discard_allowed,
+                                  must_use_all=rules.must_go_out_on_laydown)
+            if found:
+                solves.append((time.perf_counter_ns() - started) / 1000)
+
+    play(variant, players, POLICIES["uniform"], games=3, cap=decisions, probe=probe)
+    return checks, masks, solves
+
+
+def heuristic_games(variant: str, players: int, games: int) -> float:
+    """Whole games of four heuristic bots per second."""
+    started = time.perf_counter()
+    for number in range(games):
+        game = new_game(variant, players, seed=number)
+        bots = [make_bot("heuristic", seed=number * 10 + seat) for seat in range(players)]
         while not game.game_over:
             if game.phase is Phase.ROUND_OVER:
                 game.deal()
                 continue
             seat = game.next_to_act()
-            game.apply(random_choice(game.legal_actions(seat), rng))
-            decisions += 1
-        elapsed += time.perf_counter() - started
-    return decisions / elapsed, decisions, elapsed
+            game.apply(decide(game, seat, bots[seat]))
+    return games / (time.perf_counter() - started)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=10, help="games per variant")
-    parser.add_argument("--solver-hands", type=int, default=3000, help="random hands per solver family")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--decisions", type=int, default=3000, help="decisions per uniform game (its cap)")
+    parser.add_argument("--games", type=int, default=4, help="games per variant and player")
+    parser.add_argument("--heuristic-games", type=int, default=10, help="heuristic games (progressive-buy-it)")
     args = parser.parse_args()
-    print(f"Random legal play, {args.games} games per variant, one core")
-    print(f"{'variant':<20} {'players':>7} {'decisions':>10} {'seconds':>8} {'decisions/s':>12}")
+    print(f"Random legal play, {args.games} games per variant, one core (uniform games cut at {args.decisions})")
+    print(f"{'variant':<20} {'player':<8} {'decisions':>10} {'seconds':>8} {'decisions/s':>12} {'largest hand':>13}")
     for variant, players in TABLES:
-        rate, count, seconds = decisions_per_second(variant, players, args.games)
-        print(f"{variant:<20} {players:>7} {count:>10} {seconds:>8.2f} {rate:>12,.0f}")
-    sys.path.insert(0, str(Path(__file__).parent))
-    import solver as solver_bench  # bench/solver.py
-
-    print()
-    solver_bench.main([f"--hands={args.solver_hands}"])
+        for name, policy in POLICIES.items():
+            cap = args.decisions if name == "uniform" else 10**9
+            count, seconds, largest = play(variant, players, policy, games=args.games, cap=cap)
+            print(f"{variant:<20} {name:<8} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f} {largest:>13}")
+    print("\nQueries on the states of uniform play (progressive-buy-it, 4 players)")
+    checks, masks, solves = query_costs("progressive-buy-it", 4, min(args.decisions, 1500))
+    print(f"  check           {percentiles(checks)}")
+    print(f"  action_mask     {percentiles(masks)}")
+    print(f"  solver found    {percentiles(solves)}")
+    rate = heuristic_games("progressive-buy-it", 4, args.heuristic_games)
+    print(f"\nHeuristic bots, progressive-buy-it 4 players: {rate:.2f} games/s on one core")
 
 
 if __name__ == "__main__":

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
 
 if TYPE_CHECKING:
+    from rummy.engine.state import GameState
     from rummy.game import Game
 
 
@@ -57,7 +58,7 @@ def known_hands(game: Game) -> list[list[int]]:
     >>> from rummy.game import new_game
     >>> game = new_game("basic", 2, seed=1)
     >>> top = game.top_discard
-    >>> game.apply_text(f"p{game.active} take")
+    >>> _ = game.apply_text(f"p{game.active} take")
     >>> known_hands(game)[game.active][top]
     1
     """
@@ -70,9 +71,9 @@ def discards_by_seat(game: Game) -> list[list[int]]:
     >>> from rummy.cards import card_name
     >>> from rummy.game import new_game
     >>> game = new_game("basic", 2, seed=1)
-    >>> game.apply_text(f"p{game.active} draw")
+    >>> _ = game.apply_text(f"p{game.active} draw")
     >>> card = game.hand(game.active)[0]
-    >>> game.apply_text(f"p{game.active} discard {card_name(card)}")
+    >>> _ = game.apply_text(f"p{game.active} discard {card_name(card)}")
     >>> discards_by_seat(game)[game.discarders[-1]][card]
     1
     """
@@ -86,10 +87,10 @@ def declined_by_seat(game: Game) -> list[list[int]]:
     >>> from rummy.cards import card_name
     >>> from rummy.game import new_game
     >>> game = new_game("basic", 2, seed=1)
-    >>> game.apply_text(f"p{game.active} draw")
+    >>> _ = game.apply_text(f"p{game.active} draw")
     >>> card = game.hand(game.active)[0]
-    >>> game.apply_text(f"p{game.active} discard {card_name(card)}")
-    >>> game.apply_text(f"p{game.active} draw")
+    >>> _ = game.apply_text(f"p{game.active} discard {card_name(card)}")
+    >>> _ = game.apply_text(f"p{game.active} draw")
     >>> declined_by_seat(game)[game.active][card]
     1
     """
@@ -129,10 +130,10 @@ def _round_memory(game: Game) -> tuple[list[list[int]], list[list[int]], list[li
     return known, discarded, declined, latest
 
 
-def redact(game: Game, seat: int) -> Game:
+def redact(game: GameState, seat: int) -> Game:
     """A copy of ``game`` holding only what ``seat`` may see (sizes and counts stay)."""
-    public = game.clone()
-    public.known_hands, public.discarded, public.declined, public.last_discards = _round_memory(game)
+    public = cast("Game", game.copy())  # a copy of a Game is a Game
+    public.known_hands, public.discarded, public.declined, public.last_discards = _round_memory(public)
     for other in range(game.n):
         if other != seat:
             public.hands[other] = [0] * CARD_COUNT

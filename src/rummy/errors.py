@@ -33,3 +33,7 @@ class IllegalActionError(RummyError):
         self.action = action
         self.reason = reason
         super().__init__(f"illegal {action!r} (rule: {rule}): {reason}")
+
+
+class DealError(RummyError, ValueError):
+    """A supplied deal that does not fit the variant (sizes, pack, dealer rotation)."""

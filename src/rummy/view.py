@@ -8,16 +8,15 @@ stock order, so a server or a bot working from it cannot leak them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rummy.actions import Action
-from rummy.cards import Card, card_name, card_names
+from rummy.cards import Card, card_name, card_names, from_counts
 from rummy.determinize import redact
+from rummy.engine.moves import legal_actions, seats_to_act
+from rummy.engine.state import GameState
 from rummy.melds import TableMeld, meld_json
 from rummy.variants import Slot, Variant
-
-if TYPE_CHECKING:
-    from rummy.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +48,7 @@ class PlayerView:
     legal_actions: tuple[Action, ...]
     revealed_hands: tuple[tuple[Card, ...], ...] | None = None
     rules: Variant | None = None
-    public_game: Game | None = None
+    public_game: GameState | None = None
 
     @property
     def table_json(self) -> tuple[dict[str, object], ...]:
@@ -88,7 +87,7 @@ class PlayerView:
         }
 
 
-def player_view(game: Game, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
+def player_view(game: GameState, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
     """The view of ``seat`` (None for a spectator).
 
     ``with_public_game`` adds a redacted copy of the game (:func:`rummy.determinize.redact`) for
@@ -98,7 +97,7 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
         raise ValueError(f"there is no seat {seat}")
     # At the end of a round every hand is laid open for the count.
     over = game.phase.value in ("round_over", "game_over")
-    revealed = tuple(tuple(game.hand(s)) for s in range(game.n)) if over else None
+    revealed = tuple(tuple(from_counts(game.hands[s])) for s in range(game.n)) if over else None
     visible = tuple(game.discard) if game.variant.show_discard_history else tuple(game.discard[-1:])
     return PlayerView(
         seat=seat,
@@ -108,8 +107,8 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
         phase=game.phase.value,
         active=game.active,
         dealer=game.dealer,
-        to_act=tuple(game.to_act),
-        hand=tuple(game.hand(seat)) if seat is not None else (),
+        to_act=tuple(seats_to_act(game)),
+        hand=tuple(from_counts(game.hands[seat])) if seat is not None else (),
         hand_sizes=tuple(game.sizes),
         table=tuple(game.table),
         discard=visible,
@@ -123,7 +122,7 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
         contract=game.rules.contract,
         claim_card=game.window.card if game.window is not None else None,
         discard_dead=game.dead,
-        legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
+        legal_actions=tuple(legal_actions(game, seat)) if seat is not None else (),
         revealed_hands=revealed,
         rules=game.variant,
         public_game=redact(game, seat) if with_public_game and seat is not None else None,

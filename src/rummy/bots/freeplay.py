@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from rummy.actions import Action, Verb
 from rummy.bots.greedy import book_targets, fits_table
 from rummy.cards import CARD_COUNT, Card, rank_of, suit_of, to_counts
+from rummy.engine.rules.purchase import purchase_allowed
 from rummy.melds import TableMeld
-from rummy.play import purchase_allowed
 from rummy.solver import best_melds_from
 from rummy.variants import Variant
 from rummy.view import PlayerView

@@ -445,7 +445,7 @@ class IsmctsBot:
             return legal[0]
         public = view.public_game
         seat = view.seat
-        if public is None or seat is None:
+        if not isinstance(public, Game) or seat is None:
             raise ValueError("ismcts needs view.public_game (the driver passes it when needs_public_game is set)")
         started = time.perf_counter()
         candidates = self._root_candidates(view)

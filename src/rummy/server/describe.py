@@ -8,7 +8,7 @@ before and after the action, so a claim resolved by someone else's answer is tol
 >>> game = new_game("progressive-buy-it", ["Ann", "Bob", "Cid", "Dee"], seed=42)
 >>> before = Before.of(game)
 >>> action = game.legal_actions(2)[0]
->>> game.apply(action)
+>>> _ = game.apply(action)
 >>> describe_action(before, game, action)
 ['Cid bought the A♣ and took a penalty card']
 """

@@ -1,49 +1,62 @@
-"""Enumeration of legal actions.
+"""Candidate moves: the honest, documented list that bots, the table and the action space start from.
 
 Simple choices (draw, take, claims, discards, lay-offs, swaps, relocations, purchases) are listed
-exhaustively.  Moves with a huge choice space are listed as the solver finds them: the best
-lay-down of the contract, single new melds (``basic``), a few useful rearrangements, and a batch
-that goes out when the last cards need to be played together.  Every listed action applies.
+exhaustively: every legal one, and only legal ones.  Moves with a huge choice space are listed as the
+solver finds them: the best lay-down of the contract, single new melds of naturals (``basic`` and melding
+after the contract), a few useful rearrangements, and a batch that goes out when the last cards need to be
+played together.  Every listed action is legal; a legal composite move need not be listed
+(:meth:`rummy.game.Game.check` judges any action).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
-from rummy.deadlock import spare_builds
+from rummy.engine.deadlock import spare_builds
+from rummy.engine.rules.discard import discard_error
+from rummy.engine.rules.draw import DRAW_VERBS, draw_error
+from rummy.engine.rules.purchase import purchase_allowed
+from rummy.engine.rules.table import check_table_play
+from rummy.engine.state import GameState, Phase
 from rummy.errors import IllegalActionError
-from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, layoff_ends, wild_positions
-from rummy.play import _restore, _save, check_completable, discard_error, purchase_allowed, table_play
-
-if TYPE_CHECKING:
-    from rummy.game import Game
+from rummy.melds import MeldError, MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
+from rummy.solver import find_lay_down
 
 _LAY_DOWN_CACHE: dict[tuple[object, ...], tuple[MeldSpec, ...] | None] = {}
 
 
-def legal_actions(game: Game, seat: int | None = None) -> list[Action]:
-    from rummy.game import Phase
+def seats_to_act(game: GameState) -> list[int]:
+    """The seats the engine is waiting for."""
+    if game.phase is Phase.CLAIM and game.window is not None:
+        return game.window.waiting()
+    if game.phase in (Phase.DRAW, Phase.PLAY):
+        return [game.active]
+    return []
 
+
+def legal_actions(game: GameState, seat: int | None = None) -> list[Action]:
+    """The candidate moves of ``seat`` (default: every seat to act); see the module docstring."""
     phase = game.phase
     if phase is Phase.CLAIM:
-        seats = game.to_act if seat is None else [s for s in game.to_act if s == seat]
+        assert game.window is not None
+        waiting = game.window.waiting()
+        seats = waiting if seat is None else [s for s in waiting if s == seat]
         return [Action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)]
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
         return []
     if phase is Phase.DRAW:
         return [
             Action(game.active, verb)
-            for verb in (Verb.DRAW, Verb.TAKE, Verb.BUY)
-            if game.draw_error(verb) is None
+            for verb in DRAW_VERBS
+            if draw_error(game, verb) is None
         ]
     return list(_play_actions(game))
 
 
-def _play_actions(game: Game) -> Iterator[Action]:
+def _play_actions(game: GameState) -> Iterator[Action]:
     seat = game.active
     hand = game.hands[seat]
     held = [card for card in range(CARD_COUNT) if hand[card]]
@@ -79,38 +92,24 @@ def _play_actions(game: Game) -> Iterator[Action]:
             yield going_out
 
 
-def _applies(game: Game, action: Action) -> bool:
-    """Try ``action`` on the live state and undo it (cheap: only the hand and table change)."""
-    seat = game.active
-    if action.verb is Verb.LAYOFF and game.sizes[seat] > 2 and not game.stolen_pending:
+def _applies(game: GameState, action: Action) -> bool:
+    """Whether the table play ``action`` is legal (judged on a scratch copy of the hand and table)."""
+    if action.verb is Verb.LAYOFF and game.sizes[game.active] > 2 and not game.stolen_pending:
         return True  # checked by construction; a hand of 2+ left always keeps a discard
-    saved = _save(game)
-    phase, results, totals = game.phase, len(game.results), list(game.totals)
     try:
-        steps = action.steps if action.verb is Verb.BATCH else (action,)
-        from rummy.play import STEPS
-
-        for step in steps:
-            STEPS[step.verb](game, step, action)
-        check_completable(game, action)
-        return True
+        check_table_play(game, action)
     except IllegalActionError:
         return False
-    finally:
-        _restore(game, saved)
-        game.phase = phase
-        del game.results[results:]
-        game.totals[:] = totals
+    return True
 
 
-def _best_lay_down(game: Game) -> tuple[MeldSpec, ...] | None:
+def _best_lay_down(game: GameState) -> tuple[MeldSpec, ...] | None:
     seat = game.active
     rules = game.rules
     key = (id(game.variant), rules.contract, rules.final_discard_allowed, rules.must_go_out_on_laydown,
            tuple(game.hands[seat]))
     if key in _LAY_DOWN_CACHE:
         return _LAY_DOWN_CACHE[key]
-    from rummy.solver import find_lay_down
 
     plan = find_lay_down(
         game.hands[seat], rules.contract, game.variant,
@@ -124,7 +123,7 @@ def _best_lay_down(game: Game) -> tuple[MeldSpec, ...] | None:
     return specs
 
 
-def _single_melds(game: Game, held: list[Card]) -> Iterator[MeldSpec]:
+def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
     """Every set and run (of naturals) the hand can form on its own."""
     variant = game.variant
     hand = game.hands[game.active]
@@ -149,7 +148,7 @@ def _single_melds(game: Game, held: list[Card]) -> Iterator[MeldSpec]:
                     yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
 
 
-def _layoffs(game: Game, held: list[Card]) -> Iterator[Action]:
+def _layoffs(game: GameState, held: list[Card]) -> Iterator[Action]:
     variant = game.variant
     seat = game.active
     for meld in game.table:
@@ -162,7 +161,7 @@ def _layoffs(game: Game, held: list[Card]) -> Iterator[Action]:
                 yield Action(seat, Verb.LAYOFF, meld=meld.id, card=card, end=end)
 
 
-def _wild_swaps(game: Game, held: list[Card]) -> Iterator[Action]:
+def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
     variant = game.variant
     seat = game.active
     hand = game.hands[seat]
@@ -187,7 +186,7 @@ def _wild_swaps(game: Game, held: list[Card]) -> Iterator[Action]:
                             yield Action(seat, Verb.MOVE, meld=meld.id, card=card, end=end)
 
 
-def _rearrangements(game: Game, held: list[Card]) -> Iterator[Action]:
+def _rearrangements(game: GameState, held: list[Card]) -> Iterator[Action]:
     """Two useful families: split a run at a card the hand duplicates; pull a spare card into a new run."""
     variant = game.variant
     seat = game.active
@@ -218,7 +217,7 @@ def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec
     return MeldSpec("run", cards, declared)
 
 
-def _going_out_batch(game: Game, held: list[Card]) -> Action | None:
+def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
     """A batch of lay-offs that plays every card left, when one exists (small hands)."""
     variant = game.variant
     seat = game.active
@@ -250,12 +249,11 @@ def _going_out_batch(game: Game, held: list[Card]) -> Action | None:
     return Action(seat, Verb.BATCH, steps=tuple(steps))
 
 
-def _purchase_actions(game: Game, held: list[Card]) -> Iterator[Action]:
+def _purchase_actions(game: GameState, held: list[Card]) -> Iterator[Action]:
     variant = game.variant
     seat = game.active
     pcs = game.purchase_cards
     assert pcs is not None
-    from rummy.melds import check_book
 
     for size_four in set(combinations([c for c in held for _ in range(game.hands[seat][c])], 4)):
         try:
@@ -278,5 +276,3 @@ def _purchase_actions(game: Game, held: list[Card]) -> Iterator[Action]:
         if new_pc != pc:
             yield Action(seat, Verb.EXCHANGE, new_pc=new_pc)
 
-
-__all__ = ["legal_actions", "table_play"]

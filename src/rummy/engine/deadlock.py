@@ -16,17 +16,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from rummy.cards import JOKER, Card, make_card, rank_of
+from rummy.engine.state import GameState
 from rummy.melds import MeldError, TableMeld, lay_off, swap_wild
 from rummy.variants import Variant
 
-if TYPE_CHECKING:
-    from rummy.game import Game
 
-
-def off_table_pool(game: Game) -> list[int]:
+def off_table_pool(game: GameState) -> list[int]:
     """Counts of the cards not on the table (hands, stock, discard pile, purchase cards)."""
     pool = list(game.pack)
     for meld in game.table:
@@ -35,7 +32,7 @@ def off_table_pool(game: Game) -> list[int]:
     return pool
 
 
-def _any_layoff(game: Game, pool: list[int]) -> bool:
+def _any_layoff(game: GameState, pool: list[int]) -> bool:
     held = [card for card in range(len(pool)) if pool[card] > 0]
     for meld in game.table:
         for card in held:
@@ -59,7 +56,7 @@ def _pool_has_run(pool: list[int], suit: int, run_min: int, ace_high: bool, must
     return False
 
 
-def is_stalemate(game: Game) -> bool:
+def is_stalemate(game: GameState) -> bool:
     """rules.md §6.9: no lay-off and no new meld can ever come from the cards off the table."""
     variant = game.variant
     pool = off_table_pool(game)
@@ -158,7 +155,7 @@ def spare_builds(
                     yield used, tuple(cards), "run"
 
 
-def locked_out(game: Game, seat: int) -> bool:
+def locked_out(game: GameState, seat: int) -> bool:
     """Whether ``seat``, not down, can never hold enough cards to lay down the round's contract.
 
     A hand grows only by claims (the draw is matched by the discard), so its largest possible size
@@ -177,7 +174,7 @@ def locked_out(game: Game, seat: int) -> bool:
     return largest < sum(game.variant.meld_size(slot) for slot in rules.contract)
 
 
-def is_deadlocked(game: Game) -> bool:
+def is_deadlocked(game: GameState) -> bool:
     """Whether no card off the table can ever be played (see the module docstring)."""
     variant = game.variant
     if not all(down or locked_out(game, seat) for seat, down in enumerate(game.down)):

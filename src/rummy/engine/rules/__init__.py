@@ -1,0 +1,118 @@
+"""The rules as pure checks and applies, per phase.
+
+:func:`verify` judges an action against the state and raises :class:`~rummy.errors.IllegalActionError`
+without changing anything; what it worked out on the way (the table after a play, the book laid) comes
+back as a plan that :func:`perform` then writes into the state.  Checking and applying share that one
+path, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from rummy.actions import Action, Verb
+from rummy.cards import card_name
+from rummy.engine.rules.discard import check_discard, discard
+from rummy.engine.rules.draw import draw, draw_error, own_buy, take
+from rummy.engine.rules.purchase import book, check_book, check_purchase_step, purchase_step
+from rummy.engine.rules.round_end import end_round
+from rummy.engine.rules.table import TurnScratch, check_table_play, commit
+from rummy.engine.rules.window import answer, check_answer, close_implied
+from rummy.engine.state import GameState, Phase, RoundEnd
+from rummy.errors import IllegalActionError
+from rummy.melds import TableMeld
+
+#: What :func:`verify` worked out for :func:`perform`: the table after a play, the book laid, or nothing.
+Plan = TurnScratch | TableMeld | None
+
+_PURCHASE_VERBS = (Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE)
+
+
+def implies_closing_window(state: GameState, action: Action) -> bool:
+    """Whether ``action`` is the active player acting while a claim window is open (every silent seat passes)."""
+    return state.phase is Phase.CLAIM and action.seat == state.active and action.verb not in (Verb.BUY, Verb.PASS)
+
+
+def check(state: GameState, action: Action) -> None:
+    """Raise :class:`IllegalActionError` if ``action`` is illegal now; never changes ``state``."""
+    if not 0 <= action.seat < state.n:
+        raise IllegalActionError("wrong-seat", str(action), f"there is no seat {action.seat}")
+    if implies_closing_window(state, action):
+        trial = state.copy()  # the window's resolution moves cards first: judge the action after it
+        close_implied(trial)
+        verify(trial, action)
+    else:
+        verify(state, action)
+
+
+def apply(state: GameState, action: Action) -> None:
+    """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
+    if implies_closing_window(state, action):
+        check(state, action)  # judged on a copy first: a refused action leaves the window open
+        close_implied(state)
+    perform(state, action, verify(state, action))
+    state.log.append(action)
+
+
+def verify(state: GameState, action: Action) -> Plan:
+    phase = state.phase
+    verb = action.verb
+    if not 0 <= action.seat < state.n:
+        raise IllegalActionError("wrong-seat", str(action), f"there is no seat {action.seat}")
+    if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        what = "game" if phase is Phase.GAME_OVER else "round"
+        raise IllegalActionError("round-over", str(action), f"the {what} is over")
+    if phase is Phase.CLAIM:
+        window = state.window
+        assert window is not None
+        if verb not in (Verb.BUY, Verb.PASS):
+            raise IllegalActionError("wrong-phase", str(action), f"a claim window on {card_name(window.card)} is open")
+        check_answer(state, window, action)
+        return None
+    if verb is Verb.PASS or (verb is Verb.BUY and action.seat != state.active):
+        if action.seat == state.active:
+            raise IllegalActionError("not-eligible", str(action), "the active player cannot pass a claim")
+        raise IllegalActionError("not-eligible", str(action), "no claim window is open")
+    if action.seat != state.active:
+        raise IllegalActionError("wrong-seat", str(action), f"it is p{state.active}'s turn")
+    if phase is Phase.DRAW:
+        if verb not in (Verb.DRAW, Verb.TAKE, Verb.BUY):
+            raise IllegalActionError("draw-first", str(action), f"p{state.active} must draw first")
+        error = draw_error(state, verb)
+        if error is not None:
+            raise IllegalActionError(error[0], str(action), error[1])
+        return None
+    if verb in (Verb.DRAW, Verb.TAKE, Verb.BUY):
+        raise IllegalActionError("already-drew", str(action), f"p{state.active} has already drawn this turn")
+    if verb is Verb.DISCARD:
+        check_discard(state, action)
+        return None
+    if verb in _PURCHASE_VERBS:
+        check_purchase_step(state, action)
+        return None
+    if verb is Verb.BOOK:
+        return check_book(state, action)
+    return check_table_play(state, action)
+
+
+def perform(state: GameState, action: Action, plan: Plan) -> None:
+    """Apply an action :func:`verify` accepted, with the plan it returned."""
+    verb = action.verb
+    if state.phase is Phase.CLAIM:
+        assert state.window is not None
+        answer(state, state.window, action)
+    elif verb is Verb.DRAW:
+        draw(state)
+    elif verb is Verb.TAKE:
+        take(state)
+    elif verb is Verb.BUY:
+        own_buy(state)
+    elif verb is Verb.DISCARD:
+        discard(state, action)
+    elif verb in _PURCHASE_VERBS:
+        purchase_step(state, action)
+    elif isinstance(plan, TableMeld):
+        book(state, plan)
+    else:
+        assert isinstance(plan, TurnScratch)
+        commit(state, plan)
+        if plan.size == 0:
+            end_round(state, RoundEnd.OUT, state.active)

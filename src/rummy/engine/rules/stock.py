@@ -1,0 +1,67 @@
+"""The stock: drawing from it, refilling it from the discard pile, and ``basic``'s depletion (rules.md §2.9,
+§6.10)."""
+
+from __future__ import annotations
+
+import random
+
+from rummy.cards import Card
+from rummy.engine.rules.round_end import end_round
+from rummy.engine.state import GameState, RoundEnd
+
+
+def give(state: GameState, seat: int, card: Card) -> None:
+    """``card`` enters ``seat``'s hand from the stock or the pile."""
+    state.hands[seat][card] += 1
+    state.sizes[seat] += 1
+    state.received.append((seat, card))
+
+
+def stock_drawable(state: GameState, count: int, *, removing_top: bool = False) -> bool:
+    """Whether ``count`` cards can come from the stock, refilling from the discards."""
+    if len(state.stock) >= count:
+        return True
+    if state.variant.stock_refill != "keep_top":
+        return False
+    pile = len(state.discard) - (1 if removing_top else 0)
+    return len(state.stock) + max(0, pile - 1) >= count
+
+
+def draw_from_stock(state: GameState) -> Card:
+    """The top card of the stock, refilled first from the pile under its top card when empty."""
+    if not state.stock:
+        cards = state.discard[:-1]
+        state.discard = state.discard[-1:]
+        state.discarders = state.discarders[-1:]
+        shuffle_into_stock(state, cards)
+    card = state.stock.pop()
+    variant = state.variant
+    if not state.stock and variant.stock_refill == "whole_pile_once" and (
+        variant.depletion_check == "on_last_card_drawn"
+    ):
+        state.deplete_after_draw = True
+    return card
+
+
+def shuffle_into_stock(state: GameState, cards: list[Card]) -> None:
+    rng = random.Random(state.seed + state.round_number + state.refills)
+    state.refills += 1
+    rng.shuffle(cards)
+    state.stock = cards[::-1] + state.stock
+
+
+def deplete(state: GameState) -> bool:
+    """``basic`` stock depletion (rules.md §6.10); False when the hand ended in a stalemate."""
+    if state.depletions >= 1:
+        end_round(state, RoundEnd.STALEMATE, None)
+        return False
+    state.depletions += 1
+    keep = state.discard[-1:] if state.variant.refill_keeps_top_discard else []
+    cards = state.discard[: len(state.discard) - len(keep)]
+    keep_by = state.discarders[-1:] if keep else []
+    state.discard, state.discarders = keep, keep_by
+    shuffle_into_stock(state, cards)
+    if not state.stock:
+        end_round(state, RoundEnd.STALEMATE, None)
+        return False
+    return True

@@ -1,0 +1,39 @@
+"""The start of a turn (rules.md §2.5): counters reset, the turn limit, ``basic``'s depletion, and the claim
+window that opens before the draw."""
+
+from __future__ import annotations
+
+from rummy.engine.rules.claims import WindowMode, open_window, window_mode
+from rummy.engine.rules.draw import enter_draw
+from rummy.engine.rules.round_end import end_round
+from rummy.engine.rules.stock import deplete
+from rummy.engine.state import GameState, RoundEnd
+
+
+def start_turn(state: GameState, seat: int) -> None:
+    state.active = seat
+    state.own_turns[seat] += 1
+    state.dead = False
+    state.after_claim = False
+    state.taken_card = None
+    state.melds_this_turn = 0
+    state.stolen_pending = 0
+    state.purchase_done = False
+    state.played_before_turn = state.played_to_table[seat]
+    state.window = None
+    variant = state.variant
+    if variant.max_turns is not None and state.turns_played >= variant.max_turns:
+        end_round(state, RoundEnd.STALEMATE, None)
+        return
+    state.turns_played += 1
+    if variant.stock_refill == "whole_pile_once" and variant.depletion_check == "turn_start" and not state.stock:
+        if not deplete(state):
+            return
+    if variant.stock_refill == "none" and variant.scoring == "winner_collects" and not state.stock:
+        # basic without a refill: its first depletion is what the second is by rules.md §6.10, a
+        # stalemate (the pile would otherwise pass round the table for ever).
+        end_round(state, RoundEnd.STALEMATE, None)
+        return
+    if window_mode(state) is WindowMode.PRE and open_window(state, after_decline=False):
+        return
+    enter_draw(state)

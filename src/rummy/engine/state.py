@@ -1,0 +1,181 @@
+"""The state of a game as plain data: every field, a cheap explicit :meth:`GameState.copy`, no rules.
+
+The rule modules (:mod:`rummy.engine.rules`) read and write these fields; the façade
+(:class:`rummy.game.Game`) adds the public methods on top.  Hands are count vectors (index = card),
+the stock's top is its last element, the discard pile runs bottom first.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rummy.actions import Action
+from rummy.cards import CARD_COUNT, Card, Counts
+from rummy.melds import TableMeld
+from rummy.scoring import RoundResult
+from rummy.variants import RoundRules, Variant
+
+
+class Phase(StrEnum):
+    CLAIM = "claim"
+    DRAW = "draw"
+    PLAY = "play"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+
+class RoundEnd(StrEnum):
+    """How a round ended (the ``end`` of its :class:`~rummy.scoring.RoundResult`)."""
+
+    OUT = "out"
+    BOOK = "book"
+    STALEMATE = "stalemate"
+    EXHAUSTED = "exhausted"
+
+
+@dataclass(slots=True)
+class ClaimWindow:
+    """An offer of the top discard to the eligible seats, in priority order."""
+
+    card: Card
+    eligible: list[int]
+    after_decline: bool
+    answered: set[int] = field(default_factory=set)
+    claimants: set[int] = field(default_factory=set)
+
+    def copy(self) -> ClaimWindow:
+        return ClaimWindow(self.card, list(self.eligible), self.after_decline, set(self.answered), set(self.claimants))
+
+    def waiting(self) -> list[int]:
+        return sorted(p for p in self.eligible if p not in self.answered)
+
+
+@dataclass(slots=True, eq=False)
+class GameState:
+    """Everything a game is at one moment (omniscient: every hand and the stock order)."""
+
+    # -- the game ------------------------------------------------------------------------
+    variant: Variant
+    players: list[str]
+    seed: int
+    rng: random.Random
+    pack: Counts
+    start_round: int
+    start_totals: list[int]
+    start_kitty: int
+    round_number: int
+    totals: list[int]
+    kitty: int
+    pennies_paid: list[int]
+    match_wins: list[int]
+    results: list[RoundResult]
+    log: list[Action]
+    #: One per round dealt: the deal as supplied (dealer, hands, upcard, stock, purchase_cards).
+    deals: list[dict[str, Any]]
+    #: Index in ``log`` where each round's actions begin.
+    round_starts: list[int]
+    phase: Phase
+    dealer: int
+    active: int
+    turns_played: int
+    # -- the round ------------------------------------------------------------------------
+    rules: RoundRules
+    hands: list[Counts]
+    sizes: list[int]
+    stock: list[Card]
+    discard: list[Card]
+    #: The seat that discarded each card of the pile (-1: the upcard).
+    discarders: list[int]
+    table: list[TableMeld]
+    next_meld_id: int
+    down: list[bool]
+    #: The seat's own-turn number in which it laid down.
+    down_turn: list[int]
+    own_turns: list[int]
+    claims_used: list[int]
+    played_to_table: list[bool]
+    purchase_cards: list[Card] | None
+    window: ClaimWindow | None
+    refills: int
+    depletions: int
+    #: Cards that went face up from the discard pile into a hand this round: (log index, seat, card).
+    pickups: list[tuple[int, int, Card]]
+    #: Cards that entered a hand from the stock or the pile during the action being applied: (seat, card).
+    received: list[tuple[int, Card]]
+    # -- the turn -------------------------------------------------------------------------
+    dead: bool
+    after_claim: bool
+    taken_card: Card | None
+    melds_this_turn: int
+    #: Wild cards taken from the table this turn that must still leave the hand before it ends.
+    stolen_pending: int
+    played_before_turn: bool
+    purchase_done: bool
+    deplete_after_draw: bool
+    # -- only in a copy redacted for one seat (rummy.determinize) -------------------------
+    hidden_stock: int = 0
+    known_hands: list[Counts] | None = None
+    discarded: list[Counts] | None = None
+    declined: list[Counts] | None = None
+    last_discards: list[Card | None] | None = None
+
+    @property
+    def n(self) -> int:
+        """The number of seats."""
+        return len(self.players)
+
+    def copy(self) -> GameState:
+        """An independent copy (its own RNG in the same state); cards and melds are immutable, so lists
+        of them are copied shallowly."""
+        other = _shallow(self)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        other.rng = rng
+        other.players = list(self.players)
+        other.start_totals = list(self.start_totals)
+        other.hands = [list(h) for h in self.hands]
+        for name in _LIST_FIELDS:
+            setattr(other, name, list(getattr(self, name)))
+        if self.purchase_cards is not None:
+            other.purchase_cards = list(self.purchase_cards)
+        if self.window is not None:
+            other.window = self.window.copy()
+        for name in _COUNT_LIST_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                setattr(other, name, [list(c) for c in value])
+        if self.last_discards is not None:
+            other.last_discards = list(self.last_discards)
+        return other
+
+
+_LIST_FIELDS = ("totals", "pennies_paid", "match_wins", "results", "log", "deals", "round_starts", "sizes",
+                "stock", "discard", "discarders", "table", "down", "down_turn", "own_turns", "claims_used",
+                "played_to_table", "pickups", "received")
+_COUNT_LIST_FIELDS = ("known_hands", "discarded", "declined")
+
+
+def _shallow(state: GameState) -> GameState:
+    other = object.__new__(type(state))
+    for name in _ALL_FIELDS:
+        object.__setattr__(other, name, getattr(state, name))
+    return other
+
+
+def round_state_fields(variant: Variant, n: int, number: int) -> dict[str, Any]:
+    """The round and turn fields of a fresh round ``number`` (nothing dealt yet)."""
+    return {
+        "rules": variant.round_rules(max(number, 1), n),
+        "hands": [[0] * CARD_COUNT for _ in range(n)],
+        "sizes": [0] * n, "stock": [], "discard": [], "discarders": [], "table": [], "next_meld_id": 1,
+        "down": [False] * n, "down_turn": [0] * n, "own_turns": [0] * n, "claims_used": [0] * n,
+        "played_to_table": [False] * n, "purchase_cards": None, "window": None, "refills": 0, "depletions": 0,
+        "pickups": [], "received": [], "dead": False, "after_claim": False, "taken_card": None, "melds_this_turn": 0,
+        "stolen_pending": 0, "played_before_turn": False, "purchase_done": False, "deplete_after_draw": False,
+    }
+
+
+_ALL_FIELDS = tuple(GameState.__dataclass_fields__)
