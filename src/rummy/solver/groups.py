@@ -4,12 +4,23 @@ explicit (rank, naturals, wilds) search for exact contract sizes and rare rule c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from rummy.solver.tables import INF
+from rummy.solver.tables import INF, ContractPlan, VariantRules
 
-if TYPE_CHECKING:
-    from rummy.solver.search import LayDownSearch
+
+class LayDownSearch(Protocol):
+    """What the group searches read of a lay-down search (:class:`rummy.solver.search.LayDownSearch`)."""
+
+    rules: VariantRules
+    plan: ContractPlan
+    rank_cnt: list[int]
+    top_wild_pts: list[int]
+    n_wilds: int
+    require_all: bool
+    forbid_one: bool
+    dead_cnt: int
+    budget: int
 
 # A group solution: labels per sorted group slot (rank, or 0 for wilds only) from the label search,
 # or explicit (rank, naturals, wilds) per slot from the general search.
