@@ -181,7 +181,7 @@ class Game:
         elif expected_dealer >= 0 and dealer != expected_dealer:
             raise DealError(f"round {number}: dealer must be seat {expected_dealer} (rotation), not {dealer}")
         rules = variant.round_rules(number, n)
-        uses_pc = variant.scoring == "book"
+        uses_pc = variant.uses_purchase_cards
         if hands is None:
             cards = from_counts(self.pack)
             self.rng.shuffle(cards)
@@ -253,7 +253,7 @@ class Game:
                 raise DealError(
                     f"round {number}: hand of seat {seat} has {len(hand)} cards, the deal is {rules.deal_size}"
                 )
-        if variant.scoring == "book":
+        if variant.uses_purchase_cards:
             if pcs is None or len(pcs) != self.n:
                 raise DealError(f"round {number}: purchase_cards needs one card per seat")
         elif pcs is not None:
@@ -532,7 +532,7 @@ class Game:
             return None
         top = self.top_discard
         if verb is Verb.TAKE:
-            if self.variant.scoring == "book":
+            if self.variant.uses_purchase_cards:
                 return "take-not-allowed", "in purchase every turn starts with a stock draw"
             if top is None:
                 return "discard-empty", "the discard pile is empty"

@@ -436,7 +436,7 @@ def purchase_allowed(variant: Variant, pc: Card, target: Card) -> bool:
 def purchase_step(game: Game, action: Action) -> None:
     variant = game.variant
     seat = game.active
-    if variant.scoring != "book" or game.purchase_cards is None:
+    if not variant.uses_purchase_cards or game.purchase_cards is None:
         raise _illegal("verb-not-in-variant", action, f"{action.verb.value} belongs to the purchase variant")
     if game.purchase_done:
         raise _illegal("one-action-per-turn", action, "only one purchase, trade or exchange per turn")
@@ -484,7 +484,7 @@ def purchase_step(game: Game, action: Action) -> None:
 
 
 def book(game: Game, action: Action) -> None:
-    if game.variant.scoring != "book":
+    if not game.variant.uses_books:
         raise _illegal("verb-not-in-variant", action, "books belong to the purchase variant")
     spec = action.melds[0]
     seat = game.active
