@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from rummy import sim
 from rummy.errors import RummyError
 from rummy.house_rules import OPTION_PARSERS, load_variant_file
-from rummy.modes import ClaimMode, ClaimsPerWindow, Scoring
+from rummy.modes import ClaimMode, ClaimsPerWindow
 from rummy.record import ReplayResult, replay_file
+from rummy.scoring import scoring_rule
 from rummy.variants import VARIANTS, Variant, get_variant, register_variant
 
 
@@ -69,14 +70,7 @@ def rules_text(variant: Variant) -> str:
         ClaimMode.NONE: "no out-of-turn claims",
     }[variant.claim_mode]
     lines.append(f"Claims: {claims}.")
-    scoring = {
-        Scoring.PENALTY: "penalty points for cards left in hand; lowest total wins",
-        Scoring.WINNER_COLLECTS: (
-            "the winner of a hand collects the points in the other hands; first to the target wins"
-        ),
-        Scoring.BOOK: "first player to table a four-card book wins",
-    }[variant.scoring]
-    lines.append(f"Scoring: {scoring}.")
+    lines.append(f"Scoring: {scoring_rule(variant).description}.")
     lines.append("")
     lines.append("House-rule options (rules.md §8) and their values here:")
     for key, (attribute, _) in sorted(OPTION_PARSERS.items()):

@@ -24,7 +24,8 @@ from rummy.actions import Action, Verb, parse_action
 from rummy.cards import CARD_COUNT, Card, Counts, card_name, from_counts, pack, to_counts
 from rummy.errors import IllegalActionError, RummyError
 from rummy.melds import TableMeld
-from rummy.scoring import RoundResult, ranking, settle, winners
+from rummy.modes import RoundEnd
+from rummy.scoring import RoundEnding, RoundResult, hand_points, scoring_rule
 from rummy.variants import RoundRules, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -306,20 +307,15 @@ class Game:
         """Winning seats once the game is over (co-winners share); empty before."""
         if not self.game_over:
             return []
-        if self.variant.scoring == "book":
-            best = max(self.match_wins)
-            return [s for s in range(self.n) if self.match_wins[s] == best and best > 0]
-        return winners(self.variant, self.totals, self.results)
+        return scoring_rule(self.variant).winners(self)
 
     def ranking(self) -> list[int]:
-        if self.variant.scoring == "book":
-            return sorted(range(self.n), key=lambda s: (-self.match_wins[s], s))
-        return ranking(self.variant, self.totals, self.results)
+        return scoring_rule(self.variant).ranking(self)
 
     def settlement(self) -> list[Any]:
         if not self.game_over:
             return []
-        return settle(self.variant, self.totals, kitty=self.kitty, paid=self.pennies_paid, rounds=self.results)
+        return scoring_rule(self.variant).settle(self, kitty=self.kitty, paid=self.pennies_paid)
 
     # -- applying actions -----------------------------------------------------------------
 
@@ -703,42 +699,22 @@ class Game:
     # -- round end ------------------------------------------------------------------------
 
     def _end_round(self, end: str, went_out: int | None) -> None:
-        variant = self.variant
-        n = self.n
         self.window = None
-        scores = [0] * n
-        if variant.scoring == "penalty":
-            if end == "out" or (end == "exhausted" and variant.exhaustion_scoring == "penalty"):
-                for seat in range(n):
-                    if seat != went_out:
-                        scores[seat] = self.hand_points(seat)
-        elif variant.scoring == "winner_collects" and end == "out" and went_out is not None:
-            collected = sum(self.hand_points(s) for s in range(n) if s != went_out)
-            if not self.played_before_turn:
-                collected *= variant.rummy_multiplier
-            scores[went_out] = collected
-        elif variant.scoring == "book" and end == "book" and went_out is not None:
-            self.match_wins[went_out] += 1
-        for seat in range(n):
-            self.totals[seat] += scores[seat]
-        self.results.append(RoundResult(self.round_number, went_out, tuple(scores), end, tuple(self.claims_used)))
+        ending = RoundEnding(RoundEnd(end), went_out, self.hands, went_rummy=not self.played_before_turn)
+        score = scoring_rule(self.variant).score_round(ending)
+        if score.round_winner is not None:
+            self.match_wins[score.round_winner] += 1
+        for seat in range(self.n):
+            self.totals[seat] += score.scores[seat]
+        self.results.append(RoundResult(self.round_number, went_out, score.scores, ending.end, tuple(self.claims_used)))
         self.phase = Phase.GAME_OVER if self._game_finished(end) else Phase.ROUND_OVER
 
     def _game_finished(self, end: str) -> bool:
-        variant = self.variant
-        if variant.scoring == "penalty":
-            return self.round_number == variant.round_count
-        if variant.scoring == "winner_collects":
-            target = variant.target(self.n)
-            return target is not None and max(self.totals) >= target
-        if variant.max_turns is not None and self.turns_played >= variant.max_turns and end == "stalemate":
-            return True
-        return max(self.match_wins) >= variant.match_target
+        return scoring_rule(self.variant).game_finished(self, RoundEnd(end))
 
     def hand_points(self, seat: int) -> int:
         """Value of the cards in ``seat``'s hand."""
-        points = self.variant.points
-        return sum(points(card) * count for card, count in enumerate(self.hands[seat]) if count)
+        return hand_points(self.variant, self.hands[seat])
 
     # -- enumeration and views --------------------------------------------------------------
 
