@@ -11,7 +11,9 @@ from collections.abc import Callable, Sequence
 from rummy import sim
 from rummy.errors import RummyError
 from rummy.house_rules import OPTION_PARSERS, load_variant_file
+from rummy.modes import ClaimMode, ClaimsPerWindow
 from rummy.record import ReplayResult, replay_file
+from rummy.scoring import scoring_rule
 from rummy.variants import VARIANTS, Variant, get_variant, register_variant
 
 
@@ -30,7 +32,7 @@ def cmd_variants(_: argparse.Namespace) -> int:
     rows = [("id", "name", "players", "decks", "rounds")]
     for variant in VARIANTS.values():
         rounds = str(variant.round_count) if variant.round_count else (
-            "to a target" if variant.scoring == "winner_collects" else "one game"
+            "to a target" if variant.target_by_players else "one game"
         )
         rows.append((variant.id, variant.name, _players(variant), _decks(variant), rounds))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
@@ -62,18 +64,13 @@ def rules_text(variant: Variant) -> str:
             lines.append(f"  {number:>2}. {deal}{contract}" + (f" ({'; '.join(extra)})" if extra else ""))
     lines.append("")
     claims = {
-        "pre_draw": "any other player may buy the top discard before each draw (first call wins)",
-        "active_first_then_others": "the active player may buy first; others after the active player declines",
-        "after_decline": "after the active player declines the discard, others may claim it (nearest wins)",
-        "none": "no out-of-turn claims",
+        ClaimMode.PRE_DRAW: "any other player may buy the top discard before each draw (first call wins)",
+        ClaimMode.ACTIVE_FIRST_THEN_OTHERS: "the active player may buy first; others after the active player declines",
+        ClaimMode.AFTER_DECLINE: "after the active player declines the discard, others may claim it (nearest wins)",
+        ClaimMode.NONE: "no out-of-turn claims",
     }[variant.claim_mode]
     lines.append(f"Claims: {claims}.")
-    scoring = {
-        "penalty": "penalty points for cards left in hand; lowest total wins",
-        "winner_collects": "the winner of a hand collects the points in the other hands; first to the target wins",
-        "book": "first player to table a four-card book wins",
-    }[variant.scoring]
-    lines.append(f"Scoring: {scoring}.")
+    lines.append(f"Scoring: {scoring_rule(variant).description}.")
     lines.append("")
     lines.append("House-rule options (rules.md §8) and their values here:")
     for key, (attribute, _) in sorted(OPTION_PARSERS.items()):
@@ -88,7 +85,7 @@ def option_value(key: str, value: object) -> object:
         return ["JOKER" if rank == 0 else str(rank) for rank in sorted(value)]
     if key == "ace_purchasable_by" and isinstance(value, frozenset):
         return ["A" if rank == 1 else str(rank) for rank in sorted(value)]
-    if key == "claims_per_window" and value == "1":
+    if key == "claims_per_window" and value is ClaimsPerWindow.ONE:
         return 1
     if key in ("target_by_players", "settlement_table") and isinstance(value, tuple):
         return {str(players): list(v) if isinstance(v, tuple) else v for players, v in value}

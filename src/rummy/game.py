@@ -29,10 +29,9 @@ from rummy.engine.applied import Applied
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.rules.draw import draw_error
-from rummy.engine.rules.round_end import hand_points
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
 from rummy.errors import DealError, IllegalActionError
-from rummy.scoring import ranking, settle, winners
+from rummy.scoring import hand_points, scoring_rule
 from rummy.variants import Variant, get_variant
 from rummy.view import PlayerView, player_view
 
@@ -125,7 +124,7 @@ class Game(GameState):
 
     def hand_points(self, seat: int) -> int:
         """Value of the cards in ``seat``'s hand."""
-        return hand_points(self, seat)
+        return hand_points(self.variant, self.hands[seat])
 
     def draw_error(self, verb: Any) -> tuple[str, str] | None:
         """Why the active player may not ``draw``, ``take`` or ``buy`` now (rule, reason), or None."""
@@ -135,20 +134,16 @@ class Game(GameState):
         """Winning seats once the game is over (co-winners share); empty before."""
         if not self.game_over:
             return []
-        if self.variant.scoring == "book":
-            best = max(self.match_wins)
-            return [s for s in range(self.n) if self.match_wins[s] == best and best > 0]
-        return winners(self.variant, self.totals, self.results)
+        return scoring_rule(self.variant).winners(self)
 
     def ranking(self) -> list[int]:
-        if self.variant.scoring == "book":
-            return sorted(range(self.n), key=lambda s: (-self.match_wins[s], s))
-        return ranking(self.variant, self.totals, self.results)
+        """Seats from best to worst by the variant's scoring rule."""
+        return scoring_rule(self.variant).ranking(self)
 
     def settlement(self) -> list[Any]:
         if not self.game_over:
             return []
-        return settle(self.variant, self.totals, kitty=self.kitty, paid=self.pennies_paid, rounds=self.results)
+        return scoring_rule(self.variant).settle(self, kitty=self.kitty, paid=self.pennies_paid)
 
     # -- checking and applying actions ----------------------------------------------------
 

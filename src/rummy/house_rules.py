@@ -19,6 +19,33 @@ from pathlib import Path
 from typing import Any
 
 from rummy.errors import VariantError
+from rummy.modes import (
+    AceMode,
+    AfterClaimActiveDraw,
+    BookAceMode,
+    ClaimLimitScope,
+    ClaimMode,
+    ClaimPriority,
+    ClaimsPerWindow,
+    DepletionCheck,
+    ExhaustionScoring,
+    FirstDealer,
+    GoingOutMode,
+    JokerSwap,
+    JokerSwapTiming,
+    KittySplit,
+    LayoffTiming,
+    Mode,
+    PcDiscardPosition,
+    RearrangeMode,
+    Round8Mode,
+    Scoring,
+    StockRefill,
+    TieBreak,
+    WildPolicy,
+    WildRelocationScope,
+    parse_mode,
+)
 from rummy.variants import GROUP, JOKER_RANK, RUN, RoundSpec, Slot, Variant, get_variant
 
 
@@ -53,12 +80,11 @@ def _optional_int(low: int) -> Callable[[str, Any], int | None]:
     return parse
 
 
-def _choice(*choices: str) -> Callable[[str, Any], str]:
-    def parse(key: str, value: Any) -> str:
-        if not isinstance(value, str) or value not in choices:
-            listed = ", ".join(repr(c) for c in choices)
-            raise VariantError(f"option {key!r} must be one of {listed}, not {value!r}")
-        return value
+def _choice(mode: type[Mode]) -> Callable[[str, Any], Mode]:
+    """A parser taking one of ``mode``'s values (rummy.modes) and returning the member."""
+
+    def parse(key: str, value: Any) -> Mode:
+        return parse_mode(mode, key, value)
 
     return parse
 
@@ -93,12 +119,12 @@ def _rank_set(key: str, value: Any) -> frozenset[int]:
     return frozenset(ranks)
 
 
-def _claims_per_window(key: str, value: Any) -> str:
-    if value in (1, "1"):
-        return "1"
-    if value == "cascade":
-        return "cascade"
-    raise VariantError(f"option {key!r} must be 1 or \"cascade\", not {value!r}")
+def _claims_per_window(key: str, value: Any) -> ClaimsPerWindow:
+    if value in (1, ClaimsPerWindow.ONE):  # rules.md writes the number 1
+        return ClaimsPerWindow.ONE
+    if value == ClaimsPerWindow.CASCADE:
+        return ClaimsPerWindow.CASCADE
+    raise VariantError(f"option {key!r} must be 1 or \"{ClaimsPerWindow.CASCADE}\", not {value!r}")
 
 
 def _players_table(key: str, value: Any) -> tuple[tuple[int, int], ...]:
@@ -158,15 +184,15 @@ OPTION_PARSERS: dict[str, tuple[str, Callable[[str, Any], Any]]] = {
     "decks": ("decks", _optional_int(1)),
     "jokers_per_deck": ("jokers_per_deck", _int(0, 4)),
     "decks_for_5": ("decks_for_5", _int(1, 4)),
-    "first_dealer": ("first_dealer", _choice("random", "high_card_draw", "first_seat")),
+    "first_dealer": ("first_dealer", _choice(FirstDealer)),
     "deal_size": ("deal_size", _deal_size),
     "upcard": ("upcard", _bool),
     "wild_ranks": ("wild_ranks", _wild_ranks),
     "twos_natural_in_place": ("twos_natural_in_place", _bool),
-    "ace_mode": ("ace_mode", _choice("low_or_high", "low_only", "high_only")),
+    "ace_mode": ("ace_mode", _choice(AceMode)),
     "run_min": ("run_min", _int(2, 13)),
     "group_min": ("group_min", _int(2, 8)),
-    "wild_policy": ("wild_policy", _choice("none", "not_outnumber", "at_most_one")),
+    "wild_policy": ("wild_policy", _choice(WildPolicy)),
     "all_wild_melds": ("all_wild_melds", _bool),
     "wild_group_min": ("wild_group_min", _optional_int(2)),
     "wild_group_counts_as_set": ("wild_group_counts_as_set", _bool),
@@ -178,60 +204,51 @@ OPTION_PARSERS: dict[str, tuple[str, Callable[[str, Any], Any]]] = {
     "new_melds_after_laydown": ("new_melds_after_laydown", _bool),
     "max_new_melds_per_turn": ("max_new_melds_per_turn", _optional_int(1)),
     "layoff_requires_down": ("layoff_requires_down", _bool),
-    "layoff_timing": ("layoff_timing", _choice("next_turn", "same_turn", "always")),
-    "rearrange_mode": ("rearrange_mode", _choice("seed000", "unrestricted", "none")),
+    "layoff_timing": ("layoff_timing", _choice(LayoffTiming)),
+    "rearrange_mode": ("rearrange_mode", _choice(RearrangeMode)),
     "rearrange_requires_table_card": ("rearrange_requires_table_card", _bool),
-    "joker_swap": ("joker_swap", _choice("to_hand", "none", "relocate_in_run")),
+    "joker_swap": ("joker_swap", _choice(JokerSwap)),
     "joker_swap_in_groups": ("joker_swap_in_groups", _bool),
-    "joker_swap_timing": ("joker_swap_timing", _choice("next_turn", "same_turn")),
+    "joker_swap_timing": ("joker_swap_timing", _choice(JokerSwapTiming)),
     "stolen_joker_must_be_played": ("stolen_joker_must_be_played", _bool),
-    "wild_relocation_scope": ("wild_relocation_scope", _choice("same_run", "hand")),
-    "claim_mode": (
-        "claim_mode",
-        _choice("pre_draw", "active_first_then_others", "after_decline", "none"),
-    ),
-    "claim_priority": ("claim_priority", _choice("first_call", "rotation")),
+    "wild_relocation_scope": ("wild_relocation_scope", _choice(WildRelocationScope)),
+    "claim_mode": ("claim_mode", _choice(ClaimMode)),
+    "claim_priority": ("claim_priority", _choice(ClaimPriority)),
     "active_first_refusal": ("active_first_refusal", _bool),
     "claim_penalty_cards": ("claim_penalty_cards", _int(0, 5)),
     "claim_cost": ("claim_cost", _int(0)),
     "blind_card_cost": ("blind_card_cost", _int(0)),
     "claim_limit": ("claim_limit", _optional_int(0)),
     "may_i_limit": ("claim_limit", _optional_int(0)),
-    "claim_limit_scope": ("claim_limit_scope", _choice("player", "table")),
+    "claim_limit_scope": ("claim_limit_scope", _choice(ClaimLimitScope)),
     "claims_per_window": ("claims_per_window", _claims_per_window),
-    "after_claim_active_draw": ("after_claim_active_draw", _choice("stock_only", "stock_or_new_top")),
+    "after_claim_active_draw": ("after_claim_active_draw", _choice(AfterClaimActiveDraw)),
     "claim_allowed_when_down": ("claim_allowed_when_down", _bool),
     "discarder_may_claim": ("discarder_may_claim", _bool),
     "may_discard_card_taken_from_discard": ("may_discard_card_taken_from_discard", _bool),
-    "going_out_mode": (
-        "going_out_mode",
-        _choice("discard_or_meld", "meld_only", "must_discard", "book"),
-    ),
+    "going_out_mode": ("going_out_mode", _choice(GoingOutMode)),
     "buy_schedule": ("buy_schedule", _buy_schedule),
     "settlement_unit": ("settlement_unit", _int(0)),
     "settlement_table": ("settlement_table", _settlement_table),
-    "kitty_split": ("kitty_split", _choice("winner_all", "two_thirds_one_third")),
+    "kitty_split": ("kitty_split", _choice(KittySplit)),
     "allow_same_rank_groups": ("allow_same_rank_groups", _bool),
     "allow_adjacent_runs": ("allow_adjacent_runs", _bool),
     "final_discard_allowed": ("final_discard_allowed", _bool),
-    "round8_mode": (
-        "round8_mode",
-        _choice("no_final_discard", "must_go_out_on_laydown", "keep_one_for_discard"),
-    ),
-    "stock_refill": ("stock_refill", _choice("keep_top", "whole_pile_once", "none")),
-    "depletion_check": ("depletion_check", _choice("turn_start", "on_last_card_drawn")),
+    "round8_mode": ("round8_mode", _choice(Round8Mode)),
+    "stock_refill": ("stock_refill", _choice(StockRefill)),
+    "depletion_check": ("depletion_check", _choice(DepletionCheck)),
     "refill_keeps_top_discard": ("refill_keeps_top_discard", _bool),
-    "exhaustion_scoring": ("exhaustion_scoring", _choice("penalty", "void")),
+    "exhaustion_scoring": ("exhaustion_scoring", _choice(ExhaustionScoring)),
     "stalemate_detection": ("stalemate_detection", _bool),
     "two_points": ("two_points", _int(0, 100)),
     "rummy_multiplier": ("rummy_multiplier", _int(1, 10)),
     "target_by_players": ("target_by_players", _players_table),
-    "tie_break": ("tie_break", _choice("shared", "last_round")),
+    "tie_break": ("tie_break", _choice(TieBreak)),
     "show_discard_history": ("show_discard_history", _bool),
     "trade_requires_value_rule": ("trade_requires_value_rule", _bool),
     "ace_purchasable_by": ("ace_purchasable_by", _rank_set),
-    "pc_discard_position": ("pc_discard_position", _choice("in_place", "top")),
-    "book_ace_mode": ("book_ace_mode", _choice("high_only", "low_or_high")),
+    "pc_discard_position": ("pc_discard_position", _choice(PcDiscardPosition)),
+    "book_ace_mode": ("book_ace_mode", _choice(BookAceMode)),
     "match_target": ("match_target", _int(1, 100)),
     "max_turns": ("max_turns", _optional_int(1)),
 }
@@ -273,20 +290,22 @@ def _check_combinations(v: Variant, given: set[str]) -> None:
 
     if v.players_min > v.players_max:
         raise bad(f"players.min ({v.players_min}) exceeds players.max ({v.players_max})")
-    if v.joker_swap == "to_hand" and JOKER_RANK not in v.wild_ranks and 2 not in v.wild_ranks:
+    if v.joker_swap is JokerSwap.TO_HAND and JOKER_RANK not in v.wild_ranks and 2 not in v.wild_ranks:
         raise bad("joker_swap = to_hand needs wild cards (wild_ranks)")
-    if v.joker_swap == "relocate_in_run" and not v.wild_ranks:
+    if v.joker_swap is JokerSwap.RELOCATE_IN_RUN and not v.wild_ranks:
         raise bad("joker_swap = relocate_in_run needs wild cards (wild_ranks)")
-    if v.claim_mode == "none" and given & _CLAIM_KEYS:
+    if v.claim_mode is ClaimMode.NONE and given & _CLAIM_KEYS:
         keys = ", ".join(sorted(given & _CLAIM_KEYS))
         raise bad(f"{keys} set, but this variant has no claims (claim_mode = none)")
-    if v.claim_mode == "pre_draw" and "active_first_refusal" in given and v.active_first_refusal:
+    if v.claim_mode is ClaimMode.PRE_DRAW and "active_first_refusal" in given and v.active_first_refusal:
         pass  # pre_draw with first refusal: the window opens after the active player declines
-    if v.claim_mode in ("after_decline", "active_first_then_others") and not v.active_first_refusal:
+    if v.claim_mode in (ClaimMode.AFTER_DECLINE, ClaimMode.ACTIVE_FIRST_THEN_OTHERS) and not v.active_first_refusal:
         raise bad(f"active_first_refusal = false contradicts claim_mode = {v.claim_mode}")
-    if v.rearrange_mode != "none" and not v.has_contracts:
+    if v.rearrange_mode is not RearrangeMode.NONE and not v.has_contracts:
         raise bad("rearrange_mode needs a contract variant")
-    if v.scoring == "book" and v.wild_ranks:
+    if v.uses_books != (v.scoring is Scoring.BOOK):
+        raise bad(f"going_out_mode = {GoingOutMode.BOOK} belongs to book scoring (purchase), and only it")
+    if v.uses_books and v.wild_ranks:
         raise bad("purchase has no wild cards")
     if v.decks is not None and v.jokers_per_deck == 0 and JOKER_RANK in v.wild_ranks:
         pass  # jokers wild but none in the pack: legal, just no jokers dealt
@@ -294,7 +313,7 @@ def _check_combinations(v: Variant, given: set[str]) -> None:
         v.contract_oversize_melds
     ):
         raise bad("contract_exact_sizes and contract_oversize_melds contradict each other")
-    if v.scoring == "winner_collects" and not v.target_by_players:
+    if v.scoring is Scoring.WINNER_COLLECTS and not v.target_by_players:
         raise bad("basic needs target_by_players")
     if v.jokers_per_deck and JOKER_RANK not in v.wild_ranks:
         raise bad("jokers in the pack (jokers_per_deck) must be wild (wild_ranks), or set jokers_per_deck = 0")

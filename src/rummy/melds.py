@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rummy.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
+from rummy.modes import BookAceMode, WildPolicy, WildRelocationScope
 from rummy.variants import Variant
 
-ACE_BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
 GROUP_KINDS = ("set", "pair")
 
 
@@ -118,12 +118,12 @@ def _natural_here(card: Card, variant: Variant, stands_for_rank: int, stands_for
 
 
 def _check_wild_policy(variant: Variant, wilds: int, naturals: int, what: str) -> None:
-    if variant.wild_policy == "not_outnumber" and wilds > naturals:
+    if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wilds > naturals:
         raise MeldError(
             "wilds-outnumber-naturals",
             f"{what} would hold {wilds} wild cards and only {naturals} natural cards",
         )
-    if variant.wild_policy == "at_most_one" and wilds > 1:
+    if variant.wild_policy is WildPolicy.AT_MOST_ONE and wilds > 1:
         raise MeldError("too-many-wilds", f"{what} would hold {wilds} wild cards; at most one allowed")
 
 
@@ -171,7 +171,7 @@ def check_group(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, i
 def check_run(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, int, int]:
     """Validate a run; return ``(suit, low, wilds)``."""
     cards = spec.cards
-    bounds = ACE_BOUNDS[variant.ace_mode]
+    bounds = variant.ace_mode.run_bounds
     naturals = [(i, c) for i, c in enumerate(cards) if not variant.is_wild(c)]
     if not naturals and variant.twos_natural_in_place:
         naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER and rank_of(c) == 2]
@@ -232,7 +232,7 @@ def check_book(spec: MeldSpec, variant: Variant) -> None:
     ranks = sorted(rank_of(c) for c in cards)
     high_values = sorted(14 if r == 1 else r for r in ranks)
     options = [high_values]
-    if variant.book_ace_mode == "low_or_high":
+    if variant.book_ace_mode is BookAceMode.LOW_OR_HIGH:
         options.append(ranks)
     for values in options:
         if all(values[i + 1] == values[i] + 1 for i in range(3)):
@@ -347,7 +347,7 @@ def _value_matches(card: Card, value: int) -> bool:
 
 
 def _run_ends_open(meld: TableMeld, variant: Variant) -> tuple[bool, bool]:
-    low_bound, high_bound = ACE_BOUNDS[variant.ace_mode]
+    low_bound, high_bound = variant.ace_mode.run_bounds
     low_ok = meld.low - 1 >= low_bound and not (meld.low - 1 == 1 and meld.high == 14)
     high_ok = meld.high + 1 <= high_bound and not (meld.high + 1 == 14 and meld.low == 1)
     return low_ok, high_ok
@@ -393,7 +393,7 @@ def relocate_wild(meld: TableMeld, card: Card, end: str | None, variant: Variant
     if not meld.is_run:
         raise MeldError("relocate-in-set", f"wild cards can be moved only in runs; meld {meld.id} is a set")
     swapped, wild = swap_wild(meld, card, variant, in_groups=False)
-    if variant.wild_relocation_scope == "hand":
+    if variant.wild_relocation_scope is WildRelocationScope.HAND:
         return swapped, wild
     if end is None:
         raise MeldError("relocate-end-required", "say which end of the run the wild moves to: low or high")

@@ -51,6 +51,7 @@ from rummy.game import Game, new_game
 from rummy.house_rules import apply_options, load_variant_file
 from rummy.playout import drive
 from rummy.record import dumps, record_of
+from rummy.scoring import scoring_rule
 from rummy.variants import Variant, get_variant
 
 MAX_DECISIONS = 500_000  # per game, as in rummy.bots.play_game
@@ -253,7 +254,7 @@ def play_one(config: SimConfig, index: int) -> GameSummary:
             f"game {index + 1} (seed {seed}, round {game.round_number}) failed: {type(error).__name__}: {text}{where}"
         ) from None
     _save_record(config, game, index, seating)
-    scores = game.match_wins if game.variant.scoring == "book" else game.totals
+    scores = scoring_rule(game.variant).game_scores(game)
     return GameSummary(
         index=index,
         seed=seed,
@@ -422,11 +423,7 @@ def aggregate(config: SimConfig, summaries: Iterable[GameSummary]) -> SimResults
 
 
 def _score_meaning(variant: Variant) -> str:
-    return {
-        "penalty": "penalty points, lower is better",
-        "winner_collects": "points collected, higher is better",
-        "book": "books won",
-    }.get(variant.scoring, variant.scoring)
+    return scoring_rule(variant).score_meaning
 
 
 def table_text(results: SimResults) -> str:

@@ -1,9 +1,10 @@
 """The five variants as data, and every house-rule key of ``rules.md`` §8.
 
-A :class:`Variant` is a frozen record: identity, pack, rounds with their contracts, and one
-attribute per house-rule key (``players.min`` is ``players_min``).  :func:`get_variant` looks a
-variant up and applies option overrides, validated by :mod:`rummy.house_rules` (which also reads
-house variants from TOML or JSON files); a bad key or value raises :class:`VariantError` naming it.
+A :class:`Variant` is a frozen record: identity, pack, rounds with their contracts, its scoring (a
+rule of :mod:`rummy.scoring`), family facts, and one attribute per house-rule key (``players.min`` is
+``players_min``); every mode is an enum of :mod:`rummy.modes`.  :func:`get_variant` looks a variant
+up and applies option overrides, validated by :mod:`rummy.house_rules` (which also reads house
+variants from TOML or JSON files); a bad key or value raises :class:`VariantError` naming it.
 
 >>> v = get_variant("may-i", {"may_i_limit": 2})
 >>> v.claim_limit, v.decks_for(5)
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, get_type_hints
 
+from rummy import modes
 from rummy.errors import VariantError
 
 GROUP = "group"
@@ -73,23 +76,26 @@ class Variant:
     name: str
     seed: str
     rounds: tuple[RoundSpec, ...]
-    scoring: str  # "penalty", "winner_collects" or "book"
+    scoring: modes.Scoring  # round scores, the game's end and the ranking (rummy.scoring.scoring_rule)
     card_points: tuple[int, ...]  # index = rank (0 = joker, 1 = ace … 13 = king)
+    # Family facts, fixed by the built-in variant (not house-rule keys):
+    uses_purchase_cards: bool = False  # rules.md §7: a purchase card each; the discard is bought, never taken
+    round8_mode_applies: bool = False  # round8_mode reads the last round's "no discard at the end" (000)
     players_min: int = 3
     players_max: int = 8
     decks: int | None = 1
     jokers_per_deck: int = 0
     decks_for_5: int = 3
-    first_dealer: str = "random"
+    first_dealer: modes.FirstDealer = modes.FirstDealer.RANDOM
     deal_size: int | None = None
     deal_size_by_players: tuple[tuple[int, int], ...] = ()
     upcard: bool = True
     wild_ranks: frozenset[int] = frozenset()
     twos_natural_in_place: bool = False
-    ace_mode: str = "low_or_high"
+    ace_mode: modes.AceMode = modes.AceMode.LOW_OR_HIGH
     run_min: int = 4
     group_min: int = 3
-    wild_policy: str = "none"
+    wild_policy: modes.WildPolicy = modes.WildPolicy.NONE
     all_wild_melds: bool = False
     wild_group_min: int | None = None
     wild_group_counts_as_set: bool = False
@@ -101,60 +107,78 @@ class Variant:
     new_melds_after_laydown: bool = False
     max_new_melds_per_turn: int | None = None
     layoff_requires_down: bool = True
-    layoff_timing: str = "same_turn"
-    rearrange_mode: str = "none"
+    layoff_timing: modes.LayoffTiming = modes.LayoffTiming.SAME_TURN
+    rearrange_mode: modes.RearrangeMode = modes.RearrangeMode.NONE
     rearrange_requires_table_card: bool = True
-    joker_swap: str = "none"
+    joker_swap: modes.JokerSwap = modes.JokerSwap.NONE
     joker_swap_in_groups: bool = False
-    joker_swap_timing: str = "next_turn"
+    joker_swap_timing: modes.JokerSwapTiming = modes.JokerSwapTiming.NEXT_TURN
     stolen_joker_must_be_played: bool = False
-    wild_relocation_scope: str = "same_run"
-    claim_mode: str = "none"
-    claim_priority: str = "rotation"
+    wild_relocation_scope: modes.WildRelocationScope = modes.WildRelocationScope.SAME_RUN
+    claim_mode: modes.ClaimMode = modes.ClaimMode.NONE
+    claim_priority: modes.ClaimPriority = modes.ClaimPriority.ROTATION
     active_first_refusal: bool = True
     claim_penalty_cards: int = 1
     claim_cost: int = 0
     blind_card_cost: int = 0
     claim_limit: int | None = None
-    claim_limit_scope: str = "player"
-    claims_per_window: str = "1"
-    after_claim_active_draw: str = "stock_only"
+    claim_limit_scope: modes.ClaimLimitScope = modes.ClaimLimitScope.PLAYER
+    claims_per_window: modes.ClaimsPerWindow = modes.ClaimsPerWindow.ONE
+    after_claim_active_draw: modes.AfterClaimActiveDraw = modes.AfterClaimActiveDraw.STOCK_ONLY
     claim_allowed_when_down: bool = True
     discarder_may_claim: bool = True
     may_discard_card_taken_from_discard: bool = True
-    going_out_mode: str = "discard_or_meld"
+    going_out_mode: modes.GoingOutMode = modes.GoingOutMode.DISCARD_OR_MELD
     buy_schedule: tuple[tuple[int, int], ...] | None = None
     settlement_unit: int | None = None
     settlement_table: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    kitty_split: str = "winner_all"
+    kitty_split: modes.KittySplit = modes.KittySplit.WINNER_ALL
     allow_same_rank_groups: bool = True
     allow_adjacent_runs: bool = True
     final_discard_allowed: bool | None = None
-    round8_mode: str = "no_final_discard"
-    stock_refill: str = "keep_top"
-    depletion_check: str = "turn_start"
+    round8_mode: modes.Round8Mode = modes.Round8Mode.NO_FINAL_DISCARD
+    stock_refill: modes.StockRefill = modes.StockRefill.KEEP_TOP
+    depletion_check: modes.DepletionCheck = modes.DepletionCheck.TURN_START
     refill_keeps_top_discard: bool = False
-    exhaustion_scoring: str = "penalty"
+    exhaustion_scoring: modes.ExhaustionScoring = modes.ExhaustionScoring.PENALTY
     stalemate_detection: bool = False
     two_points: int = 5
     rummy_multiplier: int = 1
     target_by_players: tuple[tuple[int, int], ...] = ()
-    tie_break: str = "shared"
+    tie_break: modes.TieBreak = modes.TieBreak.SHARED
     show_discard_history: bool = False
     trade_requires_value_rule: bool = True
     ace_purchasable_by: frozenset[int] = frozenset({1, 2})
-    pc_discard_position: str = "in_place"
-    book_ace_mode: str = "high_only"
+    pc_discard_position: modes.PcDiscardPosition = modes.PcDiscardPosition.IN_PLACE
+    book_ace_mode: modes.BookAceMode = modes.BookAceMode.HIGH_ONLY
     match_target: int = 1
     max_turns: int | None = None
     options: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     # -- derived facts -------------------------------------------------------------------
 
+    def __post_init__(self) -> None:
+        # A mode given as its string (a Variant built by hand) becomes its enum member, so that the
+        # engine's ``is`` comparisons hold; a value outside the mode raises VariantError.
+        for name, mode in _MODE_FIELDS.items():
+            value = getattr(self, name)
+            if type(value) is not mode:
+                object.__setattr__(self, name, modes.parse_mode(mode, name, value))
+
     @property
     def has_contracts(self) -> bool:
-        """True for the three contract variants (rounds with lay-down requirements)."""
-        return self.scoring == "penalty"
+        """Whether each round has a contract to lay down first (the progressive variants list their rounds)."""
+        return bool(self.rounds)
+
+    @property
+    def uses_books(self) -> bool:
+        """Whether a hand goes out only by tabling a four-card book (``purchase``): no melds, no lay-offs."""
+        return self.going_out_mode is modes.GoingOutMode.BOOK
+
+    @property
+    def free_melding(self) -> bool:
+        """Whether melds are laid and added to freely, with no contract (``basic``)."""
+        return not self.has_contracts and not self.uses_books
 
     @property
     def contract_sizes_exact(self) -> bool:
@@ -209,22 +233,22 @@ class Variant:
         final_discard = spec.final_discard_allowed
         if self.final_discard_allowed is not None:
             final_discard = self.final_discard_allowed
-        last_round = self.round_count == number and self.id_base == "progressive-buy-it"
+        last_round = self.round_count == number and self.round8_mode_applies
         must_go_out = False
-        must_discard = self.going_out_mode == "must_discard"
+        must_discard = self.going_out_mode is modes.GoingOutMode.MUST_DISCARD
         if last_round and not spec.final_discard_allowed and self.final_discard_allowed is None:
-            if self.round8_mode == "keep_one_for_discard":
+            if self.round8_mode is modes.Round8Mode.KEEP_ONE_FOR_DISCARD:
                 final_discard = must_discard = True
-            elif self.round8_mode == "must_go_out_on_laydown":
+            elif self.round8_mode is modes.Round8Mode.MUST_GO_OUT_ON_LAYDOWN:
                 must_go_out = True
-        if self.going_out_mode == "meld_only":
+        if self.going_out_mode is modes.GoingOutMode.MELD_ONLY:
             final_discard = False
         limit = self.claim_limit
         penalty = self.claim_penalty_cards
         if self.buy_schedule is not None:
             buys, blind = self.buy_schedule[number - 1] if number <= len(self.buy_schedule) else (0, 0)
             limit, penalty = buys, blind
-        claims_open = self.claim_mode != "none" and (limit is None or limit > 0)
+        claims_open = self.claim_mode is not modes.ClaimMode.NONE and (limit is None or limit > 0)
         return RoundRules(
             number=number,
             deal_size=deal,
@@ -257,6 +281,12 @@ class Variant:
         unit = self.settlement_unit
         received = unit * players * (players - 1) // 2
         return (received, *(-unit * (k - 1) for k in range(2, players + 1)))
+
+
+#: The mode fields of :class:`Variant` and the enum of each, read from the annotations.
+_MODE_FIELDS: dict[str, type[StrEnum]] = {
+    name: hint for name, hint in get_type_hints(Variant).items() if isinstance(hint, type) and issubclass(hint, StrEnum)
+}
 
 
 # -- the built-in variants ------------------------------------------------------------------
@@ -292,8 +322,9 @@ PROGRESSIVE_BUY_IT = Variant(
             (13, (S3, S3, S3, R4)),
         ]
     ),
-    scoring="penalty",
+    scoring=modes.Scoring.PENALTY,
     card_points=_points(joker=25, ace=15, low=5, ten=10, face=10, two=5),
+    round8_mode_applies=True,
     players_min=3,
     players_max=8,
     decks=3,
@@ -301,19 +332,19 @@ PROGRESSIVE_BUY_IT = Variant(
     wild_ranks=frozenset({JOKER_RANK}),
     run_min=4,
     group_min=3,
-    wild_policy="none",
+    wild_policy=modes.WildPolicy.NONE,
     all_wild_melds=True,
-    layoff_timing="next_turn",
-    rearrange_mode="seed000",
-    joker_swap="to_hand",
+    layoff_timing=modes.LayoffTiming.NEXT_TURN,
+    rearrange_mode=modes.RearrangeMode.SEED000,
+    joker_swap=modes.JokerSwap.TO_HAND,
     joker_swap_in_groups=True,
-    joker_swap_timing="next_turn",
-    claim_mode="pre_draw",
-    claim_priority="first_call",
+    joker_swap_timing=modes.JokerSwapTiming.NEXT_TURN,
+    claim_mode=modes.ClaimMode.PRE_DRAW,
+    claim_priority=modes.ClaimPriority.FIRST_CALL,
     active_first_refusal=False,
     claim_penalty_cards=1,
-    claims_per_window="1",
-    after_claim_active_draw="stock_only",
+    claims_per_window=modes.ClaimsPerWindow.ONE,
+    after_claim_active_draw=modes.AfterClaimActiveDraw.STOCK_ONLY,
     two_points=5,
     show_discard_history=True,
 )
@@ -342,7 +373,7 @@ PROGRESSIVE_15 = Variant(
             (S3, S3, R5),
         ]
     ),
-    scoring="penalty",
+    scoring=modes.Scoring.PENALTY,
     card_points=_points(joker=20, ace=15, low=5, ten=5, face=10, two=20),
     players_min=3,
     players_max=6,
@@ -351,16 +382,16 @@ PROGRESSIVE_15 = Variant(
     wild_ranks=frozenset({JOKER_RANK, 2}),
     run_min=3,
     group_min=3,
-    wild_policy="none",
+    wild_policy=modes.WildPolicy.NONE,
     all_wild_melds=True,
     pair_wilds=True,
     pair_extendable=True,
-    layoff_timing="same_turn",
-    claim_mode="active_first_then_others",
-    claim_priority="rotation",
+    layoff_timing=modes.LayoffTiming.SAME_TURN,
+    claim_mode=modes.ClaimMode.ACTIVE_FIRST_THEN_OTHERS,
+    claim_priority=modes.ClaimPriority.ROTATION,
     claim_cost=1,
-    claims_per_window="cascade",
-    after_claim_active_draw="stock_or_new_top",
+    claims_per_window=modes.ClaimsPerWindow.CASCADE,
+    after_claim_active_draw=modes.AfterClaimActiveDraw.STOCK_OR_NEW_TOP,
     buy_schedule=tuple([(0, 0)] * 8 + [(1, 0)] * 3 + [(2, 1)] * 2 + [(1, 0), (0, 0)]),
     settlement_unit=2,
     two_points=20,
@@ -382,30 +413,30 @@ MAY_I = Variant(
             (R4, R4, R4),
         ]
     ),
-    scoring="penalty",
+    scoring=modes.Scoring.PENALTY,
     card_points=(10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10),  # 2–7: 5, 8–K: 10, A: 15
     players_min=3,
     players_max=8,
     decks=None,
     jokers_per_deck=2,
     decks_for_5=3,
-    first_dealer="high_card_draw",
+    first_dealer=modes.FirstDealer.HIGH_CARD_DRAW,
     wild_ranks=frozenset({JOKER_RANK, 2}),
     run_min=4,
     group_min=3,
-    wild_policy="not_outnumber",
+    wild_policy=modes.WildPolicy.NOT_OUTNUMBER,
     all_wild_melds=False,
     wild_group_min=3,
     wild_group_counts_as_set=True,
-    layoff_timing="same_turn",
-    joker_swap="relocate_in_run",
-    joker_swap_timing="same_turn",
-    claim_mode="after_decline",
-    claim_priority="rotation",
+    layoff_timing=modes.LayoffTiming.SAME_TURN,
+    joker_swap=modes.JokerSwap.RELOCATE_IN_RUN,
+    joker_swap_timing=modes.JokerSwapTiming.SAME_TURN,
+    claim_mode=modes.ClaimMode.AFTER_DECLINE,
+    claim_priority=modes.ClaimPriority.ROTATION,
     claim_penalty_cards=1,
     claim_limit=3,
-    claims_per_window="1",
-    after_claim_active_draw="stock_only",
+    claims_per_window=modes.ClaimsPerWindow.ONE,
+    after_claim_active_draw=modes.AfterClaimActiveDraw.STOCK_ONLY,
     two_points=10,
 )
 
@@ -414,22 +445,22 @@ BASIC = Variant(
     name="Basic Rummy",
     seed="003",
     rounds=(),
-    scoring="winner_collects",
+    scoring=modes.Scoring.WINNER_COLLECTS,
     card_points=(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),
     players_min=2,
     players_max=4,
     decks=1,
     jokers_per_deck=0,
     deal_size_by_players=((2, 10), (3, 7), (4, 7)),
-    ace_mode="low_only",
+    ace_mode=modes.AceMode.LOW_ONLY,
     run_min=3,
     group_min=3,
     layoff_requires_down=False,
-    layoff_timing="always",
+    layoff_timing=modes.LayoffTiming.ALWAYS,
     new_melds_after_laydown=True,
     may_discard_card_taken_from_discard=False,
-    stock_refill="whole_pile_once",
-    exhaustion_scoring="void",
+    stock_refill=modes.StockRefill.WHOLE_PILE_ONCE,
+    exhaustion_scoring=modes.ExhaustionScoring.VOID,
     stalemate_detection=True,
     two_points=2,
     rummy_multiplier=2,
@@ -441,15 +472,16 @@ PURCHASE = Variant(
     name="Bookstore (Purchase-Card Rummy)",
     seed="004",
     rounds=(),
-    scoring="book",
+    scoring=modes.Scoring.BOOK,
     card_points=(0,) * 14,
+    uses_purchase_cards=True,
     players_min=2,
     players_max=6,
     decks=1,
     jokers_per_deck=0,
     deal_size=5,
-    ace_mode="high_only",
-    going_out_mode="book",
+    ace_mode=modes.AceMode.HIGH_ONLY,
+    going_out_mode=modes.GoingOutMode.BOOK,
     two_points=0,
     show_discard_history=True,
 )

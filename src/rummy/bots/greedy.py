@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, rank_of, suit_of
 from rummy.melds import MeldError, TableMeld, lay_off, layoff_ends
+from rummy.modes import AceMode
 from rummy.variants import GROUP, RUN, Variant
 from rummy.view import PlayerView
 
@@ -95,7 +96,7 @@ class GreedyBot:
             return by_verb[Verb.PASS][0]
         if view.phase == "draw":
             return self._draw(view, variant, by_verb)
-        if variant.scoring == "book":
+        if variant.uses_purchase_cards:
             return self._purchase(view, by_verb)
         for verb in (Verb.BATCH, Verb.DOWN):
             if verb in by_verb:
@@ -133,7 +134,7 @@ class GreedyBot:
     def _wants(self, view: PlayerView, variant: Variant, card: Card) -> bool:
         """Does ``card`` complete or extend a meld in the hand (or fit the table once down)?"""
         me = view.seat if view.seat is not None else view.active
-        if variant.scoring == "book":
+        if variant.uses_purchase_cards:  # the discard is bought, never taken
             return False
         if not variant.layoff_requires_down or view.down[me]:
             if fits_table(card, view.table, variant):
@@ -147,7 +148,7 @@ class GreedyBot:
         if GROUP in kinds and sum(1 for c in hand if rank_of(c) == rank_of(card)) >= variant.group_min - 1:
             return True
         if RUN in kinds:
-            ace_high = variant.ace_mode != "low_only"
+            ace_high = variant.ace_mode.ace_high
             suited = {run_value(c, False) for c in hand if suit_of(c) == suit_of(card)}
             if ace_high and 1 in suited:
                 suited.add(14)
@@ -234,9 +235,9 @@ def _gained(view: PlayerView, action: Action) -> Card | None:
 
 def _gap(a: Card, b: Card, variant: Variant) -> int:
     gap = abs(run_value(a, False) - run_value(b, False))
-    if variant.ace_mode != "low_only":
+    if variant.ace_mode.ace_high:
         gap = min(gap, abs(run_value(a, True) - run_value(b, True)))
-    if variant.ace_mode == "high_only":
+    if variant.ace_mode is AceMode.HIGH_ONLY:
         gap = abs(run_value(a, True) - run_value(b, True))
     return gap
 

@@ -122,8 +122,8 @@ class HeuristicBot:
             return actions[0]
         variant = view.rules
         assert variant is not None, "the view carries the variant"
-        if variant.scoring in ("winner_collects", "book"):
-            planner = self._basic if variant.scoring == "winner_collects" else self._purchase
+        if not variant.has_contracts:
+            planner = self._purchase if variant.uses_books else self._basic
             planner.alternatives = []
             choice = planner.choose(view, variant)
             self.alternatives = planner.alternatives

@@ -55,6 +55,6 @@ def missed_play_check(variant: Variant) -> MissedPlay | None:
     """The test for ``variant`` (None where there is none: ``purchase``)."""
     if variant.has_contracts:
         return could_have_laid_down
-    if variant.scoring == "winner_collects":
+    if variant.free_melding:
         return could_have_gone_out
     return None

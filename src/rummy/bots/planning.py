@@ -25,11 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummy.cards import CARD_COUNT, JOKER, Card, Counts, pack
+from rummy.modes import WildPolicy
 from rummy.variants import GROUP, Slot, Variant
 
 __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
 
-_BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
 _TOP_CANDIDATES = 6  # partial melds tried per slot (best first)
 _LEAF_LIMIT = 400  # plans looked at per analysis (a safety cap; rarely reached)
 _KEEP_LEAVES = 48  # best plans kept per analysis
@@ -102,9 +102,9 @@ class ContractPlanner:
         sized = [Slot(slot.kind, variant.meld_size(slot)) for slot in contract]
         self.slots = sorted(sized, key=lambda s: (s.kind == GROUP, -s.min_size))
         self.extra_card = extra_card
-        self.lo, self.hi = _BOUNDS[variant.ace_mode]
-        self.ratio = variant.wild_policy == "not_outnumber"
-        self.one_wild = variant.wild_policy == "at_most_one"
+        self.lo, self.hi = variant.ace_mode.run_bounds
+        self.ratio = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
+        self.one_wild = variant.wild_policy is WildPolicy.AT_MOST_ONE
         self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
         self.wild_cards = [c for c in range(CARD_COUNT) if variant.is_wild(c)]
         self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]

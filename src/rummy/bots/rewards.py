@@ -19,6 +19,7 @@ import math
 
 from rummy.cards import rank_of, suit_of
 from rummy.game import Game
+from rummy.modes import Scoring
 
 __all__ = ["game_rewards", "round_rewards"]
 
@@ -71,7 +72,7 @@ def round_rewards(game: Game, results_before: int) -> list[float]:
     scoring = game.variant.scoring
     finished = len(game.results) > results_before
     result = game.results[-1] if finished else None
-    if scoring == "book":
+    if scoring is Scoring.BOOK:
         if result is not None and result.went_out is not None:
             return [1.0 if seat == result.went_out else 0.0 for seat in range(n)]
         if result is not None:
@@ -79,7 +80,7 @@ def round_rewards(game: Game, results_before: int) -> list[float]:
         progress = [_book_progress(game, seat) for seat in range(n)]
         mean = sum(progress) / n
         return [min(1.0, max(0.0, 1.0 / n + 0.1 * (p - mean))) for p in progress]
-    if scoring == "winner_collects":
+    if scoring is Scoring.WINNER_COLLECTS:
         if result is not None:
             target = game.variant.target(n)
             scale = target / 2 if target else 100.0
@@ -118,10 +119,10 @@ def game_rewards(game: Game, results_before: int) -> list[float]:
     if game.game_over:
         winners = game.winners()
         return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
-    if variant.scoring == "book":
+    if variant.scoring is Scoring.BOOK:
         return round_rewards(game, results_before)
     finished = len(game.results) > results_before
-    if variant.scoring == "winner_collects":
+    if variant.scoring is Scoring.WINNER_COLLECTS:
         scale = WINNER_COLLECTS_SCALE * (variant.target(n) or 200)
         merit = [float(total) for total in game.totals]
     else:

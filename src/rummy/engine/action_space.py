@@ -84,13 +84,13 @@ class ActionSpace:
         self.move_ends = 1 if variant.wild_relocation_scope == "hand" else 2
         families: list[tuple[Verb | str, tuple[int, ...]]] = [(verb, ()) for verb in _SIMPLE]
         families.append((Verb.DISCARD, (CARD_COUNT,)))
-        if variant.scoring != "book":
+        if not variant.uses_books:
             families.append((Verb.LAYOFF, (self.meld_slots, CARD_COUNT, self.layoff_ends)))
         if variant.joker_swap == "to_hand":
             families.append((Verb.SWAP, (self.meld_slots, CARD_COUNT)))
         if variant.joker_swap == "relocate_in_run":
             families.append((Verb.MOVE, (self.meld_slots, CARD_COUNT, self.move_ends)))
-        if variant.scoring == "book":
+        if variant.uses_purchase_cards:
             families += [(Verb.PURCHASE, (CARD_COUNT, CARD_COUNT)), (Verb.TRADE, (players - 1, CARD_COUNT)),
                          (Verb.EXCHANGE, (CARD_COUNT,))]
         families.append(("composite", (composite_slots,)))
@@ -224,7 +224,7 @@ class ActionSpace:
 
 def max_table_melds(variant: Variant, players: int) -> int:
     """The most melds the table can ever hold: the pack divided by the shortest meld."""
-    sizes = [variant.group_min, variant.run_min, 4 if variant.scoring == "book" else 3]
+    sizes = [variant.group_min, variant.run_min, 4 if variant.uses_books else 3]
     sizes += [slot.min_size for spec in variant.rounds for slot in spec.contract]
     return variant.pack_size(players) // max(2, min(sizes))
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from rummy.cards import JOKER, Card, make_card, rank_of
 from rummy.engine.state import GameState
 from rummy.melds import MeldError, TableMeld, lay_off, swap_wild
+from rummy.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.variants import Variant
 
 
@@ -67,7 +68,7 @@ def is_stalemate(game: GameState) -> bool:
         by_rank[rank_of(card)] += pool[card]
     if max(by_rank) >= variant.group_min:
         return False
-    ace_high = variant.ace_mode != "low_only"
+    ace_high = variant.ace_mode.ace_high
     return not any(_pool_has_run(pool, suit, variant.run_min, ace_high) for suit in range(4))
 
 
@@ -90,7 +91,7 @@ def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> It
                 continue
             seen.add(card)
             rest = meld.cards[:index] + meld.cards[index + 1:]
-            if variant.wild_policy == "not_outnumber" and not wild and meld.wilds > meld.naturals - 1:
+            if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and not wild and meld.wilds > meld.naturals - 1:
                 continue
             yield card, rest
 
@@ -124,11 +125,10 @@ def spare_builds(
         wild_count = sum(1 for u in used if variant.is_wild(u[1]))
         if not used or len(own) + len(used) < variant.group_min:
             continue
-        if variant.wild_policy == "not_outnumber" and wild_count > len(own) + len(used) - wild_count:
+        if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
             continue
         yield used, tuple(own) + tuple(u[1] for u in used), "set"
-    low_bound = 2 if variant.ace_mode == "high_only" else 1
-    high_bound = 13 if variant.ace_mode == "low_only" else 14
+    low_bound, high_bound = variant.ace_mode.run_bounds
     for suit in range(4):
         for low in range(low_bound, high_bound - variant.run_min + 2):
             cards: list[Card] = []
@@ -150,7 +150,7 @@ def spare_builds(
             else:
                 wild_count = sum(1 for c in cards if variant.is_wild(c))
                 if own_count and used and not (
-                    variant.wild_policy == "not_outnumber" and wild_count > len(cards) - wild_count
+                    variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count
                 ):
                     yield used, tuple(cards), "run"
 
@@ -166,7 +166,7 @@ def locked_out(game: GameState, seat: int) -> bool:
         claims_left = 0
     elif rules.claim_limit is None:
         return False
-    elif game.variant.claim_limit_scope == "table":
+    elif game.variant.claim_limit_scope is ClaimLimitScope.TABLE:
         claims_left = max(0, rules.claim_limit - sum(game.claims_used))
     else:
         claims_left = max(0, rules.claim_limit - game.claims_used[seat])
@@ -188,7 +188,7 @@ def is_deadlocked(game: GameState) -> bool:
         return False
     if _any_layoff(game, pool):
         return False
-    if variant.joker_swap != "none":
+    if variant.joker_swap is not JokerSwap.NONE:
         for meld in game.table:
             for card in range(52):
                 if pool[card] and meld.wilds:
@@ -197,7 +197,7 @@ def is_deadlocked(game: GameState) -> bool:
                         return False
                     except MeldError:
                         pass
-    if variant.rearrange_mode == "none":
+    if variant.rearrange_mode is RearrangeMode.NONE:
         return True
     for meld in game.table:
         if meld.is_run and any(pool[meld.position_card(i)] for i in range(len(meld.cards))):

@@ -64,7 +64,7 @@ def _play_actions(game: GameState) -> Iterator[Action]:
         if discard_error(game, card) is None:
             yield Action(seat, Verb.DISCARD, card=card)
     variant = game.variant
-    if variant.scoring == "book":
+    if variant.uses_books:
         yield from _purchase_actions(game, held)
         return
     candidates: list[Action] = []

@@ -27,15 +27,6 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
-class RoundEnd(StrEnum):
-    """How a round ended (the ``end`` of its :class:`~rummy.scoring.RoundResult`)."""
-
-    OUT = "out"
-    BOOK = "book"
-    STALEMATE = "stalemate"
-    EXHAUSTED = "exhausted"
-
-
 @dataclass(slots=True)
 class ClaimWindow:
     """An offer of the top discard to the eligible seats, in priority order."""

@@ -21,6 +21,7 @@ from rummy.bots import BOTS, LEVELS
 from rummy.cards import RANKS
 from rummy.errors import VariantError
 from rummy.house_rules import OPTION_PARSERS, apply_options
+from rummy.modes import ClaimsPerWindow
 from rummy.variants import VARIANTS, Variant, get_variant
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
@@ -132,7 +133,7 @@ class TableConfig:
 
 
 def _closure(function: Any) -> dict[str, Any]:
-    """The values a parser closed over (``choices``, ``low``, ``high`` …) — how house_rules builds them."""
+    """The values a parser closed over (``mode``, ``low``, ``high`` …) — how house_rules builds them."""
     code = getattr(function, "__code__", None)
     cells = getattr(function, "__closure__", None) or ()
     if code is None:
@@ -145,8 +146,8 @@ def _option_type(key: str, default: Any) -> dict[str, Any]:
     bound = _closure(parse)
     if "inner" in bound:  # an integer or null
         return {"type": "int", "nullable": True, **_bounds(_closure(bound["inner"]))}
-    if "choices" in bound:
-        return {"type": "choice", "choices": list(bound["choices"])}
+    if "mode" in bound:  # one of an enum's values (rummy.modes)
+        return {"type": "choice", "choices": [member.value for member in bound["mode"]]}
     if isinstance(default, bool):
         return {"type": "bool"}
     if "low" in bound:
@@ -172,7 +173,7 @@ def option_value(key: str, value: Any) -> Any:
     if key == "buy_schedule":
         return None if value is None else [list(pair) for pair in value]
     if key == "claims_per_window":
-        return 1 if value == "1" else value
+        return 1 if value is ClaimsPerWindow.ONE else value
     return value
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, card_name
 from rummy.game import Game, Phase
+from rummy.modes import RoundEnd, Scoring
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -176,15 +177,15 @@ def describe_round_end(game: Game) -> list[str]:
     result = game.results[-1]
     names = game.players
     sentences = []
-    if result.end == "out" and result.went_out is not None:
+    if result.end is RoundEnd.OUT and result.went_out is not None:
         sentences.append(f"{names[result.went_out]} went out")
-    elif result.end == "book" and result.went_out is not None:
+    elif result.end is RoundEnd.BOOK and result.went_out is not None:
         sentences.append(f"{names[result.went_out]} wins the hand with a book")
-    elif result.end == "exhausted":
+    elif result.end is RoundEnd.EXHAUSTED:
         sentences.append("The cards ran out: nobody can go out")
-    elif result.end == "stalemate":
+    elif result.end is RoundEnd.STALEMATE:
         sentences.append("Stalemate: the hand ends with no winner")
-    if game.variant.scoring != "book":
+    if game.variant.scoring is not Scoring.BOOK:  # a book round scores no points
         scores = ", ".join(f"{names[s]} {result.scores[s]}" for s in range(game.n))
         sentences.append(f"Round {result.round} scores: {scores}")
     if game.game_over:

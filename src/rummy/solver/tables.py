@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from rummy.cards import CARD_COUNT
+from rummy.modes import WildPolicy
 from rummy.variants import GROUP, RUN, Slot, Variant
 
 INF = 1 << 20
 # Wild policies (``variant.wild_policy``).
 POLICY_NONE, POLICY_RATIO, POLICY_ONE = 0, 1, 2
-_POLICIES = {"none": POLICY_NONE, "not_outnumber": POLICY_RATIO, "at_most_one": POLICY_ONE}
-# Lowest and highest run value per ace mode (value 14 is the ace again).
-_RUN_BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
+_POLICIES = {WildPolicy.NONE: POLICY_NONE, WildPolicy.NOT_OUTNUMBER: POLICY_RATIO, WildPolicy.AT_MOST_ONE: POLICY_ONE}
 WILD_RUN_SUIT = 4  # pseudo-suit of a run made only of wilds (its place is chosen when the meld is built)
 RANK_OF = tuple(c % 13 + 1 for c in range(52)) + (0,)
 # Natural cards in "frontier" order: per suit the ranks 2…K, then the ace (which can still end a
@@ -55,7 +54,7 @@ class VariantRules:
         self.points = tuple(variant.points(c) for c in range(CARD_COUNT))
         self.wild_cards = tuple(c for c in range(CARD_COUNT) if self.wild[c])
         self.rank_points = (0, *(self.points[r - 1] for r in range(1, 14)))
-        self.lo, self.hi = _RUN_BOUNDS[variant.ace_mode]
+        self.lo, self.hi = variant.ace_mode.run_bounds
         self.run_min = variant.run_min
         self.group_min = variant.group_min
         self.policy = _POLICIES[variant.wild_policy]

@@ -16,9 +16,10 @@ from rummy.engine.rules.purchase import book, check_book, check_purchase_step, p
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.table import TurnScratch, check_table_play, commit
 from rummy.engine.rules.window import answer, check_answer, close_implied
-from rummy.engine.state import GameState, Phase, RoundEnd
+from rummy.engine.state import GameState, Phase
 from rummy.errors import IllegalActionError
 from rummy.melds import TableMeld
+from rummy.modes import RoundEnd
 
 #: What :func:`verify` worked out for :func:`perform`: the table after a play, the book laid, or nothing.
 Plan = TurnScratch | TableMeld | None

@@ -41,7 +41,7 @@ def deal(
     elif expected_dealer >= 0 and dealer != expected_dealer:
         raise DealError(f"round {number}: dealer must be seat {expected_dealer} (rotation), not {dealer}")
     rules = variant.round_rules(number, n)
-    uses_pc = variant.scoring == "book"
+    uses_pc = variant.uses_purchase_cards
     if hands is None:
         cards = from_counts(state.pack)
         state.rng.shuffle(cards)
@@ -90,7 +90,7 @@ def _check_supplied_deal(state: GameState, number: int, rules: RoundRules, hands
     for seat, hand in enumerate(hands):
         if len(hand) != rules.deal_size:
             raise DealError(f"round {number}: hand of seat {seat} has {len(hand)} cards, the deal is {rules.deal_size}")
-    if variant.scoring == "book":
+    if variant.uses_purchase_cards:
         if pcs is None or len(pcs) != state.n:
             raise DealError(f"round {number}: purchase_cards needs one card per seat")
     elif pcs is not None:

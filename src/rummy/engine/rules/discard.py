@@ -8,8 +8,9 @@ from rummy.engine.deadlock import is_deadlocked, is_stalemate
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.table import discardable
 from rummy.engine.rules.turns import start_turn
-from rummy.engine.state import GameState, RoundEnd
+from rummy.engine.state import GameState
 from rummy.errors import IllegalActionError
+from rummy.modes import RoundEnd
 
 
 def discard_error(state: GameState, card: Card) -> tuple[str, str] | None:

@@ -9,7 +9,8 @@ from rummy.actions import Verb
 from rummy.engine.rules.claims import WindowMode, claim_allowance_left, open_window, take_claim, window_mode
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete, draw_from_stock, give, stock_drawable
-from rummy.engine.state import GameState, Phase, RoundEnd
+from rummy.engine.state import GameState, Phase
+from rummy.modes import RoundEnd
 
 DRAW_VERBS = (Verb.DRAW, Verb.TAKE, Verb.BUY)
 
@@ -23,7 +24,7 @@ def draw_error(state: GameState, verb: Verb) -> tuple[str, str] | None:
         return None
     top = state.discard[-1] if state.discard else None
     if verb is Verb.TAKE:
-        if state.variant.scoring == "book":
+        if state.variant.uses_purchase_cards:
             return "take-not-allowed", "in purchase every turn starts with a stock draw"
         if top is None:
             return "discard-empty", "the discard pile is empty"

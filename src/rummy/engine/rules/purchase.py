@@ -6,9 +6,10 @@ from __future__ import annotations
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, Card, card_name, rank_of
 from rummy.engine.rules.round_end import end_round
-from rummy.engine.state import GameState, RoundEnd
+from rummy.engine.state import GameState
 from rummy.errors import IllegalActionError
 from rummy.melds import MeldError, MeldSpec, TableMeld, table_meld
+from rummy.modes import RoundEnd
 from rummy.variants import Variant
 
 
@@ -29,7 +30,7 @@ def check_purchase_step(state: GameState, action: Action) -> None:
     """Raises unless the active player may ``purchase``, ``trade`` or ``exchange`` as written."""
     variant = state.variant
     seat = state.active
-    if variant.scoring != "book" or state.purchase_cards is None:
+    if not variant.uses_purchase_cards or state.purchase_cards is None:
         raise _illegal("verb-not-in-variant", action, f"{action.verb.value} belongs to the purchase variant")
     if state.purchase_done:
         raise _illegal("one-action-per-turn", action, "only one purchase, trade or exchange per turn")
@@ -92,7 +93,7 @@ def purchase_step(state: GameState, action: Action) -> None:
 
 def check_book(state: GameState, action: Action) -> TableMeld:
     """The book ``action`` lays, or raises."""
-    if state.variant.scoring != "book":
+    if not state.variant.uses_books:
         raise _illegal("verb-not-in-variant", action, "books belong to the purchase variant")
     spec = action.melds[0]
     try:

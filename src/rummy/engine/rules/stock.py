@@ -7,7 +7,8 @@ import random
 
 from rummy.cards import Card
 from rummy.engine.rules.round_end import end_round
-from rummy.engine.state import GameState, RoundEnd
+from rummy.engine.state import GameState
+from rummy.modes import RoundEnd
 
 
 def give(state: GameState, seat: int, card: Card) -> None:

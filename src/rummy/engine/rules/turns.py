@@ -7,7 +7,8 @@ from rummy.engine.rules.claims import WindowMode, open_window, window_mode
 from rummy.engine.rules.draw import enter_draw
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete
-from rummy.engine.state import GameState, RoundEnd
+from rummy.engine.state import GameState
+from rummy.modes import RoundEnd
 
 
 def start_turn(state: GameState, seat: int) -> None:
@@ -29,7 +30,7 @@ def start_turn(state: GameState, seat: int) -> None:
     if variant.stock_refill == "whole_pile_once" and variant.depletion_check == "turn_start" and not state.stock:
         if not deplete(state):
             return
-    if variant.stock_refill == "none" and variant.scoring == "winner_collects" and not state.stock:
+    if variant.stock_refill == "none" and variant.free_melding and not state.stock:
         # basic without a refill: its first depletion is what the second is by rules.md §6.10, a
         # stalemate (the pile would otherwise pass round the table for ever).
         end_round(state, RoundEnd.STALEMATE, None)
