@@ -31,6 +31,7 @@ from rummy.engine.rules.deal import deal
 from rummy.engine.rules.draw import draw_error
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
 from rummy.errors import DealError, IllegalActionError
+from rummy.modes import FirstDealer
 from rummy.scoring import hand_points, scoring_rule
 from rummy.variants import Variant, get_variant
 from rummy.view import PlayerView, player_view
@@ -91,7 +92,7 @@ class Game(GameState):
 
     def choose_first_dealer(self) -> int:
         """The first dealer by the variant's rule (random, high-card draw or seat 0)."""
-        if self.variant.first_dealer == "first_seat":
+        if self.variant.first_dealer is FirstDealer.FIRST_SEAT:
             return 0
         return self.rng.randrange(self.n)
 

@@ -34,6 +34,7 @@ from rummy.engine.moves import legal_actions
 from rummy.engine.state import GameState
 from rummy.errors import RummyError
 from rummy.melds import MeldError, lay_off
+from rummy.modes import JokerSwap, WildRelocationScope
 from rummy.variants import Variant
 
 #: The version of the numbering; it changes whenever an id could mean something else.
@@ -81,14 +82,14 @@ class ActionSpace:
         self.composite_slots = composite_slots
         self.meld_slots = max_table_melds(variant, players)
         self.layoff_ends = 2  # index 0: the low end of a run, or a group; 1: the high end of a run
-        self.move_ends = 1 if variant.wild_relocation_scope == "hand" else 2
+        self.move_ends = 1 if variant.wild_relocation_scope is WildRelocationScope.HAND else 2
         families: list[tuple[Verb | str, tuple[int, ...]]] = [(verb, ()) for verb in _SIMPLE]
         families.append((Verb.DISCARD, (CARD_COUNT,)))
         if not variant.uses_books:
             families.append((Verb.LAYOFF, (self.meld_slots, CARD_COUNT, self.layoff_ends)))
-        if variant.joker_swap == "to_hand":
+        if variant.joker_swap is JokerSwap.TO_HAND:
             families.append((Verb.SWAP, (self.meld_slots, CARD_COUNT)))
-        if variant.joker_swap == "relocate_in_run":
+        if variant.joker_swap is JokerSwap.RELOCATE_IN_RUN:
             families.append((Verb.MOVE, (self.meld_slots, CARD_COUNT, self.move_ends)))
         if variant.uses_purchase_cards:
             families += [(Verb.PURCHASE, (CARD_COUNT, CARD_COUNT)), (Verb.TRADE, (players - 1, CARD_COUNT)),

@@ -23,6 +23,7 @@ from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
 from rummy.errors import IllegalActionError
 from rummy.melds import MeldError, MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
+from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
 from rummy.solver import find_lay_down
 
 _LAY_DOWN_CACHE: dict[tuple[object, ...], tuple[MeldSpec, ...] | None] = {}
@@ -76,12 +77,12 @@ def _play_actions(game: GameState) -> Iterator[Action]:
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
     may_layoff = not variant.layoff_requires_down or game.down[seat]
     if may_layoff and not (
-        variant.layoff_timing == "next_turn" and game.down_turn[seat] >= game.own_turns[seat]
+        variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
     ):
         candidates.extend(_layoffs(game, held))
-        if variant.rearrange_mode != "none":
+        if variant.rearrange_mode is not RearrangeMode.NONE:
             candidates.extend(_rearrangements(game, held))
-    if game.down[seat] and variant.joker_swap != "none":
+    if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
         candidates.extend(_wild_swaps(game, held))
     for action in candidates:
         if _applies(game, action):
@@ -135,8 +136,8 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
         for size in range(variant.group_min, len(cards) + 1):
             for combo in sorted(set(combinations(cards, size))):
                 yield MeldSpec("set", combo)
-    low_bound = 2 if variant.ace_mode == "high_only" else 1
-    high_bound = 13 if variant.ace_mode == "low_only" else 14
+    low_bound = 2 if variant.ace_mode is AceMode.HIGH_ONLY else 1
+    high_bound = 13 if variant.ace_mode is AceMode.LOW_ONLY else 14
     for suit in range(4):
         present = [v for v in range(low_bound, high_bound + 1) if hand[make_card(1 if v == 14 else v, suit)]]
         values = set(present)
@@ -169,17 +170,17 @@ def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
         for index in wild_positions(meld, variant):
             if meld.is_run:
                 wanted = [meld.position_card(index)]
-            elif variant.joker_swap == "to_hand" and variant.joker_swap_in_groups and meld.rank:
+            elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
                 wanted = [make_card(meld.rank, suit) for suit in range(4)]
             else:
                 continue
             for card in wanted:
                 if not hand[card] or variant.is_wild(card):
                     continue
-                if variant.joker_swap == "to_hand":
+                if variant.joker_swap is JokerSwap.TO_HAND:
                     yield Action(seat, Verb.SWAP, meld=meld.id, card=card)
                 elif meld.is_run:
-                    if variant.wild_relocation_scope == "hand":
+                    if variant.wild_relocation_scope is WildRelocationScope.HAND:
                         yield Action(seat, Verb.MOVE, meld=meld.id, card=card)
                     else:
                         for end in ("low", "high"):

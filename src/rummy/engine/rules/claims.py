@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from rummy.engine.rules.stock import draw_from_stock, give, stock_drawable
 from rummy.engine.state import ClaimWindow, GameState, Phase
+from rummy.modes import ClaimLimitScope, ClaimMode
 
 
 class WindowMode(StrEnum):
@@ -23,11 +24,11 @@ class WindowMode(StrEnum):
 def window_mode(state: GameState) -> WindowMode:
     variant = state.variant
     mode = variant.claim_mode
-    if mode == "pre_draw":
+    if mode is ClaimMode.PRE_DRAW:
         return WindowMode.DECLINE if variant.active_first_refusal else WindowMode.PRE
-    if mode == "after_decline":
+    if mode is ClaimMode.AFTER_DECLINE:
         return WindowMode.DECLINE
-    if mode == "active_first_then_others":
+    if mode is ClaimMode.ACTIVE_FIRST_THEN_OTHERS:
         return WindowMode.CASCADE
     return WindowMode.NONE
 
@@ -36,7 +37,7 @@ def claim_allowance_left(state: GameState, seat: int) -> bool:
     limit = state.rules.claim_limit
     if limit is None:
         return True
-    if state.variant.claim_limit_scope == "table":
+    if state.variant.claim_limit_scope is ClaimLimitScope.TABLE:
         return sum(state.claims_used) < limit
     return state.claims_used[seat] < limit
 

@@ -10,7 +10,7 @@ from rummy.engine.rules.claims import WindowMode, claim_allowance_left, open_win
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete, draw_from_stock, give, stock_drawable
 from rummy.engine.state import GameState, Phase
-from rummy.modes import RoundEnd
+from rummy.modes import AfterClaimActiveDraw, ClaimsPerWindow, RoundEnd
 
 DRAW_VERBS = (Verb.DRAW, Verb.TAKE, Verb.BUY)
 
@@ -28,7 +28,7 @@ def draw_error(state: GameState, verb: Verb) -> tuple[str, str] | None:
             return "take-not-allowed", "in purchase every turn starts with a stock draw"
         if top is None:
             return "discard-empty", "the discard pile is empty"
-        if stock_ok and state.after_claim and state.variant.after_claim_active_draw == "stock_only":
+        if stock_ok and state.after_claim and state.variant.after_claim_active_draw is AfterClaimActiveDraw.STOCK_ONLY:
             return "stock-only-after-buy", "after a buy the active player must draw from the stock"
         return None
     if window_mode(state) is not WindowMode.CASCADE:
@@ -82,6 +82,6 @@ def take(state: GameState) -> None:
 def own_buy(state: GameState) -> None:
     take_claim(state, state.active)
     state.after_claim = True
-    if state.variant.claims_per_window != "cascade":
+    if state.variant.claims_per_window is not ClaimsPerWindow.CASCADE:
         state.dead = True
     enter_draw(state)

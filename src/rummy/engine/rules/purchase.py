@@ -9,7 +9,7 @@ from rummy.engine.rules.round_end import end_round
 from rummy.engine.state import GameState
 from rummy.errors import IllegalActionError
 from rummy.melds import MeldError, MeldSpec, TableMeld, table_meld
-from rummy.modes import RoundEnd
+from rummy.modes import PcDiscardPosition, RoundEnd
 from rummy.variants import Variant
 
 
@@ -70,7 +70,7 @@ def purchase_step(state: GameState, action: Action) -> None:
     if action.verb is Verb.PURCHASE:
         card = action.card if action.card is not None else 0
         index = len(state.discard) - 1 - state.discard[::-1].index(card)
-        if state.variant.pc_discard_position == "in_place":
+        if state.variant.pc_discard_position is PcDiscardPosition.IN_PLACE:
             state.discard[index] = old_pc
             state.discarders[index] = seat
         else:

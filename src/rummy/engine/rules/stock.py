@@ -8,7 +8,7 @@ import random
 from rummy.cards import Card
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.state import GameState
-from rummy.modes import RoundEnd
+from rummy.modes import DepletionCheck, RoundEnd, StockRefill
 
 
 def give(state: GameState, seat: int, card: Card) -> None:
@@ -22,7 +22,7 @@ def stock_drawable(state: GameState, count: int, *, removing_top: bool = False) 
     """Whether ``count`` cards can come from the stock, refilling from the discards."""
     if len(state.stock) >= count:
         return True
-    if state.variant.stock_refill != "keep_top":
+    if state.variant.stock_refill is not StockRefill.KEEP_TOP:
         return False
     pile = len(state.discard) - (1 if removing_top else 0)
     return len(state.stock) + max(0, pile - 1) >= count
@@ -37,8 +37,8 @@ def draw_from_stock(state: GameState) -> Card:
         shuffle_into_stock(state, cards)
     card = state.stock.pop()
     variant = state.variant
-    if not state.stock and variant.stock_refill == "whole_pile_once" and (
-        variant.depletion_check == "on_last_card_drawn"
+    if not state.stock and variant.stock_refill is StockRefill.WHOLE_PILE_ONCE and (
+        variant.depletion_check is DepletionCheck.ON_LAST_CARD_DRAWN
     ):
         state.deplete_after_draw = True
     return card

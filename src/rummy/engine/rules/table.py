@@ -24,6 +24,7 @@ from rummy.melds import (
     swap_wild,
     table_meld,
 )
+from rummy.modes import JokerSwap, RearrangeMode
 from rummy.variants import GROUP, RUN
 
 
@@ -273,7 +274,7 @@ def step_layoff(state: GameState, scratch: TurnScratch, step: Action, action: Ac
 
 def step_swap(state: GameState, scratch: TurnScratch, step: Action, action: Action) -> None:
     variant = state.variant
-    if variant.joker_swap != "to_hand":
+    if variant.joker_swap is not JokerSwap.TO_HAND:
         raise _illegal("no-joker-swap", action, f"wild cards on the table cannot be taken in {variant.id}")
     _check_timing(state, scratch, action, variant.joker_swap_timing, "swap")
     index = _find_meld(scratch, step.meld, action)
@@ -292,7 +293,7 @@ def step_swap(state: GameState, scratch: TurnScratch, step: Action, action: Acti
 
 def step_move(state: GameState, scratch: TurnScratch, step: Action, action: Action) -> None:
     variant = state.variant
-    if variant.joker_swap != "relocate_in_run":
+    if variant.joker_swap is not JokerSwap.RELOCATE_IN_RUN:
         raise _illegal("no-wild-relocation", action, f"wild cards on the table cannot be moved in {variant.id}")
     _check_timing(state, scratch, action, variant.joker_swap_timing, "move")
     index = _find_meld(scratch, step.meld, action)
@@ -311,7 +312,7 @@ def step_move(state: GameState, scratch: TurnScratch, step: Action, action: Acti
 
 def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action: Action) -> None:
     variant = state.variant
-    if variant.rearrange_mode == "none":
+    if variant.rearrange_mode is RearrangeMode.NONE:
         raise _illegal("no-rearrange", action, f"melds cannot be rearranged in {variant.id}")
     _check_timing(state, scratch, action, variant.layoff_timing, "rearrange")
     if len(set(step.sources)) != len(step.sources):
@@ -327,7 +328,7 @@ def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action:
             raise _illegal("rearrange-card-lost", action,
                            f"{card_name(card)} would leave the table: every table card must stay in the new melds")
         from_hand.extend([card] * extra)
-    if variant.rearrange_mode == "seed000" and not from_hand:
+    if variant.rearrange_mode is RearrangeMode.SEED000 and not from_hand:
         raise _illegal("rearrange-needs-hand-card", action, "a rearrangement must play at least one card from the hand")
     for spec in step.melds:
         if spec.kind not in ("set", "run"):

@@ -8,7 +8,7 @@ from rummy.engine.rules.draw import enter_draw
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete
 from rummy.engine.state import GameState
-from rummy.modes import RoundEnd
+from rummy.modes import DepletionCheck, RoundEnd, StockRefill
 
 
 def start_turn(state: GameState, seat: int) -> None:
@@ -27,10 +27,10 @@ def start_turn(state: GameState, seat: int) -> None:
         end_round(state, RoundEnd.STALEMATE, None)
         return
     state.turns_played += 1
-    if variant.stock_refill == "whole_pile_once" and variant.depletion_check == "turn_start" and not state.stock:
-        if not deplete(state):
-            return
-    if variant.stock_refill == "none" and variant.free_melding and not state.stock:
+    at_turn_start = variant.depletion_check is DepletionCheck.TURN_START
+    if variant.stock_refill is StockRefill.WHOLE_PILE_ONCE and at_turn_start and not state.stock and not deplete(state):
+        return
+    if variant.stock_refill is StockRefill.NONE and variant.free_melding and not state.stock:
         # basic without a refill: its first depletion is what the second is by rules.md §6.10, a
         # stalemate (the pile would otherwise pass round the table for ever).
         end_round(state, RoundEnd.STALEMATE, None)

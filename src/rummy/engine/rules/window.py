@@ -10,6 +10,7 @@ from rummy.engine.rules.draw import active_draws_stock, enter_draw
 from rummy.engine.rules.stock import stock_drawable
 from rummy.engine.state import ClaimWindow, GameState
 from rummy.errors import IllegalActionError
+from rummy.modes import ClaimPriority, ClaimsPerWindow
 
 
 def check_answer(state: GameState, window: ClaimWindow, action: Action) -> None:
@@ -25,7 +26,7 @@ def answer(state: GameState, window: ClaimWindow, action: Action) -> None:
     seat = action.seat
     window.answered.add(seat)
     if action.verb is Verb.BUY:
-        if state.variant.claim_priority == "first_call":
+        if state.variant.claim_priority is ClaimPriority.FIRST_CALL:
             resolve(state, seat)
             return
         window.claimants.add(seat)
@@ -51,7 +52,7 @@ def resolve(state: GameState, winner: int | None) -> None:
     state.window = None
     if winner is not None:
         take_claim(state, winner)
-        cascade = state.variant.claims_per_window == "cascade"
+        cascade = state.variant.claims_per_window is ClaimsPerWindow.CASCADE
         if not cascade:
             state.dead = True
         if not window.after_decline:
