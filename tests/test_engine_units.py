@@ -9,10 +9,10 @@ import pytest
 
 from rummy.actions import parse_action, parse_meld
 from rummy.cards import JOKER, card_name, parse_card
-from rummy.errors import IllegalActionError, RecordSyntaxError, VariantError
+from rummy.errors import IllegalActionError, MeldError, RecordSyntaxError, VariantError
 from rummy.game import new_game
 from rummy.house_rules import OPTION_PARSERS, load_variant_file
-from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
+from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
 from rummy.record import dumps, loads, record_of, replay
 from rummy.variants import VARIANTS, Variant, get_variant
 

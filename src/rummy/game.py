@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummy.actions import Action, Verb, parse_action
 from rummy.cards import CARD_COUNT, Card, Counts, card_name, from_counts, pack, to_counts
-from rummy.errors import IllegalActionError, RummyError
+from rummy.errors import DealError, IllegalActionError, UsageError
 from rummy.melds import TableMeld
 from rummy.scoring import RoundResult, ranking, settle, winners
 from rummy.variants import RoundRules, Variant, get_variant
@@ -37,10 +37,6 @@ class Phase(StrEnum):
     PLAY = "play"
     ROUND_OVER = "round_over"
     GAME_OVER = "game_over"
-
-
-class DealError(RummyError, ValueError):
-    """A supplied deal that does not fit the variant (sizes, pack, dealer rotation)."""
 
 
 class ClaimWindow:
@@ -287,7 +283,7 @@ class Game:
         (the tie-break for simultaneous calls, rules.md §2.8)."""
         waiting = self.to_act
         if not waiting:
-            raise ValueError(f"nobody is to act in phase {self.phase.value}")
+            raise UsageError(f"nobody is to act in phase {self.phase.value}")
         return min(waiting, key=lambda seat: (seat - self.active) % self.n)
 
     @property

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.deadlock import spare_builds
-from rummy.errors import IllegalActionError
-from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, layoff_ends, wild_positions
+from rummy.errors import IllegalActionError, MeldError
+from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, wild_positions
 from rummy.play import _restore, _save, check_completable, discard_error, purchase_allowed, table_play
 
 if TYPE_CHECKING:

@@ -17,18 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rummy.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
+from rummy.errors import MeldError
 from rummy.variants import Variant
 
 ACE_BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
 GROUP_KINDS = ("set", "pair")
-
-
-class MeldError(Exception):
-    """A meld that breaks a rule; ``rule`` is a stable key, the message a sentence."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)

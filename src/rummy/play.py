@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from rummy.actions import PLAY_STEP_VERBS, Action, Verb
 from rummy.cards import CARD_COUNT, Card, card_name, rank_of, to_counts
 from rummy.deadlock import is_deadlocked, is_stalemate
-from rummy.errors import IllegalActionError
+from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import (
-    MeldError,
     MeldSpec,
     TableMeld,
     lay_off,

@@ -15,8 +15,8 @@ from typing import Any
 
 from rummy.actions import Action, parse_action
 from rummy.cards import Card, card_name, card_names, parse_card
-from rummy.errors import IllegalActionError, RecordSyntaxError, RummyError
-from rummy.game import DealError, Game, Phase
+from rummy.errors import DealError, IllegalActionError, RecordError, RecordSyntaxError, RummyError
+from rummy.game import Game, Phase
 from rummy.house_rules import apply_options
 from rummy.melds import meld_json
 from rummy.variants import Variant, get_variant
@@ -52,10 +52,6 @@ class Record:
     seed: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     key_order: list[str] = field(default_factory=list)
-
-
-class RecordError(RummyError, ValueError):
-    """A malformed record (exit code 2 of ``rummy replay``)."""
 
 
 # -- loading --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rummy.actions import Action
 from rummy.cards import Card, card_name, card_names
 from rummy.determinize import redact
+from rummy.errors import UsageError
 from rummy.melds import TableMeld, meld_json
 from rummy.variants import Slot, Variant
 
@@ -55,7 +56,7 @@ class PlayerView:
     def table_json(self) -> tuple[dict[str, object], ...]:
         """The table melds in JSON-ready form (worked out on demand: bots seldom need it)."""
         if self.rules is None:
-            raise ValueError("a view without its rules cannot describe the table")
+            raise UsageError("a view without its rules cannot describe the table")
         return tuple(meld_json(m, self.rules) for m in self.table)
 
     def to_json(self) -> dict[str, Any]:
@@ -95,7 +96,7 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
     search bots that sample the hidden cards.
     """
     if seat is not None and not 0 <= seat < game.n:
-        raise ValueError(f"there is no seat {seat}")
+        raise UsageError(f"there is no seat {seat}")
     # At the end of a round every hand is laid open for the count.
     over = game.phase.value in ("round_over", "game_over")
     revealed = tuple(tuple(game.hand(s)) for s in range(game.n)) if over else None

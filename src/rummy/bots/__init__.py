@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from rummy.actions import Action
+from rummy.errors import BotError
 from rummy.game import Game, new_game
 from rummy.playout import drive, random_choice
 from rummy.variants import Variant
@@ -66,7 +67,7 @@ def make_bot(name: str, seed: int = 0, **options: object) -> Bot:
     key = LEVELS.get(name, name)
     if key not in BOTS:
         known = ", ".join(sorted(BOTS) + sorted(LEVELS))
-        raise ValueError(f"unknown bot {name!r} (known: {known})")
+        raise BotError(f"unknown bot {name!r} (known: {known})")
     module_name, class_name = BOTS[key].split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
     if options:
@@ -86,17 +87,17 @@ def bot_options(cls: type) -> Mapping[str, Any]:
 
 
 def check_bot_options(name: str, cls: type, options: dict[str, object]) -> None:
-    """Refuse, with a ValueError naming the option, an option ``cls`` does not take or a value of the
+    """Refuse, with a BotError naming the option, an option ``cls`` does not take or a value of the
     wrong type (values come from command lines and files; the bot itself checks their ranges)."""
     known = bot_options(cls)
     for option, value in options.items():
         if option not in known:
             names = ", ".join(sorted(known)) or "none"
-            raise ValueError(f"unknown {name} option {option!r} (known: {names})")
+            raise BotError(f"unknown {name} option {option!r} (known: {names})")
         allowed = _allowed_types(known[option])
         if allowed and not any(_is_a(value, kind) for kind in allowed):
             wanted = " or ".join("null" if kind is type(None) else kind.__name__ for kind in allowed)
-            raise ValueError(f"{name} option {option!r} must be {wanted}, not {value!r}")
+            raise BotError(f"{name} option {option!r} must be {wanted}, not {value!r}")
 
 
 def _allowed_types(hint: object) -> tuple[type, ...]:

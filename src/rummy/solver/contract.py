@@ -10,7 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card
-from rummy.melds import MeldError, separate_melds_error, table_meld
+from rummy.errors import MeldError
+from rummy.melds import separate_melds_error, table_meld
 from rummy.solver.assemble import build_lay_down
 from rummy.solver.planned import PlannedMeld
 from rummy.solver.search import LayDownSearch
