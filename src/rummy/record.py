@@ -336,7 +336,7 @@ def replay(record: Record, variant: Variant | None = None) -> ReplayResult:
                     "round": game.round_number,
                     "index": position,
                     "action": rnd.actions[position],
-                    "rule": error.rule,
+                    "rule": error.rule.value,
                     "message": str(error),
                 })
     return ReplayResult(True, 0, game)
