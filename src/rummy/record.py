@@ -355,7 +355,7 @@ def replay_file(path: str | Path, variant: Variant | None = None) -> ReplayResul
 
 
 def state_json(game: Game) -> dict[str, Any]:
-    """STATE of record spec §5."""
+    """STATE of the record format, docs/game-record.md §5."""
     pcs = game.purchase_cards
     return {
         "round": max(game.round_number, 1),
@@ -376,7 +376,7 @@ def state_json(game: Game) -> dict[str, Any]:
 
 
 def results_json(game: Game) -> dict[str, Any]:
-    """RESULTS of record spec §5."""
+    """RESULTS of the record format, docs/game-record.md §5."""
     data: dict[str, Any] = {
         "rounds": [
             {"round": r.round, "went_out": r.went_out, "scores": list(r.scores), "end": r.end}
