@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from rummy.game import Phase, new_game
-from rummy.playout import random_choice
+from rummy.search.playout import random_choice
 
 TABLES = [
     ("progressive-buy-it", 4),

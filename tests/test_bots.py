@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from rummy.actions import Action, Verb
-from rummy.bots import Bot, make_bot, play_game
+from rummy.bots import Bot, bot_view, make_bot, play_game
 from rummy.bots.greedy import GreedyBot
 from rummy.bots.heuristic import HeuristicBot
 from rummy.bots.planning import ContractPlanner
@@ -127,7 +127,7 @@ def test_bots_see_only_their_view(variant: str) -> None:
             game.deal()
             continue
         seat = game.next_to_act()
-        game.apply(spies[seat].choose(game.view(seat, with_public_game=spies[seat].needs_public_game)))
+        game.apply(spies[seat].choose(bot_view(game, seat, spies[seat])))
     assert all(spy.calls for spy in spies)
 
 

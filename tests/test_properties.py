@@ -13,8 +13,8 @@ from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, to_counts
 from rummy.errors import IllegalActionError, VariantError
 from rummy.game import Game, Phase, new_game
-from rummy.playout import PlayoutLimit, drive, random_choice
 from rummy.record import dumps, loads, record_of, replay, results_json, state_json
+from rummy.search.playout import PlayoutLimit, drive, random_choice
 from rummy.variants import get_variant
 
 TABLES = [

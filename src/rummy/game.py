@@ -106,15 +106,15 @@ class Game:
         self.dealer = -1
         self.active = -1
         self.turns_played = 0
-        self.hidden_stock = 0  # set only in a redacted copy (rummy.determinize)
-        #: In a redacted copy: per seat, cards everyone saw go into that hand and not come out (rummy.determinize).
+        self.hidden_stock = 0  # set only in a redacted copy (rummy.search.determinize)
+        #: In a redacted copy: per seat, cards all saw go into that hand and not come out (rummy.search.determinize).
         self.known_hands: list[Counts] | None = None
-        #: In a redacted copy: per seat, the cards it discarded this round (rummy.determinize).
+        #: In a redacted copy: per seat, the cards it discarded this round (rummy.search.determinize).
         self.discarded: list[Counts] | None = None
-        #: In a redacted copy: per seat, the discards it left for the stock this round (rummy.determinize).
+        #: In a redacted copy: per seat, the discards it left for the stock this round (rummy.search.determinize).
         self.declined: list[Counts] | None = None
         #: In a redacted copy: per seat, its latest discard this round, if it has taken no card from the pile
-        #: since (rummy.determinize).
+        #: since (rummy.search.determinize).
         self.last_discards: list[Card | None] | None = None
         self._reset_round_state()
 
@@ -749,11 +749,11 @@ class Game:
 
         return legal_actions(self, seat)
 
-    def view(self, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
+    def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (None: a spectator's public view)."""
         from rummy.view import player_view
 
-        return player_view(self, seat, with_public_game=with_public_game)
+        return player_view(self, seat)
 
 
 def new_game(

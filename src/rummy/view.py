@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from rummy.actions import Action
 from rummy.cards import Card, card_name, card_names
-from rummy.determinize import redact
 from rummy.errors import UsageError
 from rummy.melds import TableMeld, meld_json
 from rummy.variants import Slot, Variant
@@ -50,6 +49,8 @@ class PlayerView:
     legal_actions: tuple[Action, ...]
     revealed_hands: tuple[tuple[Card, ...], ...] | None = None
     rules: Variant | None = None
+    #: A redacted copy of the game for search bots; the engine leaves it None and a bot's driver fills it
+    #: (:func:`rummy.search.determinize.search_view`).
     public_game: Game | None = None
 
     @property
@@ -89,12 +90,8 @@ class PlayerView:
         }
 
 
-def player_view(game: Game, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
-    """The view of ``seat`` (None for a spectator).
-
-    ``with_public_game`` adds a redacted copy of the game (:func:`rummy.determinize.redact`) for
-    search bots that sample the hidden cards.
-    """
+def player_view(game: Game, seat: int | None) -> PlayerView:
+    """The view of ``seat`` (None for a spectator)."""
     if seat is not None and not 0 <= seat < game.n:
         raise UsageError(f"there is no seat {seat}")
     # At the end of a round every hand is laid open for the count.
@@ -127,5 +124,4 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
         revealed_hands=revealed,
         rules=game.variant,
-        public_game=redact(game, seat) if with_public_game and seat is not None else None,
     )

@@ -24,7 +24,8 @@ from typing import Any, Protocol
 from rummy.actions import Action
 from rummy.errors import BotError
 from rummy.game import Game, new_game
-from rummy.playout import drive, random_choice
+from rummy.search.determinize import search_view
+from rummy.search.playout import drive, random_choice
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -117,9 +118,15 @@ def _is_a(value: object, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+def bot_view(game: Game, seat: int, bot: Bot) -> PlayerView:
+    """What ``bot`` is shown for ``seat``: the seat's view, with the redacted copy of the game when the
+    bot searches (``needs_public_game``; :func:`rummy.search.determinize.search_view`)."""
+    return search_view(game, seat) if bot.needs_public_game else game.view(seat)
+
+
 def decide(game: Game, seat: int, bot: Bot) -> Action:
     """Ask ``bot`` for ``seat``'s next action, showing it only that seat's view."""
-    return bot.choose(game.view(seat, with_public_game=bot.needs_public_game))
+    return bot.choose(bot_view(game, seat, bot))
 
 
 def play_game(

@@ -13,7 +13,7 @@ rollouts every legal action is a candidate.
 determinization with the *same* rollout bots (common random numbers), so two candidates' rewards
 differ by the action and not by the guessed cards.  One iteration:
 
-1. **Determinize**: deal the cards the seat cannot see (:func:`rummy.determinize.determinize`), giving
+1. **Determinize**: deal the cards the seat cannot see (:func:`rummy.search.determinize.determinize`), giving
    a complete game consistent with everything the seat has seen, including the whole discard pile and
    the cards each opponent was seen to take from it.  An opponent model (``kept_draws``) deals each
    opponent extra cards per turn it has had and gives back the least useful, since a player keeps what
@@ -59,10 +59,10 @@ from typing import TYPE_CHECKING
 from rummy.actions import Action, Verb
 from rummy.bots.inference import missed_play_check
 from rummy.bots.rewards import game_rewards, round_rewards
-from rummy.determinize import determinize
 from rummy.errors import BotError, RummyError, UsageError
 from rummy.game import Game, Phase
-from rummy.playout import random_choice
+from rummy.search.determinize import determinize
+from rummy.search.playout import random_choice
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -105,7 +105,7 @@ DEFAULT_WIDTH = 3
 #: Progressive widening below the root: a node visited ``v`` times holds at most ``1 + widening × √v``
 #: children, the rollout policy's move first.
 DEFAULT_WIDENING = 0.25
-#: The opponent model of the determinizations (:func:`rummy.determinize.determinize`'s ``kept_draws``):
+#: The opponent model of the determinizations (:func:`rummy.search.determinize.determinize`'s ``kept_draws``):
 #: extra cards per turn an opponent is dealt before giving back the least useful, by variant family.
 #: Calibrated with ``python bench/determinize.py``: the guessed hands of heuristic opponents then hold
 #: about as many cards in complete melds as their real hands (a uniform deal: a fifth to a half as many).

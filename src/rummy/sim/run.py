@@ -14,8 +14,8 @@ from typing import Any
 
 from rummy.bots import Bot, decide, make_bot
 from rummy.game import Game, new_game
-from rummy.playout import drive
 from rummy.record import dumps, record_of
+from rummy.search.playout import drive
 from rummy.variants import Variant
 
 MAX_DECISIONS = 500_000  # per game, as in rummy.bots.play_game
