@@ -195,7 +195,7 @@ RULE_DESCRIPTIONS: Mapping[Rule, str] = MappingProxyType({
     Rule.SWAP_NEEDS_NATURAL: "a wild is taken by playing the natural it stands for, not another wild",
     Rule.SWAP_IN_GROUP: "wild cards in sets cannot be taken in this variant",
     Rule.SWAP_NO_SUCH_WILD: "no wild card in the meld stands for that natural",
-    Rule.STOLEN_JOKER_MUST_BE_PLAYED: "a wild taken from the table must be played again before the turn ends",
+    Rule.STOLEN_JOKER_MUST_BE_PLAYED: "a wild taken from the table must be played again that turn, not kept in hand",
     Rule.NO_WILD_RELOCATION: "wild cards on the table cannot be moved in this variant",
     Rule.MOVE_BEFORE_DOWN: "a wild moved before the player has laid down the contract",
     Rule.MOVE_BEFORE_NEXT_TURN: "a wild moved in the turn the player laid down",
