@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from rummy.actions import Action
 from rummy.bots import decide, make_bot
 from rummy.game import Game, Phase, new_game
-from rummy.playout import drive
+from rummy.search.playout import drive
 from rummy.sim import wilson_interval as wilson
 
 TABLES = [

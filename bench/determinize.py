@@ -3,7 +3,7 @@
 Run: ``python bench/determinize.py [--games N] [--kept-draws 0,0.5,1,2] [--discard-weight 0,1]
 [--declined-weight 0,1]``.
 Four ``heuristic`` bots play; at a sample of seat 0's draw decisions the real hands of seats 1–3 are compared with
-determinizations of seat 0's information set (``rummy.determinize.determinize``) at each
+determinizations of seat 0's information set (``rummy.search.determinize.determinize``) at each
 ``kept_draws``.  The figure is the mean number of cards of a hand that lie in a complete meld (three
 or more of a rank, or three or more in a row of a suit; wild cards not counted), a simple measure of
 how close a hand is to going down; the second is how many cards a guessed hand shares with the real
@@ -23,8 +23,8 @@ import statistics
 
 from rummy.bots import decide, make_bot
 from rummy.cards import make_card
-from rummy.determinize import determinize, redact
 from rummy.game import Phase, new_game
+from rummy.search.determinize import determinize, redact
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 

@@ -7,7 +7,7 @@ core); asserts nothing.
 * A decision is one ``legal_actions`` call for the seat to act and one ``apply`` of the chosen action.
   Two players are measured: **uniform**, a uniformly random choice among the legal actions (what a new
   user writes first; hands grow large because nobody is steered toward going out), and **steered**, the
-  project's random bot (:func:`rummy.playout.random_choice`: always lays down, buys 10% of the time,
+  project's random bot (:func:`rummy.search.playout.random_choice`: always lays down, buys 10% of the time,
   prefers table plays), which finishes games.  The uniform player is measured over the first
   ``--decisions`` decisions of several games, since its games can run very long.
 * ``check`` and ``action_mask`` are timed on the states the uniform player passes through: ``check`` on
@@ -27,7 +27,7 @@ from rummy.actions import Action
 from rummy.bots import decide, make_bot
 from rummy.engine.action_space import ActionSpace
 from rummy.game import Game, Phase, new_game
-from rummy.playout import random_choice
+from rummy.search.playout import random_choice
 from rummy.solver import find_lay_down
 
 TABLES = [("progressive-buy-it", 4), ("progressive-15", 4), ("may-i", 4), ("basic", 4), ("purchase", 4)]

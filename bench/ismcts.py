@@ -33,12 +33,12 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from rummy.actions import Action
-from rummy.bots import Bot, decide, make_bot
+from rummy.bots import Bot, bot_view, decide, make_bot
 from rummy.bots.ismcts import IsmctsBot, SearchSettings, default_simulations
 from rummy.game import Game, Phase, new_game
-from rummy.playout import drive
+from rummy.house_rules import get_variant
+from rummy.search.playout import drive
 from rummy.sim import wilson_interval
-from rummy.variants import get_variant
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 
@@ -92,7 +92,7 @@ def speed(variant: str, decisions: int, options: dict[str, Any], opponent: str, 
                 game.deal()
                 continue
             seat = game.next_to_act()
-            view = game.view(seat, with_public_game=bots[seat].needs_public_game)
+            view = bot_view(game, seat, bots[seat])
             started = time.perf_counter()
             action = bots[seat].choose(view)
             elapsed = (time.perf_counter() - started) * 1000.0

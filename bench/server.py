@@ -31,7 +31,7 @@ import httpx
 import websockets
 
 from rummy.actions import parse_action
-from rummy.playout import random_choice
+from rummy.search.playout import random_choice
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

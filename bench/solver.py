@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass
 
 from rummy.cards import CARD_COUNT, pack
+from rummy.house_rules import get_variant
 from rummy.solver import find_lay_down
-from rummy.variants import get_variant
 
 
 @dataclass(frozen=True)

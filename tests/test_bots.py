@@ -12,15 +12,15 @@ from collections.abc import Callable
 import pytest
 
 from rummy.actions import Action, Verb
-from rummy.bots import Bot, make_bot, play_game
+from rummy.bots import Bot, bot_view, make_bot, play_game
 from rummy.bots.greedy import GreedyBot
 from rummy.bots.heuristic import HeuristicBot
 from rummy.bots.planning import ContractPlanner
 from rummy.cards import from_counts, pack, parse_card, to_counts
 from rummy.game import Game, Phase, new_game
+from rummy.house_rules import get_variant
 from rummy.record import dumps, record_of
 from rummy.solver import can_lay_down
-from rummy.variants import get_variant
 from rummy.view import PlayerView
 
 BOT_NAMES = ("random", "greedy", "heuristic")
@@ -127,7 +127,7 @@ def test_bots_see_only_their_view(variant: str) -> None:
             game.deal()
             continue
         seat = game.next_to_act()
-        game.apply(spies[seat].choose(game.view(seat, with_public_game=spies[seat].needs_public_game)))
+        game.apply(spies[seat].choose(bot_view(game, seat, spies[seat])))
     assert all(spy.calls for spy in spies)
 
 

@@ -1,5 +1,6 @@
-"""The ``rummy`` command line through ``rummy.cli.main``: ``variants``, ``rules ID``, ``replay`` and its exit codes,
-and house variants given with ``--variant-file`` (README "Command line"; game-record.md §5; docs/options.md)."""
+"""The ``rummy`` command line through ``rummy.cli.main``: ``variants``, ``rules ID``, ``rules --errors``,
+``replay`` and its exit codes, and house variants given with ``--variant-file`` (README "Command line";
+game-record.md §5; docs/options.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from rummy import variants as variants_module
 from rummy.cli import main
+from rummy.errors import Rule
 
 VARIANT_IDS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 
@@ -165,6 +167,21 @@ def test_rules_lists_the_eight_buy_it_rounds(capsys: pytest.CaptureFixture[str])
 
 def test_rules_unknown_variant_fails(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "no-such-variant"]) != 0
+
+
+def test_rules_errors_lists_every_rule_key_with_its_description(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(capsys, ["rules", "--errors"])
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == len(Rule)
+    for line, rule in zip(lines, Rule, strict=True):
+        key, description = line.split(maxsplit=1)
+        assert (key, description) == (rule.value, rule.description)
+
+
+def test_rules_without_a_variant_or_errors_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 2
+    assert "--errors" in capsys.readouterr().err
 
 
 # -- rummy replay: exit codes (game-record.md §5) ---------------------------------------------------

@@ -9,12 +9,12 @@ import pytest
 
 from rummy.actions import parse_action, parse_meld
 from rummy.cards import JOKER, card_name, parse_card
-from rummy.errors import IllegalActionError, RecordSyntaxError, VariantError
+from rummy.errors import IllegalActionError, MeldError, RecordSyntaxError, VariantError
 from rummy.game import new_game
-from rummy.house_rules import OPTION_PARSERS, load_variant_file
-from rummy.melds import MeldError, MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
+from rummy.house_rules import OPTION_PARSERS, get_variant, load_variant_file
+from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
 from rummy.record import dumps, loads, record_of, replay
-from rummy.variants import VARIANTS, Variant, get_variant
+from rummy.variants import VARIANTS, Variant
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -96,7 +96,7 @@ def test_a_stock_that_cannot_be_drawn_ends_a_purchase_round() -> None:
 
     from rummy.actions import Action
     from rummy.game import Game
-    from rummy.playout import drive, random_choice
+    from rummy.search.playout import drive, random_choice
 
     game = new_game("purchase", 4, seed=2, options={"stock_refill": "none"})
     rng = random.Random(2)
@@ -235,7 +235,7 @@ def test_views_hide_other_hands_and_the_stock() -> None:
 
 
 def test_engine_written_record_replays() -> None:
-    from rummy.playout import random_game
+    from rummy.search.playout import random_game
 
     for variant in VARIANTS:
         game = random_game(variant, 3, seed=11)
@@ -247,7 +247,7 @@ def test_engine_written_record_replays() -> None:
 def test_redacted_game_holds_nothing_hidden() -> None:
     import random
 
-    from rummy.determinize import determinize, redact
+    from rummy.search.determinize import determinize, redact
 
     game = new_game("progressive-buy-it", 4, seed=9)
     public = redact(game, 2)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rummy.actions import Action, Verb
-from rummy.bots import Bot, make_bot, play_game
+from rummy.bots import Bot, bot_view, make_bot, play_game
 from rummy.bots.ismcts import (
     DEFAULT_CEILING_MS,
     DEFAULT_CONFIDENCE,
@@ -21,11 +21,11 @@ from rummy.bots.ismcts import (
     default_simulations,
 )
 from rummy.bots.rewards import game_rewards, round_rewards
-from rummy.determinize import determinize, redact
 from rummy.game import Game, Phase, new_game
-from rummy.playout import random_choice
+from rummy.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay
-from rummy.variants import get_variant
+from rummy.search.determinize import determinize, redact, search_view
+from rummy.search.playout import random_choice
 from rummy.view import PlayerView
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
@@ -79,7 +79,7 @@ def test_deterministic_for_a_seed_with_a_simulation_budget(rollout: str) -> None
             if game.phase is not Phase.DRAW and game.phase is not Phase.PLAY and game.phase is not Phase.CLAIM:
                 break
             seat = game.next_to_act()
-            game.apply(bots[seat].choose(game.view(seat, with_public_game=True)))
+            game.apply(bots[seat].choose(search_view(game, seat)))
         return [str(action) for action in game.log]
 
     assert play() == play()
@@ -97,7 +97,7 @@ def test_never_sees_hidden_information(variant: str) -> None:
             game.deal()
             continue
         seat = game.next_to_act()
-        game.apply(bots[seat].choose(game.view(seat, with_public_game=bots[seat].needs_public_game)))
+        game.apply(bots[seat].choose(bot_view(game, seat, bots[seat])))
     assert spy.views
     for view in spy.views:
         public = view.public_game
@@ -118,7 +118,7 @@ def test_a_single_legal_action_is_returned_at_once() -> None:
     bot = IsmctsBot(seed=1, simulations=1000)
     game = new_game("progressive-buy-it", 4, seed=42)
     game.apply_text("p2 buy")  # after a buy the active player must draw from the stock
-    view = game.view(1, with_public_game=True)
+    view = search_view(game, 1)
     assert [str(a) for a in view.legal_actions] == ["p1 draw"]
     assert str(bot.choose(view)) == "p1 draw"
     assert bot.last_search["iterations"] == 0
@@ -128,7 +128,7 @@ def test_search_visits_every_root_action_and_votes() -> None:
     bot = IsmctsBot(seed=2, simulations=40, rollout="random", max_rollout=20)
     game = new_game("basic", 2, seed=3)
     game.apply_text(f"p{game.active} draw")
-    view = game.view(game.active, with_public_game=True)
+    view = search_view(game, game.active)
     action = bot.choose(view)
     visits = bot.last_search["visits"]
     assert isinstance(visits, dict)
@@ -149,7 +149,7 @@ def first_discard_view() -> tuple[int, PlayerView]:
         seat = game.next_to_act()
         legal = game.legal_actions(seat)
         if game.phase is Phase.PLAY and all(a.verb is Verb.DISCARD for a in legal):
-            return seat, game.view(seat, with_public_game=True)
+            return seat, search_view(game, seat)
         game.apply(next((a for a in legal if a.verb in (Verb.DRAW, Verb.PASS)), legal[0]))
 
 
@@ -168,7 +168,7 @@ def test_heuristic_candidates_bound_the_root_and_its_choice_stands_without_evide
 def test_a_clear_heuristic_choice_is_not_searched() -> None:
     game = new_game("progressive-buy-it", 4, seed=11)
     seat = game.next_to_act()
-    view = game.view(seat, with_public_game=True)
+    view = search_view(game, seat)
     advisor = make_bot("heuristic", seed=0)
     if len(advisor.candidates(view, 3)) == 1:  # type: ignore[attr-defined]
         bot = IsmctsBot(seed=1, simulations=100)
@@ -206,7 +206,7 @@ def _mid_round(variant: str, decisions: int, seed: int) -> Game:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_opponent_model_deals_consistent_hands_that_kept_their_best_cards(variant: str) -> None:
-    from rummy.determinize import _keep_value
+    from rummy.search.determinize import _keep_value
 
     game = _mid_round(variant, 24, seed=7)
     observer = game.next_to_act()
@@ -229,7 +229,7 @@ def test_the_opponent_model_deals_consistent_hands_that_kept_their_best_cards(va
 
 
 def test_the_opponent_model_keeps_out_cards_that_declined_discards_would_have_suited() -> None:
-    from rummy.determinize import _relations, declined_by_seat
+    from rummy.search.determinize import _relations, declined_by_seat
 
     game = _mid_round("basic", 30, seed=5)
     observer = game.next_to_act()
@@ -348,13 +348,13 @@ def test_missed_plays_setting(variant: str) -> None:
     game = _mid_round(variant, 30, seed=5)
     seat = game.next_to_act()
     bot = IsmctsBot(seed=2, simulations=8, exclude_missed_plays=True)
-    assert bot.choose(game.view(seat, with_public_game=True)) in game.legal_actions(seat)
+    assert bot.choose(search_view(game, seat)) in game.legal_actions(seat)
 
 
 def test_widening_grows_the_tree_below_the_root_from_the_rollout_policy_s_move() -> None:
     game = _mid_round("may-i", 9, seed=3)
     seat = game.next_to_act()
-    view = game.view(seat, with_public_game=True)
+    view = search_view(game, seat)
     sizes = {}
     for widening in (0.0, 4.0):
         bot = IsmctsBot(seed=4, simulations=40, width=0, widening=widening, max_rollout=30, rollout="random")
@@ -374,7 +374,7 @@ def test_budget_settings() -> None:
     assert not timed.default_budget and timed.simulations is None and timed.ceiling_ms is None
     game = new_game("may-i", 4, seed=1)
     seat = game.next_to_act()
-    timed.choose(game.view(seat, with_public_game=True))
+    timed.choose(search_view(game, seat))
     assert isinstance(timed.last_search["iterations"], int) and timed.last_search["iterations"] >= 1
 
 
@@ -468,7 +468,7 @@ def test_default_budget_ms_per_decision() -> None:
                 continue
             seat = game.next_to_act()
             if seat == 0:
-                view = game.view(0, with_public_game=True)
+                view = search_view(game, 0)
                 started = time.perf_counter()
                 action = bot.choose(view)
                 if len(view.legal_actions) > 1:

@@ -1,5 +1,7 @@
 """The engine's import graph: it imports nothing outside itself and the standard library, nothing in it
-imports the façade (:mod:`rummy.game`), and no two of its modules import each other round a loop."""
+imports the façade (:mod:`rummy.game`), no two of its modules import each other round a loop, and
+nothing below the layers built on it (search tools, bots, the simulator, the server, the command line)
+imports them (so a view never builds a search bot's redacted game; the bot's driver does)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent / "src"
 #: The engine: the rules package and the leaf modules it stands on (cards, melds, variants, solver, …).
 ENGINE = ("rummy.engine", "rummy.actions", "rummy.cards", "rummy.errors", "rummy.house_rules", "rummy.melds",
-          "rummy.scoring", "rummy.solver", "rummy.variants")
+          "rummy.modes", "rummy.scoring", "rummy.solver", "rummy.variants", "rummy.view")
+ABOVE_THE_ENGINE = ("rummy.search", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli")
 
 
 def module_name(path: Path) -> str:
@@ -29,7 +32,8 @@ def imports_of(path: Path) -> set[str]:
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
-            found.add(base)
+            if base != "rummy":  # ``from rummy import modes`` imports rummy.modes, not the package's names
+                found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
@@ -56,7 +60,7 @@ def test_the_engine_imports_only_itself_and_the_standard_library() -> None:
 
 
 def test_nothing_in_the_engine_imports_the_facade() -> None:
-    users = [module_name(path) for path in engine_files() if {"rummy.game", "rummy"} & imports_of(path)]
+    users = [module_name(path) for path in engine_files() if "rummy.game" in imports_of(path)]
     assert not users, f"engine modules importing the façade rummy.game: {users}"
 
 
@@ -87,3 +91,12 @@ def _resolved(names: set[str], modules: dict[str, Path]) -> set[str]:
         if name:
             resolved.add(name)
     return resolved
+
+
+def test_nothing_below_imports_the_layers_above_the_engine() -> None:
+    below = [path for path in sorted((SOURCE / "rummy").rglob("*.py"))
+             if not module_name(path).startswith(ABOVE_THE_ENGINE) and module_name(path) != "rummy.__main__"]
+    assert any(module_name(path) == "rummy.record" for path in below)
+    upward = {module_name(path): sorted(name for name in imports_of(path) if name.startswith(ABOVE_THE_ENGINE))
+              for path in below}
+    assert not {module: names for module, names in upward.items() if names}

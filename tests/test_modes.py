@@ -12,9 +12,9 @@ from typing import get_type_hints
 import pytest
 
 from rummy.errors import VariantError
-from rummy.house_rules import OPTION_PARSERS, apply_options, variant_from_data
+from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant, variant_from_data
 from rummy.modes import AceMode, ClaimsPerWindow, GoingOutMode, Round8Mode, Scoring, TieBreak
-from rummy.variants import VARIANTS, Variant, get_variant
+from rummy.variants import VARIANTS, Variant
 
 MODE_FIELDS = {name: hint for name, hint in get_type_hints(Variant).items()
                if isinstance(hint, type) and issubclass(hint, StrEnum)}

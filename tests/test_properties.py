@@ -13,9 +13,9 @@ from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, to_counts
 from rummy.errors import IllegalActionError, VariantError
 from rummy.game import Game, Phase, new_game
-from rummy.playout import PlayoutLimit, drive, random_choice
+from rummy.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay, results_json, state_json
-from rummy.variants import get_variant
+from rummy.search.playout import PlayoutLimit, drive, random_choice
 
 TABLES = [
     ("progressive-buy-it", 3), ("progressive-buy-it", 4), ("progressive-buy-it", 8),

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rummy.errors import Rule
 from rummy.record import replay_file
 
 SCENARIOS = sorted(Path(__file__).parent.joinpath("scenarios").glob("*/*.json"))
@@ -33,6 +34,10 @@ def test_scenario(path: Path) -> None:
     result = replay_file(path)
     report = result.to_json()
     assert result.exit_code == expect["exit"], f"{expect.get('note')}\n{json.dumps(report)[:2000]}"
+    if expect["exit"] == 1:
+        # An illegal action is pinned by where it is and by the rule it must be refused with.
+        assert {"round", "index", "rule"} <= set(expect.get("error", {})), "x-expect.error needs round, index and rule"
+        assert expect["error"]["rule"] in set(Rule), f"unknown rule key {expect['error']['rule']!r}"
     problems = []
     if "error" in expect:
         problems += _mismatches(expect["error"], report["error"], "error")

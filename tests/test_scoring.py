@@ -9,6 +9,7 @@ import pytest
 
 from rummy.bots import make_bot, play_game
 from rummy.cards import parse_card, to_counts
+from rummy.house_rules import get_variant
 from rummy.modes import RoundEnd, Scoring
 from rummy.scoring import (
     Board,
@@ -19,7 +20,7 @@ from rummy.scoring import (
     WinnerCollectsScoring,
     scoring_rule,
 )
-from rummy.variants import VARIANTS, get_variant
+from rummy.variants import VARIANTS
 
 
 def hand(text: str) -> list[int]:

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from rummy import sim
 from rummy.actions import Action
 from rummy.bots import BOTS, make_bot
 from rummy.cli import main
 from rummy.game import Phase
 from rummy.record import load, prepare
 from rummy.sim import derive_seed, parse_bot_options, parse_players, wilson_interval
+from rummy.sim import run as sim_run
 from rummy.view import PlayerView
 
 PLAYER_KEYS = {"name", "seat_kind", "wins", "win_share", "ci95", "mean_score", "mean_points_per_round", "buys",
@@ -197,7 +197,7 @@ class BrokenBot:
 def test_a_failing_game_is_reported_with_its_seed_and_record(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sim, "make_bot", lambda kind, seed=0: BrokenBot(seed) if kind == "greedy" else
+    monkeypatch.setattr(sim_run, "make_bot", lambda kind, seed=0: BrokenBot(seed) if kind == "greedy" else
                         make_bot(kind, seed=seed))
     monkeypatch.setitem(BOTS, "greedy", "rummy.bots:RandomBot")  # known to check_bots
     code = main(["sim", "--variant", "basic", "--players", "random,greedy", "--games", "2", "--workers", "1",

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from rummy import solver
 from rummy.cards import JOKER, make_card, parse_card, to_counts
-from rummy.house_rules import apply_options
+from rummy.house_rules import apply_options, get_variant
 from rummy.melds import check_group, check_run, table_meld
 from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down
-from rummy.variants import GROUP, RUN, Slot, Variant, get_variant
+from rummy.variants import GROUP, RUN, Slot, Variant
 
 BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
 

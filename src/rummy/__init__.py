@@ -8,17 +8,31 @@
 
 from rummy.actions import Action, Verb, parse_action
 from rummy.cards import JOKER, card_name, parse_card
-from rummy.errors import IllegalActionError, RecordSyntaxError, RummyError, VariantError
+from rummy.errors import (
+    DealError,
+    IllegalActionError,
+    MeldError,
+    RecordError,
+    RecordSyntaxError,
+    Rule,
+    RummyError,
+    VariantError,
+)
 from rummy.game import Game, Phase, new_game
-from rummy.variants import Variant, get_variant
+from rummy.house_rules import get_variant
+from rummy.variants import Variant
 
 __all__ = [
     "JOKER",
     "Action",
+    "DealError",
     "Game",
     "IllegalActionError",
+    "MeldError",
     "Phase",
+    "RecordError",
     "RecordSyntaxError",
+    "Rule",
     "RummyError",
     "Variant",
     "VariantError",

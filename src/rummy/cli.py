@@ -1,4 +1,5 @@
-"""The ``rummy`` command: ``variants``, ``rules ID``, ``replay FILE [--json]``, ``sim`` (see :mod:`rummy.sim`),
+"""The ``rummy`` command: ``variants``, ``rules ID``, ``rules --errors``, ``replay FILE [--json]``, ``sim``
+(see :mod:`rummy.sim`),
 and ``serve`` / ``migrate`` (the game server, imported only when run: the others need no server extra)."""
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from rummy import sim
-from rummy.errors import RummyError
-from rummy.house_rules import OPTION_PARSERS, load_variant_file
+from rummy.errors import Rule, RummyError
+from rummy.house_rules import OPTION_PARSERS, get_variant, load_variant_file
 from rummy.modes import ClaimMode, ClaimsPerWindow
 from rummy.record import ReplayResult, replay_file
 from rummy.scoring import scoring_rule
-from rummy.variants import VARIANTS, Variant, get_variant, register_variant
+from rummy.variants import VARIANTS, Variant, register_variant
 
 
 def _players(variant: Variant) -> str:
@@ -94,7 +95,19 @@ def option_value(key: str, value: object) -> object:
     return value
 
 
+def errors_text() -> str:
+    """Every rule key an illegal action is refused with, and what it forbids, one a line."""
+    width = max(len(rule) for rule in Rule)
+    return "\n".join(f"{rule:<{width}}  {rule.description}" for rule in Rule)
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
+    if args.errors:
+        print(errors_text())
+        return 0
+    if args.variant is None:
+        print("rummy rules: give a variant id (see 'rummy variants') or --errors", file=sys.stderr)
+        return 2
     print(rules_text(get_variant(args.variant)))
     return 0
 
@@ -193,8 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rummy", description="Rummy-family card games.")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("variants", help="list the variants").set_defaults(run=cmd_variants)
-    rules = commands.add_parser("rules", help="summarise one variant's rules and options")
-    rules.add_argument("variant")
+    rules = commands.add_parser("rules", help="summarise one variant's rules and options, or list the rule keys")
+    rules.add_argument("variant", nargs="?", help="a variant id (see 'rummy variants')")
+    rules.add_argument("--errors", action="store_true",
+                       help="list the rule keys an illegal action is refused with, and what each forbids")
     rules.set_defaults(run=cmd_rules)
     replay = commands.add_parser("replay", help="replay a game record and check every action")
     replay.add_argument("file")

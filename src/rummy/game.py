@@ -30,13 +30,14 @@ from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.rules.draw import draw_error
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
-from rummy.errors import DealError, IllegalActionError
+from rummy.errors import DealError, IllegalActionError, UsageError
+from rummy.house_rules import get_variant
 from rummy.modes import FirstDealer
 from rummy.scoring import hand_points, scoring_rule
-from rummy.variants import Variant, get_variant
+from rummy.variants import Variant
 from rummy.view import PlayerView, player_view
 
-__all__ = ["ClaimWindow", "DealError", "Game", "Phase", "new_game"]
+__all__ = ["ClaimWindow", "Game", "Phase", "new_game"]
 
 
 class Game(GameState):
@@ -108,7 +109,7 @@ class Game(GameState):
         (the tie-break for simultaneous calls, rules.md §2.8)."""
         waiting = self.to_act
         if not waiting:
-            raise ValueError(f"nobody is to act in phase {self.phase.value}")
+            raise UsageError(f"nobody is to act in phase {self.phase.value}")
         return min(waiting, key=lambda seat: (seat - self.active) % self.n)
 
     @property
@@ -210,9 +211,9 @@ class Game(GameState):
         """
         return legal_actions(self, seat)
 
-    def view(self, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
+    def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (None: a spectator's public view)."""
-        return player_view(self, seat, with_public_game=with_public_game)
+        return player_view(self, seat)
 
 
 def new_game(

@@ -1,6 +1,6 @@
 """House rules: every key of ``rules.md`` §8, validated, and house variants from TOML or JSON files.
 
->>> from rummy.variants import get_variant
+
 >>> apply_options(get_variant("basic"), {"max_new_melds_per_turn": 1}).max_new_melds_per_turn
 1
 >>> apply_options(get_variant("basic"), {"colour": "red"})
@@ -46,7 +46,7 @@ from rummy.modes import (
     WildRelocationScope,
     parse_mode,
 )
-from rummy.variants import GROUP, JOKER_RANK, RUN, RoundSpec, Slot, Variant, get_variant
+from rummy.variants import GROUP, JOKER_RANK, RUN, RoundSpec, Slot, Variant, builtin_variant
 
 
 def _bool(key: str, value: Any) -> bool:
@@ -261,6 +261,16 @@ _CLAIM_KEYS = {
 }
 
 
+def get_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> Variant:
+    """The built-in (or registered) variant ``variant_id`` with the house rules ``options`` applied.
+
+    >>> get_variant("may-i", {"may_i_limit": 5}).claim_limit
+    5
+    """
+    variant = builtin_variant(variant_id)
+    return apply_options(variant, options) if options else variant
+
+
 def option_keys() -> list[str]:
     """Every house-rule key a record or variant file may set."""
     return sorted(OPTION_PARSERS)
@@ -358,7 +368,7 @@ def variant_from_data(data: Mapping[str, Any]) -> Variant:
     variant_id = data["id"]
     if not isinstance(variant_id, str) or not variant_id:
         raise VariantError("variant 'id' must be a non-empty string")
-    base = get_variant(str(data["base"]))
+    base = builtin_variant(str(data["base"]))
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise VariantError("variant 'options' must be a table of house-rule keys")

@@ -3,7 +3,7 @@
 Validation is a pure function of the cards, the declaration and the variant.  A valid meld
 becomes a :class:`TableMeld` (immutable; table operations build new ones).
 
->>> from rummy.variants import get_variant
+>>> from rummy.house_rules import get_variant
 >>> from rummy.cards import parse_card
 >>> v = get_variant("progressive-buy-it")
 >>> m = table_meld(MeldSpec("run", tuple(map(parse_card, ["3D", "JK", "5D", "6D"]))), v, 1, 0)
@@ -17,18 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rummy.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
+from rummy.errors import MeldError
 from rummy.modes import BookAceMode, WildPolicy, WildRelocationScope
 from rummy.variants import Variant
 
 GROUP_KINDS = ("set", "pair")
-
-
-class MeldError(Exception):
-    """A meld that breaks a rule; ``rule`` is a stable key, the message a sentence."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,11 +15,11 @@ from typing import Any
 
 from rummy.actions import Action, parse_action
 from rummy.cards import Card, card_name, card_names, parse_card
-from rummy.errors import IllegalActionError, RecordSyntaxError, RummyError
-from rummy.game import DealError, Game, Phase
-from rummy.house_rules import apply_options
+from rummy.errors import DealError, IllegalActionError, RecordError, RecordSyntaxError, RummyError
+from rummy.game import Game, Phase
+from rummy.house_rules import apply_options, get_variant
 from rummy.melds import meld_json
-from rummy.variants import Variant, get_variant
+from rummy.variants import Variant
 
 FORMAT = "rummy-record/1"
 TOP_KEYS = ("format", "variant", "options", "players", "start", "rounds", "seed")
@@ -52,10 +52,6 @@ class Record:
     seed: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     key_order: list[str] = field(default_factory=list)
-
-
-class RecordError(RummyError, ValueError):
-    """A malformed record (exit code 2 of ``rummy replay``)."""
 
 
 # -- loading --------------------------------------------------------------------------------
@@ -340,7 +336,7 @@ def replay(record: Record, variant: Variant | None = None) -> ReplayResult:
                     "round": game.round_number,
                     "index": position,
                     "action": rnd.actions[position],
-                    "rule": error.rule,
+                    "rule": error.rule.value,
                     "message": str(error),
                 })
     return ReplayResult(True, 0, game)
@@ -359,7 +355,7 @@ def replay_file(path: str | Path, variant: Variant | None = None) -> ReplayResul
 
 
 def state_json(game: Game) -> dict[str, Any]:
-    """STATE of record spec §5."""
+    """STATE of the record format, docs/game-record.md §5."""
     pcs = game.purchase_cards
     return {
         "round": max(game.round_number, 1),
@@ -380,7 +376,7 @@ def state_json(game: Game) -> dict[str, Any]:
 
 
 def results_json(game: Game) -> dict[str, Any]:
-    """RESULTS of record spec §5."""
+    """RESULTS of the record format, docs/game-record.md §5."""
     data: dict[str, Any] = {
         "rounds": [
             {"round": r.round, "went_out": r.went_out, "scores": list(r.scores), "end": r.end}

@@ -7,7 +7,7 @@ out collects the other hands, first to the target wins) and :class:`BookScoring`
 book wins the round, rounds won decide).  A rule reads the game through :class:`Scoreboard`, which
 :class:`~rummy.game.Game` satisfies.
 
->>> from rummy.variants import get_variant
+>>> from rummy.house_rules import get_variant
 >>> rule = scoring_rule(get_variant("progressive-15"))
 >>> board = Board(totals=(40, 10, 10, 90))
 >>> rule.ranking(board), rule.winners(board)

@@ -2,23 +2,22 @@
 
 A :class:`Variant` is a frozen record: identity, pack, rounds with their contracts, its scoring (a
 rule of :mod:`rummy.scoring`), family facts, and one attribute per house-rule key (``players.min`` is
-``players_min``); every mode is an enum of :mod:`rummy.modes`.  :func:`get_variant` looks a variant
-up and applies option overrides, validated by :mod:`rummy.house_rules` (which also reads house
-variants from TOML or JSON files); a bad key or value raises :class:`VariantError` naming it.
+``players_min``); every mode is an enum of :mod:`rummy.modes`.  :func:`builtin_variant` looks a variant up;
+:func:`rummy.house_rules.get_variant` also applies house-rule options (and reads house variants from
+TOML or JSON files); a bad key or value raises :class:`VariantError` naming it.
 
->>> v = get_variant("may-i", {"may_i_limit": 2})
+>>> v = builtin_variant("may-i")
 >>> v.claim_limit, v.decks_for(5)
-(2, 3)
+(3, 3)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, get_type_hints
 
-from rummy import modes
+import rummy.modes as modes
 from rummy.errors import VariantError
 
 GROUP = "group"
@@ -500,20 +499,16 @@ ALIASES = {
     "bookstore": "purchase",
 }
 
-def get_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> Variant:
-    """The built-in (or registered) variant ``variant_id`` with ``options`` applied."""
+def builtin_variant(variant_id: str) -> Variant:
+    """The built-in (or registered) variant ``variant_id`` or one of its aliases, without house rules
+    (:func:`rummy.house_rules.get_variant` applies them)."""
     key = ALIASES.get(variant_id, variant_id)
     if key not in VARIANTS:
         known = ", ".join(sorted(VARIANTS))
         raise VariantError(f"unknown variant {variant_id!r} (known: {known})")
-    if not options:
-        return VARIANTS[key]
-    from rummy.house_rules import apply_options
-
-    return apply_options(VARIANTS[key], options)
-
+    return VARIANTS[key]
 
 
 def register_variant(variant: Variant) -> None:
-    """Make ``variant`` known to :func:`get_variant` by its id."""
+    """Make ``variant`` known to :func:`rummy.house_rules.get_variant` by its id."""
     VARIANTS[variant.id] = variant

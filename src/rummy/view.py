@@ -12,9 +12,9 @@ from typing import Any
 
 from rummy.actions import Action
 from rummy.cards import Card, card_name, card_names, from_counts
-from rummy.determinize import redact
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.state import GameState
+from rummy.errors import UsageError
 from rummy.melds import TableMeld, meld_json
 from rummy.variants import Slot, Variant
 
@@ -48,13 +48,15 @@ class PlayerView:
     legal_actions: tuple[Action, ...]
     revealed_hands: tuple[tuple[Card, ...], ...] | None = None
     rules: Variant | None = None
+    #: A redacted copy of the game for search bots; the engine leaves it None and a bot's driver fills it
+    #: (:func:`rummy.search.determinize.search_view`).
     public_game: GameState | None = None
 
     @property
     def table_json(self) -> tuple[dict[str, object], ...]:
         """The table melds in JSON-ready form (worked out on demand: bots seldom need it)."""
         if self.rules is None:
-            raise ValueError("a view without its rules cannot describe the table")
+            raise UsageError("a view without its rules cannot describe the table")
         return tuple(meld_json(m, self.rules) for m in self.table)
 
     def to_json(self) -> dict[str, Any]:
@@ -87,14 +89,10 @@ class PlayerView:
         }
 
 
-def player_view(game: GameState, seat: int | None, *, with_public_game: bool = False) -> PlayerView:
-    """The view of ``seat`` (None for a spectator).
-
-    ``with_public_game`` adds a redacted copy of the game (:func:`rummy.determinize.redact`) for
-    search bots that sample the hidden cards.
-    """
+def player_view(game: GameState, seat: int | None) -> PlayerView:
+    """The view of ``seat`` (None for a spectator)."""
     if seat is not None and not 0 <= seat < game.n:
-        raise ValueError(f"there is no seat {seat}")
+        raise UsageError(f"there is no seat {seat}")
     # At the end of a round every hand is laid open for the count.
     over = game.phase.value in ("round_over", "game_over")
     revealed = tuple(tuple(from_counts(game.hands[s])) for s in range(game.n)) if over else None
@@ -125,5 +123,4 @@ def player_view(game: GameState, seat: int | None, *, with_public_game: bool = F
         legal_actions=tuple(legal_actions(game, seat)) if seat is not None else (),
         revealed_hands=revealed,
         rules=game.variant,
-        public_game=redact(game, seat) if with_public_game and seat is not None else None,
     )

@@ -24,7 +24,7 @@ import pytest
 import websockets
 
 from rummy.actions import Verb, parse_action
-from rummy.playout import random_choice
+from rummy.search.playout import random_choice
 from rummy.server.db import migrate, normalize_db_url
 
 FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_second": 10_000,

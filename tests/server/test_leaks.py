@@ -23,8 +23,8 @@ import pytest
 from rummy.actions import parse_action
 from rummy.cards import card_names
 from rummy.game import Game, Phase
+from rummy.house_rules import get_variant
 from rummy.server.event_log import replay_deal, replay_start
-from rummy.variants import get_variant
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 
 RECORD_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|[A2-9TJQK][CDHS])(?![A-Za-z0-9])")

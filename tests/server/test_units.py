@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rummy.game import Phase, new_game
-from rummy.playout import random_choice
+from rummy.search.playout import random_choice
 from rummy.server.catalog import RequestError, TableConfig, variant_catalog
 from rummy.server.describe import Before, card_text, describe_action, describe_deal
 from rummy.server.event_log import deal_payload, rebuild

@@ -22,8 +22,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from rummy.actions import Action
+from rummy.errors import BotError
 from rummy.game import Game, new_game
-from rummy.playout import drive, random_choice
+from rummy.search.determinize import search_view
+from rummy.search.playout import drive, random_choice
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -66,7 +68,7 @@ def make_bot(name: str, seed: int = 0, **options: object) -> Bot:
     key = LEVELS.get(name, name)
     if key not in BOTS:
         known = ", ".join(sorted(BOTS) + sorted(LEVELS))
-        raise ValueError(f"unknown bot {name!r} (known: {known})")
+        raise BotError(f"unknown bot {name!r} (known: {known})")
     module_name, class_name = BOTS[key].split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
     if options:
@@ -86,17 +88,17 @@ def bot_options(cls: type) -> Mapping[str, Any]:
 
 
 def check_bot_options(name: str, cls: type, options: dict[str, object]) -> None:
-    """Refuse, with a ValueError naming the option, an option ``cls`` does not take or a value of the
+    """Refuse, with a BotError naming the option, an option ``cls`` does not take or a value of the
     wrong type (values come from command lines and files; the bot itself checks their ranges)."""
     known = bot_options(cls)
     for option, value in options.items():
         if option not in known:
             names = ", ".join(sorted(known)) or "none"
-            raise ValueError(f"unknown {name} option {option!r} (known: {names})")
+            raise BotError(f"unknown {name} option {option!r} (known: {names})")
         allowed = _allowed_types(known[option])
         if allowed and not any(_is_a(value, kind) for kind in allowed):
             wanted = " or ".join("null" if kind is type(None) else kind.__name__ for kind in allowed)
-            raise ValueError(f"{name} option {option!r} must be {wanted}, not {value!r}")
+            raise BotError(f"{name} option {option!r} must be {wanted}, not {value!r}")
 
 
 def _allowed_types(hint: object) -> tuple[type, ...]:
@@ -116,9 +118,15 @@ def _is_a(value: object, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+def bot_view(game: Game, seat: int, bot: Bot) -> PlayerView:
+    """What ``bot`` is shown for ``seat``: the seat's view, with the redacted copy of the game when the
+    bot searches (``needs_public_game``; :func:`rummy.search.determinize.search_view`)."""
+    return search_view(game, seat) if bot.needs_public_game else game.view(seat)
+
+
 def decide(game: Game, seat: int, bot: Bot) -> Action:
     """Ask ``bot`` for ``seat``'s next action, showing it only that seat's view."""
-    return bot.choose(game.view(seat, with_public_game=bot.needs_public_game))
+    return bot.choose(bot_view(game, seat, bot))
 
 
 def play_game(

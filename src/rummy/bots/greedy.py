@@ -27,7 +27,8 @@ from collections.abc import Sequence
 
 from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, rank_of, suit_of
-from rummy.melds import MeldError, TableMeld, lay_off, layoff_ends
+from rummy.errors import BotError, MeldError
+from rummy.melds import TableMeld, lay_off, layoff_ends
 from rummy.modes import AceMode
 from rummy.variants import GROUP, RUN, Variant
 from rummy.view import PlayerView
@@ -76,7 +77,7 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0, *, buy_when_required: bool = True, **options: object) -> None:
         if options:
-            raise ValueError(f"unknown greedy bot options: {', '.join(sorted(options))}")
+            raise BotError(f"unknown greedy bot options: {', '.join(sorted(options))}")
         self.rng = random.Random(seed)  # the bot is deterministic; kept for the Bot convention
         self.buy_when_required = buy_when_required
 

@@ -39,6 +39,7 @@ from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
 from rummy.bots.greedy import fits_table
 from rummy.bots.planning import DiscardMemory, Plan, planner_for, unseen_counts
 from rummy.cards import JOKER, Card, Counts, rank_of, suit_of, to_counts
+from rummy.errors import BotError
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -79,9 +80,9 @@ class HeuristicBot:
         **options: object,
     ) -> None:
         if options:
-            raise ValueError(f"unknown heuristic bot options: {', '.join(sorted(options))}")
+            raise BotError(f"unknown heuristic bot options: {', '.join(sorted(options))}")
         if rummy not in ("off", "near", "hold"):
-            raise ValueError(f"rummy must be off, near or hold, not {rummy!r}")
+            raise BotError(f"rummy must be off, near or hold, not {rummy!r}")
         self.rng = random.Random(seed)  # the bot is deterministic; kept for the Bot convention
         self.buy_depth = buy_depth
         self.patience = patience

@@ -3,7 +3,7 @@
 A player who could lay down its contract, or in ``basic`` go out, does so.  So a guess of an opponent's
 hand that, together with the card it discarded at the end of its last turn (the hand it held then),
 would have let it lay down (while it is still not down) or go out contradicts what everybody saw, and
-:func:`rummy.determinize.determinize` deals that hand again (``missed_play``).  Both tests judge by the
+:func:`rummy.search.determinize.determinize` deals that hand again (``missed_play``).  Both tests judge by the
 table as it is now, which can only have grown since: a guess is ruled out a little more often than the
 rules alone would (a card that fits only a meld laid since still counts as playable).
 

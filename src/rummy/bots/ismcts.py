@@ -13,7 +13,7 @@ rollouts every legal action is a candidate.
 determinization with the *same* rollout bots (common random numbers), so two candidates' rewards
 differ by the action and not by the guessed cards.  One iteration:
 
-1. **Determinize**: deal the cards the seat cannot see (:func:`rummy.determinize.determinize`), giving
+1. **Determinize**: deal the cards the seat cannot see (:func:`rummy.search.determinize.determinize`), giving
    a complete game consistent with everything the seat has seen, including the whole discard pile and
    the cards each opponent was seen to take from it.  An opponent model (``kept_draws``) deals each
    opponent extra cards per turn it has had and gives back the least useful, since a player keeps what
@@ -59,10 +59,10 @@ from typing import TYPE_CHECKING
 from rummy.actions import Action, Verb
 from rummy.bots.inference import missed_play_check
 from rummy.bots.rewards import game_rewards, round_rewards
-from rummy.determinize import determinize
-from rummy.errors import RummyError
+from rummy.errors import BotError, RummyError, UsageError
 from rummy.game import Game, Phase
-from rummy.playout import random_choice
+from rummy.search.determinize import determinize
+from rummy.search.playout import random_choice
 from rummy.variants import Variant
 from rummy.view import PlayerView
 
@@ -105,7 +105,7 @@ DEFAULT_WIDTH = 3
 #: Progressive widening below the root: a node visited ``v`` times holds at most ``1 + widening × √v``
 #: children, the rollout policy's move first.
 DEFAULT_WIDENING = 0.25
-#: The opponent model of the determinizations (:func:`rummy.determinize.determinize`'s ``kept_draws``):
+#: The opponent model of the determinizations (:func:`rummy.search.determinize.determinize`'s ``kept_draws``):
 #: extra cards per turn an opponent is dealt before giving back the least useful, by variant family.
 #: Calibrated with ``python bench/determinize.py``: the guessed hands of heuristic opponents then hold
 #: about as many cards in complete melds as their real hands (a uniform deal: a fifth to a half as many).
@@ -226,7 +226,7 @@ class SearchSettings:
 def default_simulations(variant: Variant) -> int:
     """Iterations per decision of the default budget in ``variant`` (house variants: their base game).
 
-    >>> from rummy.variants import get_variant
+    >>> from rummy.house_rules import get_variant
     >>> default_simulations(get_variant("may-i", {"may_i_limit": 5})) == DEFAULT_SIMULATIONS["may-i"]
     True
     """
@@ -235,13 +235,13 @@ def default_simulations(variant: Variant) -> int:
 
 def _check_confidence_by_verb(confidence_by_verb: Mapping[str, float]) -> None:
     if not isinstance(confidence_by_verb, Mapping):
-        raise ValueError(f"confidence_by_verb must map verbs to confidences, not {confidence_by_verb!r}")
+        raise BotError(f"confidence_by_verb must map verbs to confidences, not {confidence_by_verb!r}")
     verbs = {verb.value for verb in Verb}
     for verb, confidence in confidence_by_verb.items():
         if verb not in verbs:
-            raise ValueError(f"confidence_by_verb: unknown verb {verb!r} (known: {', '.join(sorted(verbs))})")
+            raise BotError(f"confidence_by_verb: unknown verb {verb!r} (known: {', '.join(sorted(verbs))})")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not confidence >= 0:
-            raise ValueError(f"confidence_by_verb: the confidence for {verb!r} must be a number ≥ 0, "
+            raise BotError(f"confidence_by_verb: the confidence for {verb!r} must be a number ≥ 0, "
                              f"not {confidence!r}")
 
 
@@ -304,25 +304,25 @@ class IsmctsBot:
         if options:
             raise TypeError(f"unknown ismcts option(s): {', '.join(sorted(options))}")
         if simulations is not None and simulations < 1:
-            raise ValueError("simulations must be at least 1")
+            raise BotError("simulations must be at least 1")
         if time_ms is not None and time_ms <= 0:
-            raise ValueError("time_ms must be positive")
+            raise BotError("time_ms must be positive")
         if width < 0:
-            raise ValueError("width must be 0 (every legal action) or more")
+            raise BotError("width must be 0 (every legal action) or more")
         if confidence is not None and confidence < 0:
-            raise ValueError("confidence must not be negative")
+            raise BotError("confidence must not be negative")
         if confidence_by_verb is not None:
             _check_confidence_by_verb(confidence_by_verb)
         if max_rollout is not None and max_rollout < 0:
-            raise ValueError("max_rollout must not be negative")
+            raise BotError("max_rollout must not be negative")
         if widening < 0:
-            raise ValueError("widening must not be negative")
+            raise BotError("widening must not be negative")
         if kept_draws is not None and kept_draws < 0:
-            raise ValueError("kept_draws must not be negative")
+            raise BotError("kept_draws must not be negative")
         if discard_weight < 0 or declined_weight < 0:
-            raise ValueError("discard_weight and declined_weight must not be negative")
+            raise BotError("discard_weight and declined_weight must not be negative")
         if reward is not None and reward not in REWARDS:
-            raise ValueError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
+            raise BotError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
         #: True when the bot plays at the default budget (:data:`DEFAULT_SIMULATIONS` with a ceiling).
         self.default_budget = simulations is None and time_ms is None
         self.ceiling_ms = DEFAULT_CEILING_MS if self.default_budget else None
@@ -353,7 +353,7 @@ class IsmctsBot:
     def settings(self, variant: Variant) -> SearchSettings:
         """The settings this bot searches ``variant`` with, defaults resolved (for logs and reports).
 
-        >>> from rummy.variants import get_variant
+        >>> from rummy.house_rules import get_variant
         >>> IsmctsBot(simulations=10).settings(get_variant("basic")).confidence
         3.0
         """
@@ -384,9 +384,9 @@ class IsmctsBot:
     @staticmethod
     def _resolve_rollout(rollout: str) -> str:
         if rollout == "ismcts":
-            raise ValueError("ismcts cannot be its own rollout policy")
+            raise BotError("ismcts cannot be its own rollout policy")
         if rollout not in ROLLOUT_FALLBACK:
-            raise ValueError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUT_FALLBACK)})")
+            raise BotError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUT_FALLBACK)})")
         import importlib
 
         for name in ROLLOUT_FALLBACK[ROLLOUT_FALLBACK.index(rollout):]:
@@ -439,14 +439,14 @@ class IsmctsBot:
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions
         if not legal:
-            raise ValueError("no legal action to choose from")
+            raise UsageError("no legal action to choose from")
         if len(legal) == 1:
             self.last_search = {"iterations": 0, "ms": 0.0, "visits": {}, "advice": None, "stopped_by_clock": False}
             return legal[0]
         public = view.public_game
         seat = view.seat
         if not isinstance(public, Game) or seat is None:
-            raise ValueError("ismcts needs view.public_game (the driver passes it when needs_public_game is set)")
+            raise UsageError("ismcts needs view.public_game (the driver passes it when needs_public_game is set)")
         started = time.perf_counter()
         candidates = self._root_candidates(view)
         advice = str(candidates[0]) if self._advisor is not None else None

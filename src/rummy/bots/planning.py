@@ -10,7 +10,7 @@ solver confirms).  The cards that would lower the deficit of some best plan are 
 to help.
 
 >>> from rummy.cards import card_names, parse_card, to_counts
->>> from rummy.variants import get_variant
+>>> from rummy.house_rules import get_variant
 >>> v = get_variant("progressive-buy-it")
 >>> planner = ContractPlanner(v, v.round_rules(2, 4).contract)   # a run of 4 and a set of 3
 >>> hand = to_counts(map(parse_card, "5H 6H 8H 9C 9D KS QD".split()))

@@ -32,8 +32,8 @@ from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT
 from rummy.engine.moves import legal_actions
 from rummy.engine.state import GameState
-from rummy.errors import RummyError
-from rummy.melds import MeldError, lay_off
+from rummy.errors import MeldError, RummyError
+from rummy.melds import lay_off
 from rummy.modes import JokerSwap, WildRelocationScope
 from rummy.variants import Variant
 

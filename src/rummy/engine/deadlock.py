@@ -19,7 +19,8 @@ from collections.abc import Iterator
 
 from rummy.cards import JOKER, Card, make_card, rank_of
 from rummy.engine.state import GameState
-from rummy.melds import MeldError, TableMeld, lay_off, swap_wild
+from rummy.errors import MeldError
+from rummy.melds import TableMeld, lay_off, swap_wild
 from rummy.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.variants import Variant
 

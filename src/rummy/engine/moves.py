@@ -21,8 +21,8 @@ from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
-from rummy.errors import IllegalActionError
-from rummy.melds import MeldError, MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
+from rummy.errors import IllegalActionError, MeldError
+from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
 from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
 from rummy.solver import find_lay_down
 

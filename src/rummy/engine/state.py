@@ -106,7 +106,7 @@ class GameState:
     played_before_turn: bool
     purchase_done: bool
     deplete_after_draw: bool
-    # -- only in a copy redacted for one seat (rummy.determinize) -------------------------
+    # -- only in a copy redacted for one seat (rummy.search.determinize) ----------------------
     hidden_stock: int = 0
     known_hands: list[Counts] | None = None
     discarded: list[Counts] | None = None

@@ -15,9 +15,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 
 from rummy.actions import Action, parse_action
-from rummy.bots import LEVELS, make_bot
+from rummy.bots import LEVELS, bot_view, make_bot
 from rummy.game import Game
-from rummy.playout import random_choice
+from rummy.search.playout import random_choice
 from rummy.view import PlayerView
 
 log = logging.getLogger("rummy.server")
@@ -69,7 +69,7 @@ class BotRunner:
     def choose_inline(self, game: Game, seat: int, level: str, seed: int) -> Action:
         """A move of a bot cheap enough to run on the event loop (the random bot)."""
         bot = make_bot(playable_level(level), seed=seed)
-        return bot.choose(game.view(seat, with_public_game=bot.needs_public_game))
+        return bot.choose(bot_view(game, seat, bot))
 
     async def choose(self, game: Game, seat: int, level: str, seed: int) -> Action:
         """A move for ``seat``; search bots think in a worker while the table goes on."""
@@ -77,7 +77,7 @@ class BotRunner:
         if self.is_inline(level):
             return self.choose_inline(game, seat, level, seed)
         bot = make_bot(level, seed=seed)
-        view = game.view(seat, with_public_game=bot.needs_public_game)
+        view = bot_view(game, seat, bot)
         loop = asyncio.get_running_loop()
         try:
             text = await asyncio.wait_for(

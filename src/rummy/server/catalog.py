@@ -20,9 +20,9 @@ from typing import Any
 from rummy.bots import BOTS, LEVELS
 from rummy.cards import RANKS
 from rummy.errors import VariantError
-from rummy.house_rules import OPTION_PARSERS, apply_options
+from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant
 from rummy.modes import ClaimsPerWindow
-from rummy.variants import VARIANTS, Variant, get_variant
+from rummy.variants import VARIANTS, Variant
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
                 "round_pause"}

@@ -22,8 +22,9 @@ from typing import Any
 from rummy.actions import parse_action
 from rummy.cards import card_name, card_names, parse_card
 from rummy.game import Game
+from rummy.house_rules import get_variant
 from rummy.server.describe import Before, describe_action, describe_deal
-from rummy.variants import Variant, get_variant
+from rummy.variants import Variant
 
 
 def deal_payload(game: Game) -> dict[str, Any]:

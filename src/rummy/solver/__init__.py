@@ -9,7 +9,7 @@ cards left), or None when the contract cannot be laid down.  The answer is exact
 :func:`best_melds_from` does the same job for free melding (``basic``).
 
 >>> from rummy.cards import parse_card, to_counts
->>> from rummy.variants import get_variant
+>>> from rummy.house_rules import get_variant
 >>> v = get_variant("progressive-buy-it")
 >>> hand = to_counts(map(parse_card, "7H 7S 7D 9C 9D 9S JK 3D 4D 5D 6D 2C".split()))
 >>> [str(m) for m in find_lay_down(hand, v.round_rules(5, 4).contract, v)]

@@ -10,7 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card
-from rummy.melds import MeldError, separate_melds_error, table_meld
+from rummy.errors import MeldError
+from rummy.melds import separate_melds_error, table_meld
 from rummy.solver.assemble import build_lay_down
 from rummy.solver.planned import PlannedMeld
 from rummy.solver.search import LayDownSearch
@@ -29,7 +30,7 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
     false: leaving exactly one card is forbidden (zero or two and more are fine).
 
     >>> from rummy.cards import parse_card, to_counts
-    >>> from rummy.variants import get_variant
+    >>> from rummy.house_rules import get_variant
     >>> v = get_variant("may-i")
     >>> hand = to_counts(map(parse_card, "JK 2C 2D 5H 5S 9C 9D KS".split()))
     >>> [str(m) for m in find_lay_down(hand, v.round_rules(1, 4).contract, v)]

@@ -24,7 +24,7 @@ def best_melds_from(hand: Sequence[int], variant: Variant, *, max_melds: int | N
     hands of up to a dozen cards.  Melds are listed in card order of their lowest card.
 
     >>> from rummy.cards import parse_card, to_counts
-    >>> from rummy.variants import get_variant
+    >>> from rummy.house_rules import get_variant
     >>> hand = to_counts(map(parse_card, "AH 2H 3H 4H 7C 7D 7S KS".split()))
     >>> [str(m) for m in best_melds_from(hand, get_variant("basic"))]
     ['set:7C-7D-7S', 'run:AH-2H-3H-4H']

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from rummy.errors import UsageError
 from rummy.solver.groups import GroupSolution, general_groups, label_groups
 from rummy.solver.tables import (
     FRONTIER_ORDER,
@@ -54,7 +55,7 @@ class LayDownSearch:
         self.dead_cards: list[int] = []  # naturals certainly left in hand, one entry per copy
         points = rules.points
         if min(hand) < 0:
-            raise ValueError("a hand cannot hold a negative number of cards")
+            raise UsageError("a hand cannot hold a negative number of cards")
         nat = list(hand[:52])
         wilds: list[int] = []
         for c in rules.wild_cards:

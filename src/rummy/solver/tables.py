@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from rummy.cards import CARD_COUNT
+from rummy.errors import UsageError
 from rummy.modes import WildPolicy
 from rummy.variants import GROUP, RUN, Slot, Variant
 
@@ -23,9 +24,9 @@ FRONTIER_ORDER = tuple(s * 13 + r for s in range(4) for r in (*range(1, 13), 0))
 
 
 def check_hand_length(hand: Sequence[int]) -> None:
-    """Raise ValueError unless ``hand`` is a count vector over all cards."""
+    """Raise UsageError unless ``hand`` is a count vector over all cards."""
     if len(hand) != CARD_COUNT:
-        raise ValueError(f"a hand is a count vector of length {CARD_COUNT}, not {len(hand)}")
+        raise UsageError(f"a hand is a count vector of length {CARD_COUNT}, not {len(hand)}")
 
 
 def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -182,7 +183,7 @@ class ContractPlan:
                 accepts = rules.pair_wilds or not is_pair
                 groups.append((index, max(1, slot.min_size), accepts, is_pair))
             else:
-                raise ValueError(f"unknown slot kind {slot.kind!r}")
+                raise UsageError(f"unknown slot kind {slot.kind!r}")
         runs.sort(key=lambda r: -r[1])
         groups.sort(key=lambda g: (-g[1], g[3], not g[2]))
         self.need = sum(size for _, size in runs) + sum(g[1] for g in groups)

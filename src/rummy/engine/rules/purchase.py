@@ -7,8 +7,8 @@ from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, Card, card_name, rank_of
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.state import GameState
-from rummy.errors import IllegalActionError
-from rummy.melds import MeldError, MeldSpec, TableMeld, table_meld
+from rummy.errors import IllegalActionError, MeldError
+from rummy.melds import MeldSpec, TableMeld, table_meld
 from rummy.modes import PcDiscardPosition, RoundEnd
 from rummy.variants import Variant
 

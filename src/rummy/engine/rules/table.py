@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from rummy.actions import PLAY_STEP_VERBS, Action, Verb
 from rummy.cards import CARD_COUNT, Card, card_name, to_counts
 from rummy.engine.state import GameState
-from rummy.errors import IllegalActionError
+from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import (
-    MeldError,
     MeldSpec,
     TableMeld,
     lay_off,

@@ -8,7 +8,9 @@ and the cards each player took face up from the discard pile this round and has 
 or discarded since (:func:`known_hands`).
 :func:`determinize` deals those cards back to their holders and fills the other blanks with the
 unseen cards, shuffled, giving a complete game consistent with everything the seat has seen.
-Search bots (ISMCTS) plan on such completions; they never see the real game.
+Search bots (ISMCTS) plan on such completions; they never see the real game: their driver shows them
+:func:`search_view`, the seat's view carrying the redacted copy.  (The engine's views do not build it:
+the engine knows nothing of search.)
 
 >>> import random
 >>> from rummy.game import new_game
@@ -23,6 +25,7 @@ Search bots (ISMCTS) plan on such completions; they never see the real game.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
@@ -33,6 +36,7 @@ from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
 if TYPE_CHECKING:
     from rummy.engine.state import GameState
     from rummy.game import Game
+    from rummy.view import PlayerView
 
 
 def released_cards(action: Action) -> list[Card]:
@@ -145,6 +149,12 @@ def redact(game: GameState, seat: int) -> Game:
     public.seed = 0
     public.rng = random.Random(0)
     return public
+
+
+def search_view(game: Game, seat: int) -> PlayerView:
+    """``seat``'s view with :func:`redact`'s copy of the game as its ``public_game``: what a search bot
+    (one with ``needs_public_game``) is shown instead of the plain :meth:`Game.view`."""
+    return dataclasses.replace(game.view(seat), public_game=redact(game, seat))
 
 
 def unseen_cards(public: Game, seat: int) -> list[Card]:

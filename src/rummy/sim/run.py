@@ -1,0 +1,172 @@
+"""Playing the games of a simulation: each game's seed and seating, the bots, the records, and a pool of
+spawned worker processes that returns one :class:`GameSummary` per game, in game order."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rummy.bots import Bot, decide, make_bot
+from rummy.game import Game, new_game
+from rummy.record import dumps, record_of
+from rummy.scoring import scoring_rule
+from rummy.search.playout import drive
+from rummy.variants import Variant
+
+MAX_DECISIONS = 500_000  # per game, as in rummy.bots.play_game
+
+
+class GameFailed(RuntimeError):
+    """A simulated game raised (a bot chose an illegal action, or a game did not end)."""
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 48-bit seed from ``seed`` and ``parts`` (stable across runs, platforms and processes)."""
+    text = "/".join(str(part) for part in ("rummy-sim", seed, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "big")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Everything a worker needs to play game ``index`` (picklable, for spawned processes)."""
+
+    variant: Variant
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    games: int  # games to play (deals × players with ``duplicate``)
+    seed: int = 0
+    duplicate: bool = False
+    records: str | None = None
+    #: Per player, its bot options as (key, value) pairs (empty: none for anybody).
+    bot_options: tuple[tuple[tuple[str, Any], ...], ...] = ()
+
+    def options_of(self, player: int) -> dict[str, Any]:
+        """The bot options of player ``player``."""
+        return dict(self.bot_options[player]) if self.bot_options else {}
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    def plan(self, index: int) -> tuple[int, list[int]]:
+        """Game ``index``'s shuffle seed and its seating (``seating[seat]`` is a player index)."""
+        n = self.n
+        rotation = index % n
+        seed = derive_seed(self.seed, "deal", index // n) if self.duplicate else derive_seed(self.seed, "game", index)
+        return seed, [(seat + rotation) % n for seat in range(n)]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the aggregate needs of one game, by seat."""
+
+    index: int
+    seed: int
+    seating: tuple[int, ...]
+    scores: tuple[int, ...]  # final score per seat (totals; books won in ``purchase``)
+    winners: tuple[int, ...]
+    rounds: tuple[tuple[int, int | None, tuple[int, ...]], ...]  # (round, went_out seat, scores)
+    buys: tuple[int, ...]
+    decisions: int
+
+
+def record_path(directory: str | Path, index: int) -> Path:
+    """``DIR/game-00001.json`` for game index 0."""
+    return Path(directory) / f"game-{index + 1:05d}.json"
+
+
+def _save_record(config: SimConfig, game: Game, index: int, seating: Sequence[int]) -> Path | None:
+    if config.records is None:
+        return None
+    record = record_of(game)
+    about: dict[str, Any] = {"game": index + 1, "seed": config.seed, "bots": [config.kinds[p] for p in seating]}
+    if any(config.options_of(p) for p in seating):
+        about["bot_options"] = [config.options_of(p) for p in seating]
+    record.extra["x-sim"] = about
+    path = record_path(config.records, index)
+    path.write_text(dumps(record) + "\n", encoding="utf-8")
+    return path
+
+
+def play_one(config: SimConfig, index: int) -> GameSummary:
+    """Play game ``index`` to its end (and save its record when ``config.records`` is set)."""
+    seed, seating = config.plan(index)
+    bots: list[Bot] = [make_bot(config.kinds[p], seed=derive_seed(config.seed, "bot", index, p), **config.options_of(p))
+                      for p in seating]
+    game = new_game(config.variant, [config.names[p] for p in seating], seed=seed)
+    try:
+        decisions = drive(game, lambda g, seat: decide(g, seat, bots[seat]), max_actions=MAX_DECISIONS)
+    except Exception as error:  # reported with the game's number and seed
+        saved = _save_record(config, game, index, seating)
+        where = f"; its record so far is {saved}" if saved else ""
+        text = " ".join(str(error).split())
+        raise GameFailed(
+            f"game {index + 1} (seed {seed}, round {game.round_number}) failed: {type(error).__name__}: {text}{where}"
+        ) from None
+    _save_record(config, game, index, seating)
+    scores = scoring_rule(game.variant).game_scores(game)
+    return GameSummary(
+        index=index,
+        seed=seed,
+        seating=tuple(seating),
+        scores=tuple(scores),
+        winners=tuple(game.winners()),
+        rounds=tuple((r.round, r.went_out, r.scores) for r in game.results),
+        buys=tuple(sum(r.claims[seat] for r in game.results) for seat in range(game.n)),
+        decisions=decisions,
+    )
+
+
+def play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameSummary]:
+    """Worker entry point: play a run of games."""
+    return [play_one(config, index) for index in indices]
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def play_games(
+    config: SimConfig,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameSummary]:
+    """Play every game of ``config``, in ``workers`` spawned processes (1: in this process).
+
+    ``progress(done)`` is called as games finish.  The summaries come back in game order.
+    """
+    total = config.games
+    workers = max(1, min(workers, total))
+    if workers == 1:
+        summaries = []
+        for index in range(total):
+            summaries.append(play_one(config, index))
+            if progress:
+                progress(index + 1)
+        return summaries
+    size = max(1, min(64, total // (workers * 16)))
+    chunks = [list(range(start, min(start + size, total))) for start in range(0, total, size)]
+    results: dict[int, list[GameSummary]] = {}
+    done = 0
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(play_chunk, config, chunk): number for number, chunk in enumerate(chunks)}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                results[futures[future]] = future.result()
+                done += len(results[futures[future]])
+                if progress:
+                    progress(done)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    return [summary for number in range(len(chunks)) for summary in results[number]]
