@@ -262,11 +262,17 @@ class IllegalActionError(RummyError):
     notation and ``reason`` a sentence about the situation.
     """
 
-    def __init__(self, rule: Rule | str, action: str, reason: str) -> None:
+    def __init__(self, rule: Rule | str, action: str, reason: str, *, where: str = "") -> None:
         self.rule = Rule(rule)
         self.action = action
         self.reason = reason
-        super().__init__(f"illegal {action!r} (rule: {rule}): {reason}")
+        self.where = where
+        place = f" [{where}]" if where else ""
+        super().__init__(f"illegal {action!r} (rule: {self.rule}): {reason}{place}")
+
+    def at(self, where: str) -> IllegalActionError:
+        """The same refusal, placed in the game (``"round 2, turn 14"``)."""
+        return IllegalActionError(self.rule, self.action, self.reason, where=where)
 
 
 class MeldError(RummyError):

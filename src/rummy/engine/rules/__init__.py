@@ -33,7 +33,15 @@ def implies_closing_window(state: GameState, action: Action) -> bool:
 
 
 def check(state: GameState, action: Action) -> None:
-    """Raise :class:`IllegalActionError` if ``action`` is illegal now; never changes ``state``."""
+    """Raise :class:`IllegalActionError` if ``action`` is illegal now, its message placed in the game (round
+    and turn); never changes ``state``."""
+    try:
+        _check(state, action)
+    except IllegalActionError as error:
+        raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
+
+
+def _check(state: GameState, action: Action) -> None:
     if not 0 <= action.seat < state.n:
         raise IllegalActionError("wrong-seat", str(action), f"there is no seat {action.seat}")
     if implies_closing_window(state, action):
@@ -49,7 +57,13 @@ def apply(state: GameState, action: Action) -> None:
     if implies_closing_window(state, action):
         check(state, action)  # judged on a copy first: a refused action leaves the window open
         close_implied(state)
-    perform(state, action, verify(state, action))
+        plan = verify(state, action)
+    else:
+        try:
+            plan = verify(state, action)
+        except IllegalActionError as error:
+            raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
+    perform(state, action, plan)
     state.log.append(action)
 
 

@@ -175,7 +175,7 @@ def _check_timing(state: GameState, scratch: TurnScratch, action: Action, timing
     if requires_down and not scratch.down:
         raise _illegal(f"{what}-before-down", action, f"p{seat} has not laid down the contract")
     if timing == "next_turn" and scratch.down and scratch.down_turn >= state.own_turns[seat]:
-        raise _illegal(f"{what}-before-next-turn", action, f"p{seat} laid down this turn [round {state.round_number}]")
+        raise _illegal(f"{what}-before-next-turn", action, f"p{seat} laid down this turn")
 
 
 def contract_error(state: GameState, melds: Sequence[TableMeld]) -> str | None:
