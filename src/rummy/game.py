@@ -164,14 +164,14 @@ class Game(GameState):
 
     def apply(self, action: Action) -> Applied:
         """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
-        phase_before = self.phase
-        claims, results = sum(self.claims_used), len(self.results)
-        claimants = list(self.claims_used) if self.phase is Phase.CLAIM or action.verb.value == "buy" else None
-        self.received = []
-        rules.apply(self, action)
-        claimed_by = None
-        if claimants is not None and sum(self.claims_used) != claims:
-            claimed_by = next(s for s in range(self.n) if self.claims_used[s] != claimants[s])
+        phase_before, claims_before, results = self.phase, list(self.claims_used), len(self.results)
+        journal, self.received = self.received, []
+        try:
+            rules.apply(self, action)
+        except IllegalActionError:
+            self.received = journal
+            raise
+        claimed_by = next((s for s in range(self.n) if self.claims_used[s] != claims_before[s]), None)
         return Applied(action, phase_before, self.phase, tuple(self.received), claimed_by,
                        self.results[-1] if len(self.results) > results else None)
 

@@ -35,39 +35,33 @@ def implies_closing_window(state: GameState, action: Action) -> bool:
 def check(state: GameState, action: Action) -> None:
     """Raise :class:`IllegalActionError` if ``action`` is illegal now, its message placed in the game (round
     and turn); never changes ``state``."""
-    try:
-        _check(state, action)
-    except IllegalActionError as error:
-        raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
-
-
-def _check(state: GameState, action: Action) -> None:
-    if not 0 <= action.seat < state.n:
-        raise IllegalActionError("wrong-seat", str(action), f"there is no seat {action.seat}")
-    if implies_closing_window(state, action):
-        trial = state.copy()  # the window's resolution moves cards first: judge the action after it
-        close_implied(trial)
-        verify(trial, action)
-    else:
-        verify(state, action)
+    _judge(state, action)
 
 
 def apply(state: GameState, action: Action) -> None:
     """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
+    plan = _judge(state, action)
     if implies_closing_window(state, action):
-        check(state, action)  # judged on a copy first: a refused action leaves the window open
         close_implied(state)
-        plan = verify(state, action)
-    else:
-        try:
-            plan = verify(state, action)
-        except IllegalActionError as error:
-            raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
+        plan = verify(state, action)  # the judgement _judge made on a copy, now on the state itself
     perform(state, action, plan)
     state.log.append(action)
 
 
+def _judge(state: GameState, action: Action) -> Plan:
+    try:
+        if implies_closing_window(state, action):
+            trial = state.copy()  # the window's resolution moves cards first: judge the action after it
+            close_implied(trial)
+            return verify(trial, action)
+        return verify(state, action)
+    except IllegalActionError as error:
+        raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
+
+
 def verify(state: GameState, action: Action) -> Plan:
+    """Judge ``action`` against ``state`` as it is: raise :class:`IllegalActionError`, or return the plan
+    :func:`perform` needs.  Changes nothing."""
     phase = state.phase
     verb = action.verb
     if not 0 <= action.seat < state.n:
