@@ -258,15 +258,10 @@ def step_meld(state: GameState, scratch: TurnScratch, step: Action, action: Acti
 def step_layoff(state: GameState, scratch: TurnScratch, step: Action, action: Action) -> None:
     variant = state.variant
     _check_timing(state, scratch, action, variant.layoff_timing, "layoff", requires_down=variant.layoff_requires_down)
-    index = _find_meld(scratch, step.meld, action)
-    card = step.card if step.card is not None else 0
-    try:
-        meld = lay_off(scratch.table[index], card, step.end, variant)
-    except MeldError as error:
-        raise _illegal(error.rule, action, str(error)) from None
-    _take_cards(state, scratch, [card], action)
-    scratch.table[index] = meld
-    scratch.played = True
+    def grow(meld: TableMeld, card: Card) -> tuple[TableMeld, None]:
+        return lay_off(meld, card, step.end, variant), None
+
+    card, _ = _play_onto_meld(state, scratch, step, action, grow)
     if scratch.stolen_pending and variant.is_wild(card):
         scratch.stolen_pending -= 1
 
@@ -276,18 +271,9 @@ def step_swap(state: GameState, scratch: TurnScratch, step: Action, action: Acti
     if variant.joker_swap is not JokerSwap.TO_HAND:
         raise _illegal("no-joker-swap", action, f"wild cards on the table cannot be taken in {variant.id}")
     _check_timing(state, scratch, action, variant.joker_swap_timing, "swap")
-    index = _find_meld(scratch, step.meld, action)
-    card = step.card if step.card is not None else 0
-    try:
-        meld, wild = swap_wild(scratch.table[index], card, variant, in_groups=variant.joker_swap_in_groups)
-    except MeldError as error:
-        raise _illegal(error.rule, action, str(error)) from None
-    _take_cards(state, scratch, [card], action)
-    scratch.table[index] = meld
-    scratch.hand[wild] += 1
-    scratch.size += 1
+    _play_onto_meld(state, scratch, step, action,
+                    lambda meld, card: swap_wild(meld, card, variant, in_groups=variant.joker_swap_in_groups))
     scratch.stolen_pending += 1
-    scratch.played = True
 
 
 def step_move(state: GameState, scratch: TurnScratch, step: Action, action: Action) -> None:
@@ -295,18 +281,26 @@ def step_move(state: GameState, scratch: TurnScratch, step: Action, action: Acti
     if variant.joker_swap is not JokerSwap.RELOCATE_IN_RUN:
         raise _illegal("no-wild-relocation", action, f"wild cards on the table cannot be moved in {variant.id}")
     _check_timing(state, scratch, action, variant.joker_swap_timing, "move")
+    _play_onto_meld(state, scratch, step, action, lambda meld, card: relocate_wild(meld, card, step.end, variant))
+
+
+def _play_onto_meld(state: GameState, scratch: TurnScratch, step: Action, action: Action,
+                    change: Callable[[TableMeld, Card], tuple[TableMeld, Card | None]]) -> tuple[Card, Card | None]:
+    """Play the step's card onto its meld by ``change`` (which returns the new meld and the card, if any, that
+    goes to the hand in exchange); returns the card played and that card."""
     index = _find_meld(scratch, step.meld, action)
     card = step.card if step.card is not None else 0
     try:
-        meld, to_hand = relocate_wild(scratch.table[index], card, step.end, variant)
+        meld, to_hand = change(scratch.table[index], card)
     except MeldError as error:
         raise _illegal(error.rule, action, str(error)) from None
     _take_cards(state, scratch, [card], action)
     scratch.table[index] = meld
+    scratch.played = True
     if to_hand is not None:
         scratch.hand[to_hand] += 1
         scratch.size += 1
-    scratch.played = True
+    return card, to_hand
 
 
 def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action: Action) -> None:
