@@ -1,8 +1,9 @@
 """Per-seat views: what one seat may see (rules.md §2.13), and nothing more.
 
 A view holds the seat's own hand, the public table, hand sizes, the discard pile as the variant
-shows it, scores and counters, and the seat's legal actions.  It never holds another hand or the
-stock order, so a server or a bot working from it cannot leak them.
+shows it, scores and counters, and the seat's legal actions; its JSON form adds the table's resolved
+facts (:mod:`rummy.table_facts`: card points, wilds, what a claim is called and costs …).  It never
+holds another hand or the stock order, so a server or a bot working from it cannot leak them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rummy.actions import Action
 from rummy.cards import Card, card_name, card_names
 from rummy.determinize import redact
 from rummy.melds import TableMeld, meld_json
+from rummy.table_facts import table_facts
 from rummy.variants import Slot, Variant
 
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ class PlayerView:
     revealed_hands: tuple[tuple[Card, ...], ...] | None = None
     rules: Variant | None = None
     public_game: Game | None = None
+    played_to_table: tuple[bool, ...] = ()  # per seat: has it put a card on the table this hand
 
     @property
     def table_json(self) -> tuple[dict[str, object], ...]:
@@ -85,6 +88,7 @@ class PlayerView:
             "discard_dead": self.discard_dead,
             "legal_actions": [str(a) for a in self.legal_actions],
             "revealed_hands": [card_names(h) for h in self.revealed_hands] if self.revealed_hands else None,
+            "facts": table_facts(self) if self.rules is not None else None,
         }
 
 
@@ -127,4 +131,5 @@ def player_view(game: Game, seat: int | None, *, with_public_game: bool = False)
         revealed_hands=revealed,
         rules=game.variant,
         public_game=redact(game, seat) if with_public_game and seat is not None else None,
+        played_to_table=tuple(game.played_to_table),
     )
