@@ -39,16 +39,16 @@ def penalty_word(variant: Variant) -> str:
 
 
 def card_points(variant: Variant) -> dict[str, int]:
-    """Points of every rank in notation (``JK``, ``A``, ``2`` … ``T`` … ``K``)."""
-    points = {"JK": variant.points(JOKER)}
+    """Points of every rank: ``JOKER``, then ranks in notation (``A``, ``2`` … ``T`` … ``K``)."""
+    points = {"JOKER": variant.points(JOKER)}
     for rank in range(1, 14):
         points[RANKS[rank - 1]] = variant.points(rank - 1)  # the clubs card of that rank
     return points
 
 
 def wild_ranks(variant: Variant) -> list[str]:
-    """The wild ranks in notation: ``JK`` for the joker, ``2``."""
-    return ["JK" if rank == JOKER_RANK else str(rank) for rank in sorted(variant.wild_ranks)]
+    """The wild ranks as house rules spell them: ``JOKER``, ``2``."""
+    return ["JOKER" if rank == JOKER_RANK else str(rank) for rank in sorted(variant.wild_ranks)]
 
 
 def claims_left(variant: Variant, limit: int | None, used: tuple[int, ...]) -> list[int | None]:

@@ -31,6 +31,8 @@ from rummy.server.snapshots import StateEncoder, state_message
     ('{"v": 1, "id": "x", "type": "action", "seq": 1, "action": "   "}', "action"),
     ('{"v": 1, "id": "x", "type": "action", "seq": 1, "action": 5}', "action"),
     ('{"v": "1", "id": "x", "type": "ping"}', "version"),
+    ('{"v": 1, "id": "x", "type": "skip_claims", "until": "tomorrow"}', "until"),
+    ('{"v": 1, "id": "x", "type": "skip_claims"}', "until"),
 ])
 def test_malformed_commands_say_what_is_wrong(text: str, fragment: str) -> None:
     with pytest.raises(ProtocolError) as caught:
