@@ -22,8 +22,8 @@ from typing import Any
 
 from rummy.cards import JOKER, RANKS
 from rummy.house_rule_docs import RULE_DOCS, value_words, variant_value
-from rummy.table_facts import claim_name, penalty_word
-from rummy.variants import JOKER_RANK, VARIANTS, Variant
+from rummy.table_facts import claim_words, penalty_word
+from rummy.variants import JOKER_RANK, VARIANTS, Slot, Variant
 
 Section = dict[str, Any]  # {"title": str, "lines": [str]}
 
@@ -38,8 +38,8 @@ def _join(parts: list[str]) -> str:
 
 def _claim_nouns(variant: Variant) -> tuple[str, str]:
     """The claim's noun, singular and plural: ``buy``/``buys`` or ``May I``/``May-I's``."""
-    name = claim_name(variant)
-    return (name, "May-I's") if name == "May I" else (name, name + "s")
+    words = claim_words(variant)
+    return words.name, words.plural
 
 
 def blurb(variant: Variant) -> str:
@@ -107,13 +107,19 @@ def _rank_word(rank: int) -> str:
 
 
 def _deal_words(variant: Variant, players: int | None) -> str:
-    if variant.decks is None:
-        decks = (f"{variant.decks_for(players)} decks" if players is not None
-                 else f"2 decks for 3–4 players, {variant.decks_for_5} for 5, 3 for 6, 4 for 7–8")
-    else:
-        decks = _plural(variant.decks, "deck")
-    jokers = f" with {variant.jokers_per_deck} jokers each" if variant.jokers_per_deck else ""
-    return f"{decks}{jokers}"
+    jokers = f", each with {variant.jokers_per_deck} jokers" if variant.jokers_per_deck else ""
+    if variant.decks is not None or players is not None:
+        return _plural(variant.decks_for(players or variant.players_min), "deck") + jokers
+    spans: list[tuple[int, int, int]] = []  # first and last player count, decks
+    for count in range(variant.players_min, variant.players_max + 1):
+        decks = variant.decks_for(count)
+        if spans and spans[-1][2] == decks:
+            spans[-1] = (spans[-1][0], count, decks)
+        else:
+            spans.append((count, count, decks))
+    by_players = ", ".join(f"{decks} for {first}" + (f"–{last}" if last != first else "")
+                           for first, last, decks in spans)
+    return f"decks by the number of players ({by_players} players){jokers}"
 
 
 def claims_sentence(variant: Variant) -> str:
@@ -203,12 +209,18 @@ def _turn_lines(variant: Variant) -> list[str]:
     return lines
 
 
+def _slot_words(variant: Variant, slot: Slot) -> str:
+    """``a set of 3``; a run slot raised by the shortest run reads ``a run of 5``."""
+    size = variant.meld_size(slot)
+    return str(slot) if size == slot.min_size else str(Slot(slot.kind, size))
+
+
 def _rounds_lines(variant: Variant, players: int | None) -> list[str]:
     lines = []
     count = players if players is not None else variant.players_min
     for number in range(1, len(variant.rounds) + 1):
         rules = variant.round_rules(number, count)
-        contract = " + ".join(str(slot) for slot in rules.contract)
+        contract = " + ".join(_slot_words(variant, slot) for slot in rules.contract)
         extra = []
         if variant.buy_schedule is not None and rules.claim_limit:
             extra.append(f"{_plural(rules.claim_limit, 'buy')}" + (

@@ -16,7 +16,7 @@ target score.  :func:`claim_name` and :func:`penalty_word` are the vocabulary th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummy.cards import JOKER, RANKS
 from rummy.variants import JOKER_RANK, Variant
@@ -24,13 +24,30 @@ from rummy.variants import JOKER_RANK, Variant
 if TYPE_CHECKING:
     from rummy.view import PlayerView
 
-#: What a claim of the discard is called where it is not a "buy".
-_CLAIM_NAMES = {"may-i": "May I"}
+class ClaimWords(NamedTuple):
+    """What a claim of the discard is called: its name and plural, what a player calls out (the button),
+    and how the offer is asked (``Buy the 4♣?``)."""
+
+    name: str
+    plural: str
+    call: str
+    ask: str
+
+
+_CLAIM_WORDS = {
+    "may-i": ClaimWords("May I", "May-I's", "May I?", "May I take"),
+    "progressive-buy-it": ClaimWords("buy", "buys", "I'll Buy It!", "Buy"),
+}
+_BUY = ClaimWords("buy", "buys", "Buy it", "Buy")
+
+
+def claim_words(variant: Variant) -> ClaimWords:
+    return _CLAIM_WORDS.get(variant.id_base, _BUY)
 
 
 def claim_name(variant: Variant) -> str:
     """``buy``, or ``May I`` in the May-I game."""
-    return _CLAIM_NAMES.get(variant.id_base, "buy")
+    return claim_words(variant).name
 
 
 def penalty_word(variant: Variant) -> str:
@@ -82,6 +99,7 @@ def table_facts(view: PlayerView) -> dict[str, Any]:
         "free_melding": variant.new_melds_after_laydown and not variant.has_contracts,
         "discard_history": variant.show_discard_history,
         "claim_name": claim_name(variant) if claims else None,
+        "claim_words": claim_words(variant)._asdict() if claims else None,
         "claim_timing": variant.claim_mode if claims else None,
         "own_turn_claim": variant.claim_mode == "active_first_then_others",
         "claims_open": rules.claims_open,

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -130,3 +133,13 @@ def test_sessions_and_names() -> None:
     for bad in ("", "   ", "x" * 25, "Ann\u0000", 7):
         with pytest.raises(ValueError):
             clean_name(bad)
+
+
+def test_the_default_database_is_ignored_in_a_clone() -> None:
+    """``rummy serve`` run from a clone makes ``rummy.db`` and SQLite's ``-shm`` / ``-wal`` files there."""
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git clone")
+    names = ["rummy.db", "rummy.db-shm", "rummy.db-wal"]
+    result = subprocess.run(["git", "check-ignore", *names], cwd=root, capture_output=True, text=True, check=False)
+    assert result.stdout.split() == names

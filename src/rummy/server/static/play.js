@@ -23,9 +23,9 @@ export function layoffChoices(bodies, meldId, card) {
 }
 
 /** Order several cards for lay-offs onto one meld: upwards above a run, downwards below, wilds last. */
-export function orderForLayoff(cards, meld, variant) {
-  const wilds = cards.filter((c) => isWild(c, variant));
-  const naturals = cards.filter((c) => !isWild(c, variant));
+export function orderForLayoff(cards, meld, facts) {
+  const wilds = cards.filter((c) => isWild(c, facts));
+  const naturals = cards.filter((c) => !isWild(c, facts));
   if (!meld || meld.kind !== "run" || !meld.as) return [...naturals, ...wilds];
   const values = meld.as.map((c) => rankValue(c));
   const high = Math.max(...values);
@@ -42,7 +42,7 @@ export function turnHelp(view, legal, name) {
   const active = name(view.active);
   switch (view.phase) {
     case "claim": {
-      const beforeDraw = view.variant === "progressive-buy-it"; // others buy before the draw, not after a pass
+      const beforeDraw = view.facts?.claim_timing === "pre_draw"; // others buy before the draw, not after a pass
       const card = cardText(view.claim_card || top);
       if (legal.has("buy")) return `Do you want the ${card}? ${active} ${beforeDraw ? "draws next" : "passed on it"}.`;
       if (view.active === me) return `Others may take the ${card} before you ${beforeDraw ? "draw" : "get your card"}…`;
@@ -54,8 +54,8 @@ export function turnHelp(view, legal, name) {
       return "Your turn: draw from the stock.";
     case "play":
       if (view.active !== me) return `${active} is playing.`;
-      if (view.variant === "purchase") return "Purchase, trade or exchange (optional), declare a book, or discard.";
-      if (view.variant === "basic") return "Meld, lay off, or discard a card to end your turn.";
+      if (view.facts?.scoring === "book") return "Purchase, trade or exchange (optional), declare a book, or discard.";
+      if (view.facts?.free_melding) return "Meld, lay off, or discard a card to end your turn.";
       if (!view.down[me] && view.contract.length) {
         return `Lay down ${view.contract.join(" + ")} if you can, then discard.`;
       }
@@ -89,7 +89,7 @@ export async function playOnMeld(page, meldId, items) {
     }
     page.send(body);
   } else {
-    const cards = orderForLayoff(items.map((i) => i.card), meld, view.variant);
+    const cards = orderForLayoff(items.map((i) => i.card), meld, view.facts);
     page.send(cards.map((c) => `layoff ${meldId} ${c}`).join(" ; "));
   }
   page.hand.clearSelection();
