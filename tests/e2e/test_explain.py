@@ -109,6 +109,7 @@ def test_help_and_the_may_i_window_follow_the_house_rules(server: str, browser: 
     assert "a run is 5 or more cards in a row of one suit" in help_text
     assert "Buys per hand: 5 (the seed says 3)" in help_text and "Shortest run: 5 (the seed says 4)" in help_text
     assert "Round 7: 11 cards — a run of 5 + a run of 5 + a run of 5" in help_text  # contract runs raised to 5
+    page.wait_for_timeout(600)  # the tap's highlight fades
     page.screenshot(path=str(screenshots / f"help-{size}.png"), animations="disabled")
     press(page, "#help-panel-close", touch=touch)
 
@@ -123,6 +124,12 @@ def test_help_and_the_may_i_window_follow_the_house_rules(server: str, browser: 
     page.wait_for_selector("#skip-off-button")
     assert "You pass on May-I's until your turn." in page.inner_text("#turn-info")
     assert page.inner_text("#seats .seat[data-seat='0'] .badges").count("passing") == 1
+    # no blank band above the hand while there is nothing to press: the empty action row takes no room
+    band = page.evaluate("""() => { const a = document.getElementById('actions');
+      if (a.childElementCount) return null;
+      return document.getElementById('hand').getBoundingClientRect().top
+        - document.getElementById('turn-info').getBoundingClientRect().bottom; }""")
+    assert band is None or band < 30, f"{band} px between the turn line and the hand"
     # the table answers for Ann until her turn: no window is offered to her meanwhile
     page.wait_for_function("() => { const s = window.rummy.state(); return s.view.active === s.seat && "
                            "['draw', 'play'].includes(s.view.phase); }", timeout=60_000)
