@@ -3,7 +3,8 @@
 import { api, probeTable } from "./api.js";
 import { applyPrefs } from "./prefs.js";
 import { showLobby, askName } from "./lobby.js";
-import { showMissingTable, showTable } from "./table.js";
+import { showTable } from "./table.js";
+import { showMissingTable } from "./waiting.js";
 import { unlockAudioOnGesture } from "./sound.js";
 import { el } from "./ui.js";
 

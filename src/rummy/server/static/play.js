@@ -3,6 +3,7 @@
 
 import { cardElement, cardText, isWild, rankValue } from "./cards.js";
 import { seatName } from "./board.js";
+import { openRearrangeEditor } from "./builder.js";
 import { specCards } from "./melds.js";
 import { choose, toast } from "./ui.js";
 
@@ -166,4 +167,34 @@ export function hint(page) {
     return;
   }
   if (page.legal.has("discard")) toast("No lay-down possible yet — discard a card you don't need.", "info", 6000);
+}
+
+/** The action buttons the legal actions allow now, as [label, id, class, onclick]. */
+export function actionButtons(page, selected) {
+  const { view, legal } = page;
+  const top = view.discard[view.discard.length - 1];
+  const buttons = [];
+  if (legal.has("draw")) buttons.push(["Draw from stock", "draw-button", "primary", () => page.send("draw")]);
+  if (legal.has("take") && top) buttons.push([`Take ${cardText(top)}`, "take-button", "", () => page.send("take")]);
+  if (legal.has("buy") && view.phase === "draw" && top) {
+    const pennies = view.facts?.claim_cost?.pennies;
+    buttons.push([`Buy the ${cardText(top)}${pennies ? ` (${pennies}¢)` : ""}`, "own-buy-button", "buy", () => page.send("buy")]);
+  }
+  if (legal.has("discard")) {
+    const one = selected.length === 1 ? selected[0].card : null;
+    buttons.push([one ? `Discard ${cardText(one)}` : "Discard…", "discard-button", one ? "primary" : "",
+      () => page.discardSelected()]);
+  }
+  if (legal.has("book")) buttons.push(["Declare book!", "book-button", "primary", () => page.declareBook()]);
+  if (legal.has("exchange")) {
+    buttons.push(["Exchange purchase card", "exchange-button", "", () => page.onPurchaseCard(view.seat)]);
+  }
+  if (legal.has("rearrange")) {
+    buttons.push(["Rearrange…", "rearrange-button", "", () => openRearrangeEditor({
+      view, handItems: page.hand.available(), preselectedKeys: page.hand.selected().map((i) => i.key),
+      send: (b) => page.send(b),
+    })]);
+  }
+  if (view.phase === "play" && page.isMyTurn()) buttons.push(["Hint", "hint-button", "ghost", () => page.hint()]);
+  return buttons;
 }

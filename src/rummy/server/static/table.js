@@ -2,42 +2,23 @@
 // drops and keys into actions in record notation.
 
 import { api, TableSocket } from "./api.js";
-import { cardText } from "./cards.js";
 import { HandView } from "./hand.js";
-import { MeldBuilder, openRearrangeEditor } from "./builder.js";
+import { MeldBuilder } from "./builder.js";
 import { renderMelds } from "./melds.js";
 import { renderClaim, renderPiles, renderSeats, seatName } from "./board.js";
 import { showHelp } from "./rules.js";
 import { renderLog, renderScoreSheet, roundSummary } from "./scores.js";
-import { renderWaiting, isFreeSeat } from "./waiting.js";
+import { renderWaiting, isFreeSeat, showMissingTable } from "./waiting.js";
 import { prefs, savePrefs } from "./prefs.js";
 import { beepClaim, beepYourTurn, toggleMute } from "./sound.js";
-import { el, fill, plural, tip, toast } from "./ui.js";
+import { el, fill, keyed, plural, toast } from "./ui.js";
+import { renderRoundInfo, renderTurnInfo } from "./status.js";
 import * as moves from "./play.js";
-
-const drawn = new WeakMap();
-
-/** Redraw `container` only when `key` changed, so a button is never replaced under a finger. */
-function keyed(container, key, draw) {
-  const text = JSON.stringify(key);
-  if (drawn.get(container) === text) return;
-  drawn.set(container, text);
-  draw();
-}
 
 export async function showTable(main, tableId, session) {
   const page = new TablePage(main, tableId, session);
   page.start();
   return page;
-}
-
-/** "No such table", with the way back to the lobby (a mistyped invite code or an old link). */
-export function showMissingTable(main, tableId) {
-  document.title = "No such table · Rummy";
-  main.replaceChildren(el("section", { class: "panel narrow missing", id: "missing-table", role: "alert" },
-    el("h1", {}, "No such table"),
-    el("p", {}, "There is no table ", el("code", {}, tableId), ". Check the invite link — it may be mistyped or old."),
-    el("a", { class: "button primary", href: "/", id: "back-to-lobby" }, "Back to the lobby")));
 }
 
 class TablePage {
@@ -310,22 +291,9 @@ class TablePage {
       this.els.turnInfo.textContent = "";
       return;
     }
-    const facts = view.facts || {};
-    keyed(this.els.roundInfo, [view.round, view.contract, facts.rounds, facts.target, !!this.help], () => fill(this.els.roundInfo,
-      el("span", { class: "round" }, `Round ${view.round}${facts.rounds ? ` of ${facts.rounds}` : ""}`),
-      view.contract.length ? tip(view.contract.join(" + "), this.glossary.contract, "contract") : null,
-      facts.target ? tip(`to ${facts.target} points`, this.glossary.scoring, "target") : null));
-    const contract = this.els.roundInfo.querySelector(".contract");
-    if (contract) contract.id = "contract";
-    const target = this.els.roundInfo.querySelector(".target");
-    if (target) target.id = "target";
-    const mine = table?.seats?.[view.seat]?.skip_claims;
-    const words = facts.claim_words;
-    keyed(this.els.turnInfo, [moves.turnHelp(view, this.legal, (s) => seatName(table, view, s)), mine], () => fill(this.els.turnInfo,
-      el("span", {}, moves.turnHelp(view, this.legal, (s) => seatName(table, view, s))),
-      mine && words ? el("span", { class: "skipping" }, ` You pass on ${words.plural} ${mine === "turn" ? "until your turn" : "this hand"}. `,
-        el("button", { type: "button", class: "link", id: "skip-off-button", onclick: () => this.skipClaims("off") }, "Ask me again"))
-        : null));
+    renderRoundInfo(this.els.roundInfo, view, this.glossary);
+    renderTurnInfo(this.els.turnInfo, view, moves.turnHelp(view, this.legal, (s) => seatName(table, view, s)),
+      table?.seats?.[view.seat]?.skip_claims, () => this.skipClaims("off"));
     document.title = (this.isMyTurn() ? "● Your turn · " : "") + "Rummy";
   }
 
@@ -344,30 +312,7 @@ class TablePage {
       return;
     }
     const selected = this.hand.selected();
-    const top = view.discard[view.discard.length - 1];
-    const buttons = []; // [label, id, class, onclick]
-    if (this.legal.has("draw")) buttons.push(["Draw from stock", "draw-button", "primary", () => this.send("draw")]);
-    if (this.legal.has("take") && top) buttons.push([`Take ${cardText(top)}`, "take-button", "", () => this.send("take")]);
-    if (this.legal.has("buy") && view.phase === "draw" && top) {
-      const pennies = view.facts?.claim_cost?.pennies;
-      buttons.push([`Buy the ${cardText(top)}${pennies ? ` (${pennies}¢)` : ""}`, "own-buy-button", "buy", () => this.send("buy")]);
-    }
-    if (this.legal.has("discard")) {
-      const one = selected.length === 1 ? selected[0].card : null;
-      buttons.push([one ? `Discard ${cardText(one)}` : "Discard…", "discard-button", one ? "primary" : "",
-        () => this.discardSelected()]);
-    }
-    if (this.legal.has("book")) buttons.push(["Declare book!", "book-button", "primary", () => this.declareBook()]);
-    if (this.legal.has("exchange")) {
-      buttons.push(["Exchange purchase card", "exchange-button", "", () => this.onPurchaseCard(this.view.seat)]);
-    }
-    if (this.legal.has("rearrange")) {
-      buttons.push(["Rearrange…", "rearrange-button", "", () => openRearrangeEditor({
-        view: this.view, handItems: this.hand.available(), preselectedKeys: this.hand.selected().map((i) => i.key),
-        send: (b) => this.send(b),
-      })]);
-    }
-    if (view.phase === "play" && this.isMyTurn()) buttons.push(["Hint", "hint-button", "ghost", () => this.hint()]);
+    const buttons = moves.actionButtons(this, selected);
     keyed(bar, [buttons.map((b) => b.slice(0, 3))], () => {
       bar.replaceChildren(...buttons.map(([label, id, cls, onclick]) => el("button", { type: "button", id, class: cls, onclick }, label)));
     });

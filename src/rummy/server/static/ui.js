@@ -1,5 +1,15 @@
 // Small DOM helpers: element builder, toast messages, a modal chooser.
 
+const drawn = new WeakMap();
+
+/** Redraw `container` only when `key` changed, so a button is never replaced under a finger. */
+export function keyed(container, key, draw) {
+  const text = JSON.stringify(key);
+  if (drawn.get(container) === text) return;
+  drawn.set(container, text);
+  draw();
+}
+
 /** el("button", {class: "x", onclick: f}, "text", child) */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
