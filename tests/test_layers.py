@@ -12,7 +12,8 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent / "src"
 #: The engine: the rules package and the leaf modules it stands on (cards, melds, variants, solver, …).
 ENGINE = ("rummy.engine", "rummy.actions", "rummy.cards", "rummy.errors", "rummy.house_rules", "rummy.melds",
-          "rummy.modes", "rummy.scoring", "rummy.solver", "rummy.variants", "rummy.view")
+          "rummy.modes", "rummy.scoring", "rummy.solver", "rummy.variants", "rummy.view", "rummy.table_facts",
+          "rummy.house_rule_docs", "rummy.how_to_play")
 ABOVE_THE_ENGINE = ("rummy.search", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli")
 
 

@@ -23,10 +23,11 @@ MODE_OPTIONS = [(key, MODE_FIELDS[attribute]) for key, (attribute, _) in sorted(
                 if attribute in MODE_FIELDS]
 
 
-def test_every_mode_but_scoring_is_a_house_rule_key() -> None:
-    assert len(MODE_FIELDS) == 23
+def test_every_mode_but_scoring_and_the_claim_call_is_a_house_rule_key() -> None:
+    """The scoring family and what players call out to claim (words, not a rule) are the variant's own."""
+    assert len(MODE_FIELDS) == 24
     keyed = {OPTION_PARSERS[key][0] for key, _ in MODE_OPTIONS}
-    assert set(MODE_FIELDS) - keyed == {"scoring"}
+    assert set(MODE_FIELDS) - keyed == {"scoring", "claim_call"}
 
 
 @pytest.mark.parametrize("key,mode", MODE_OPTIONS)

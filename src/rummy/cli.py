@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 
 from rummy import sim
 from rummy.errors import Rule, RummyError
+from rummy.house_rule_docs import GROUPS, RULE_DOCS, rules_in_words, variant_value
 from rummy.house_rules import OPTION_PARSERS, get_variant, load_variant_file
-from rummy.modes import ClaimMode, ClaimsPerWindow
+from rummy.how_to_play import how_to_play
 from rummy.record import ReplayResult, replay_file
-from rummy.scoring import scoring_rule
 from rummy.variants import VARIANTS, Variant, register_variant
 
 
@@ -43,56 +43,27 @@ def cmd_variants(_: argparse.Namespace) -> int:
 
 
 def rules_text(variant: Variant) -> str:
-    """A readable summary of one variant's rules and options."""
+    """One variant's rules in words: how to play (:mod:`rummy.how_to_play`), then every house rule by group
+    with its value in words, its key and value as a variant file writes them, and what it means
+    (:mod:`rummy.house_rule_docs`, the words of the create-table panel)."""
     lines = [f"{variant.name} ({variant.id}), rules.md seed {variant.seed}", ""]
     lines.append(f"Players: {_players(variant)}.  Decks: {_decks(variant)}.")
-    wild = {0: "jokers", 2: "2s"}
-    wilds = " and ".join(wild[r] for r in sorted(variant.wild_ranks)) or "none"
-    lines.append(f"Wild cards: {wilds}.  Aces in runs: {variant.ace_mode.replace('_', ' ')}.")
-    if variant.rounds:
-        lines.append("")
-        lines.append("Rounds:")
-        for number in range(1, len(variant.rounds) + 1):
-            rules = variant.round_rules(number, variant.players_min)
-            extra = []
-            if rules.claim_limit and variant.buy_schedule is not None:
-                blind = f", {rules.penalty_cards} blind" if rules.penalty_cards else ""
-                extra.append(f"buy {rules.claim_limit}{blind}")
-            if not rules.final_discard_allowed:
-                extra.append("no final discard")
-            contract = ", ".join(str(slot) for slot in rules.contract)
-            deal = f"{rules.deal_size} cards: " if rules.deal_size else ""
-            lines.append(f"  {number:>2}. {deal}{contract}" + (f" ({'; '.join(extra)})" if extra else ""))
-    lines.append("")
-    claims = {
-        ClaimMode.PRE_DRAW: "any other player may buy the top discard before each draw (first call wins)",
-        ClaimMode.ACTIVE_FIRST_THEN_OTHERS: "the active player may buy first; others after the active player declines",
-        ClaimMode.AFTER_DECLINE: "after the active player declines the discard, others may claim it (nearest wins)",
-        ClaimMode.NONE: "no out-of-turn claims",
-    }[variant.claim_mode]
-    lines.append(f"Claims: {claims}.")
-    lines.append(f"Scoring: {scoring_rule(variant).description}.")
-    lines.append("")
-    lines.append("House-rule options (rules.md §8) and their values here:")
-    for key, (attribute, _) in sorted(OPTION_PARSERS.items()):
-        if key != "may_i_limit":
-            lines.append(f"  {key} = {json.dumps(option_value(key, getattr(variant, attribute)))}")
+    for section in how_to_play(variant):
+        lines += ["", section["title"], *(f"  {line}" for line in section["lines"])]
+    lines += ["", "House rules (rules.md §8): what each means here, its key and value for a variant file."]
+    for group, title in GROUPS.items():
+        rows = rules_in_words(variant, group)
+        if rows:
+            lines += ["", title]
+        for row in rows:
+            lines.append(f"  {row.label}: {row.words}")
+            lines.append(f"    {row.key} = {json.dumps(row.value)} — {row.description}")
+    shown = {row.key for row in rules_in_words(variant)}
+    lines += ["", "Keys with no effect in this game:"]
+    for key in OPTION_PARSERS:
+        if key not in shown and key != "may_i_limit":
+            lines.append(f"  {key} = {json.dumps(variant_value(variant, key))} — {RULE_DOCS[key].label}")
     return "\n".join(lines)
-
-
-def option_value(key: str, value: object) -> object:
-    """An option's value spelled as a record or variant file writes it."""
-    if key == "wild_ranks" and isinstance(value, frozenset):
-        return ["JOKER" if rank == 0 else str(rank) for rank in sorted(value)]
-    if key == "ace_purchasable_by" and isinstance(value, frozenset):
-        return ["A" if rank == 1 else str(rank) for rank in sorted(value)]
-    if key == "claims_per_window" and value is ClaimsPerWindow.ONE:
-        return 1
-    if key in ("target_by_players", "settlement_table") and isinstance(value, tuple):
-        return {str(players): list(v) if isinstance(v, tuple) else v for players, v in value}
-    if key == "buy_schedule" and isinstance(value, tuple):
-        return [list(entry) for entry in value]
-    return value
 
 
 def errors_text() -> str:

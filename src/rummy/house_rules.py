@@ -15,6 +15,7 @@ import dataclasses
 import json
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,28 @@ from rummy.modes import (
 from rummy.variants import GROUP, JOKER_RANK, RUN, RoundSpec, Slot, Variant, builtin_variant
 
 
+@dataclass(frozen=True)
+class Parser:
+    """A house-rule value parser, with what a form control for the value needs: ``control["type"]``
+    (``bool``, ``int``, ``choice``, ``set``, ``per_players``, ``payments``, ``schedule``) and its
+    ``choices``, ``min``, ``max`` or ``nullable`` (read by the server's variant catalogue)."""
+
+    parse: Callable[[str, Any], Any]
+    control: Mapping[str, Any]
+
+    def __call__(self, key: str, value: Any) -> Any:
+        return self.parse(key, value)
+
+
+def _control(kind: str, **spec: Any) -> Callable[[Callable[[str, Any], Any]], Parser]:
+    """Decorator: a parser function with its control kind and details."""
+    def wrap(parse: Callable[[str, Any], Any]) -> Parser:
+        return Parser(parse, {"type": kind, **spec})
+
+    return wrap
+
+
+@_control("bool")
 def _bool(key: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -57,7 +80,7 @@ def _bool(key: str, value: Any) -> bool:
     raise VariantError(f"option {key!r} must be true or false, not {value!r}")
 
 
-def _int(low: int, high: int | None = None) -> Callable[[str, Any], int]:
+def _int(low: int, high: int | None = None) -> Parser:
     def parse(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise VariantError(f"option {key!r} must be an integer, not {value!r}")
@@ -66,29 +89,31 @@ def _int(low: int, high: int | None = None) -> Callable[[str, Any], int]:
             raise VariantError(f"option {key!r} must be {bounds}, not {value}")
         return value
 
-    return parse
+    return Parser(parse, {"type": "int", "min": low, **({"max": high} if high is not None else {})})
 
 
-def _optional_int(low: int) -> Callable[[str, Any], int | None]:
+def _optional_int(low: int) -> Parser:
     inner = _int(low)
 
     def parse(key: str, value: Any) -> int | None:
         if value is None or value in ("unlimited", "none"):
             return None
-        return inner(key, value)
+        number: int = inner(key, value)
+        return number
 
-    return parse
+    return Parser(parse, {**inner.control, "nullable": True})
 
 
-def _choice(mode: type[Mode]) -> Callable[[str, Any], Mode]:
+def _choice(mode: type[Mode]) -> Parser:
     """A parser taking one of ``mode``'s values (rummy.modes) and returning the member."""
 
     def parse(key: str, value: Any) -> Mode:
         return parse_mode(mode, key, value)
 
-    return parse
+    return Parser(parse, {"type": "choice", "choices": [member.value for member in mode]})
 
 
+@_control("set", choices=["JOKER", "2"])
 def _wild_ranks(key: str, value: Any) -> frozenset[int]:
     if value is None or value == "none":
         return frozenset()
@@ -105,6 +130,7 @@ def _wild_ranks(key: str, value: Any) -> frozenset[int]:
     return frozenset(ranks)
 
 
+@_control("set", choices=list("A23456789TJQK"))
 def _rank_set(key: str, value: Any) -> frozenset[int]:
     names = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
              "T": 10, "J": 11, "Q": 12, "K": 13}
@@ -119,6 +145,7 @@ def _rank_set(key: str, value: Any) -> frozenset[int]:
     return frozenset(ranks)
 
 
+@_control("choice", choices=[1, "cascade"])
 def _claims_per_window(key: str, value: Any) -> ClaimsPerWindow:
     if value in (1, ClaimsPerWindow.ONE):  # rules.md writes the number 1
         return ClaimsPerWindow.ONE
@@ -127,6 +154,7 @@ def _claims_per_window(key: str, value: Any) -> ClaimsPerWindow:
     raise VariantError(f"option {key!r} must be 1 or \"{ClaimsPerWindow.CASCADE}\", not {value!r}")
 
 
+@_control("per_players", min=1)
 def _players_table(key: str, value: Any) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, dict):
         raise VariantError(f"option {key!r} must map player counts to numbers, not {value!r}")
@@ -140,12 +168,15 @@ def _players_table(key: str, value: Any) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(table))
 
 
+@_control("int", min=1, max=60, nullable=True)
 def _deal_size(key: str, value: Any) -> int | None:
     if value is None:
         return None
-    return _int(1, 60)(key, value)
+    size: int = _int(1, 60)(key, value)
+    return size
 
 
+@_control("schedule", min=0)
 def _buy_schedule(key: str, value: Any) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list):
         raise VariantError(f"option {key!r} must be a list of [buys, blind] pairs, one per hand")
@@ -159,6 +190,7 @@ def _buy_schedule(key: str, value: Any) -> tuple[tuple[int, int], ...]:
     return tuple(schedule)
 
 
+@_control("payments")
 def _settlement_table(key: str, value: Any) -> tuple[tuple[int, tuple[int, ...]], ...]:
     if isinstance(value, list):
         value = {str(len(value)): value}
@@ -178,7 +210,7 @@ def _settlement_table(key: str, value: Any) -> tuple[tuple[int, tuple[int, ...]]
     return tuple(table)
 
 
-OPTION_PARSERS: dict[str, tuple[str, Callable[[str, Any], Any]]] = {
+OPTION_PARSERS: dict[str, tuple[str, Parser]] = {
     "players.min": ("players_min", _int(2, 8)),
     "players.max": ("players_max", _int(2, 8)),
     "decks": ("decks", _optional_int(1)),

@@ -225,6 +225,14 @@ class BookAceMode(StrEnum):
     LOW_OR_HIGH = "low_or_high"
 
 
+class ClaimCall(StrEnum):
+    """What the players call out to claim the discard (the words the table and the move log use)."""
+
+    BUY = "buy"  # "Buy it"
+    ILL_BUY_IT = "ill_buy_it"  # "I'll Buy It!" (000)
+    MAY_I = "may_i"  # "May I?" (002)
+
+
 class RoundEnd(StrEnum):
     """How a round ended (``RoundResult.end``, written in records)."""
 

@@ -80,6 +80,7 @@ class Variant:
     # Family facts, fixed by the built-in variant (not house-rule keys):
     uses_purchase_cards: bool = False  # rules.md §7: a purchase card each; the discard is bought, never taken
     round8_mode_applies: bool = False  # round8_mode reads the last round's "no discard at the end" (000)
+    claim_call: modes.ClaimCall = modes.ClaimCall.BUY  # what players call out to claim the discard
     players_min: int = 3
     players_max: int = 8
     decks: int | None = 1
@@ -324,6 +325,7 @@ PROGRESSIVE_BUY_IT = Variant(
     scoring=modes.Scoring.PENALTY,
     card_points=_points(joker=25, ace=15, low=5, ten=10, face=10, two=5),
     round8_mode_applies=True,
+    claim_call=modes.ClaimCall.ILL_BUY_IT,
     players_min=3,
     players_max=8,
     decks=3,
@@ -437,6 +439,7 @@ MAY_I = Variant(
     claims_per_window=modes.ClaimsPerWindow.ONE,
     after_claim_active_draw=modes.AfterClaimActiveDraw.STOCK_ONLY,
     two_points=10,
+    claim_call=modes.ClaimCall.MAY_I,
 )
 
 BASIC = Variant(

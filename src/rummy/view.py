@@ -1,8 +1,9 @@
 """Per-seat views: what one seat may see (rules.md §2.13), and nothing more.
 
 A view holds the seat's own hand, the public table, hand sizes, the discard pile as the variant
-shows it, scores and counters, and the seat's legal actions.  It never holds another hand or the
-stock order, so a server or a bot working from it cannot leak them.
+shows it, scores and counters, and the seat's legal actions; its JSON form adds the table's resolved
+facts (:mod:`rummy.table_facts`: card points, wilds, what a claim is called and costs …).  It never
+holds another hand or the stock order, so a server or a bot working from it cannot leak them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.state import GameState
 from rummy.errors import UsageError
 from rummy.melds import TableMeld, meld_json
+from rummy.table_facts import table_facts
 from rummy.variants import Slot, Variant
 
 
@@ -51,6 +53,7 @@ class PlayerView:
     #: A redacted copy of the game for search bots; the engine leaves it None and a bot's driver fills it
     #: (:func:`rummy.search.determinize.search_view`).
     public_game: GameState | None = None
+    played_to_table: tuple[bool, ...] = ()  # per seat: has it put a card on the table this hand
 
     @property
     def table_json(self) -> tuple[dict[str, object], ...]:
@@ -86,6 +89,7 @@ class PlayerView:
             "discard_dead": self.discard_dead,
             "legal_actions": [str(a) for a in self.legal_actions],
             "revealed_hands": [card_names(h) for h in self.revealed_hands] if self.revealed_hands else None,
+            "facts": table_facts(self) if self.rules is not None else None,
         }
 
 
@@ -123,4 +127,5 @@ def player_view(game: GameState, seat: int | None) -> PlayerView:
         legal_actions=tuple(legal_actions(game, seat)) if seat is not None else (),
         revealed_hands=revealed,
         rules=game.variant,
+        played_to_table=tuple(game.played_to_table),
     )

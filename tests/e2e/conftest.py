@@ -102,3 +102,73 @@ def browser() -> Iterator[Any]:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def new_page(browser: Any, viewport: dict[str, int] | None = None, *, touch: bool = False) -> tuple[Any, list[str]]:
+    """A page in a fresh context (a touch phone with ``touch``), and the list its console errors and page
+    errors go to: every test asserts it stays empty."""
+    if touch:
+        context = browser.new_context(has_touch=True, is_mobile=True, viewport=viewport or PHONE)
+    else:
+        context = browser.new_context(viewport=viewport or DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" else None)
+    return page, problems
+
+
+def press(page: Any, selector: str, *, touch: bool) -> None:
+    """Tap on a touch context, click elsewhere."""
+    if touch:
+        page.tap(selector)
+    else:
+        page.click(selector)
+
+
+def start_bot_table(page: Any, server: str, variant: str, name: str = "Ann", *, touch: bool = False,
+                    seats: int | None = None, options: dict[str, Any] | None = None) -> None:
+    """Name, a table of ``variant`` with easy computer players in every other seat, started."""
+    page.goto(server + "/")
+    page.wait_for_selector("#name-form, #create-form")
+    if page.locator("#name-form").count():
+        page.fill("#name", name)
+        press(page, "#name-form button[type=submit]", touch=touch)
+    page.wait_for_selector("#create-form")
+    page.select_option("#variant", variant)
+    if seats is not None:
+        page.fill("#seats", str(seats))
+        page.dispatch_event("#seats", "change")
+    for select in page.locator("select.seat-kind").all():
+        select.select_option("easy")
+    press(page, "#create-table", touch=touch)
+    page.wait_for_selector("#start-button:not([disabled])")
+    press(page, "#start-button", touch=touch)
+    page.wait_for_selector("#hand .card")
+
+
+def wait_for_a_window(page: Any, touch: bool) -> None:
+    """Play Ann's turns (draw, discard) until someone else's discard is offered to her."""
+    for _ in range(200):
+        if page.locator("#claim:not([hidden]) #buy-button").count():
+            return
+        current = page.evaluate("window.rummy.state()")
+        view = current["view"]
+        if view["active"] == current["seat"] and view["phase"] in ("draw", "play"):
+            legal = [a.split(" ", 1)[1] for a in view["legal_actions"]]
+            if "draw" in legal:
+                press(page, "#stock", touch=touch)
+            else:
+                card = next(b.split()[1] for b in legal if b.startswith("discard "))
+                press(page, f'#hand .card[data-card="{card}"]', touch=touch)
+                press(page, "#discard-button", touch=touch)
+            page.wait_for_function("s => window.rummy.state().seq > s", arg=current["seq"])
+        else:
+            page.wait_for_timeout(100)
+    pytest.fail("no claim window was offered")

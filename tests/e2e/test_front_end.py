@@ -8,37 +8,12 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import new_page, start_bot_table
+
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 RANK_ORDER = "A23456789TJQK"
 SUIT_ORDER = "CDSH"  # the hand's suit sort alternates colours
-
-
-def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, list[str]]:
-    page = browser.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
-
-
-def start_bot_table(page: Any, server: str, variant: str, name: str = "Ann") -> None:
-    """Name, a table of ``variant`` with easy computer players in every other seat, started."""
-    page.goto(server + "/")
-    page.wait_for_selector("#name-form, #create-form")
-    if page.locator("#name-form").count():
-        page.fill("#name", name)
-        page.click("#name-form button[type=submit]")
-    page.wait_for_selector("#create-form")
-    page.select_option("#variant", variant)
-    for select in page.locator("select.seat-kind").all():
-        select.select_option("easy")
-    page.click("#create-table")
-    page.wait_for_selector("#start-button:not([disabled])")
-    page.click("#start-button")
-    page.wait_for_selector("#hand .card")
 
 
 def hand_cards(page: Any) -> list[str]:
@@ -55,7 +30,7 @@ def sort_key_suit(card: str) -> tuple[int, int]:
 
 
 def test_hand_sorting_keyboard_drag_and_preferences(server: str, browser: Any) -> None:
-    page, errors = new_page(browser, DESKTOP)
+    page, errors = new_page(browser)
     start_bot_table(page, server, "basic")
 
     page.click("#sort-rank")
@@ -116,8 +91,8 @@ def test_hand_sorting_keyboard_drag_and_preferences(server: str, browser: Any) -
 
 @pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
 def test_every_variant_renders_on_a_phone(server: str, browser: Any, screenshots: Path, variant: str) -> None:
-    page, errors = new_page(browser, PHONE)
-    start_bot_table(page, server, variant)
+    page, errors = new_page(browser, touch=True)
+    start_bot_table(page, server, variant, touch=True)
     state = page.evaluate("window.rummy.state()")
     view = state["view"]
     assert page.locator("#hand .card").count() == len(view["hand"])
@@ -126,5 +101,5 @@ def test_every_variant_renders_on_a_phone(server: str, browser: Any, screenshots
         assert page.inner_text("#contract") == " + ".join(view["contract"])
     if variant == "purchase":
         assert page.locator("#seats .pc").count() == len(view["players"])
-    page.screenshot(path=str(screenshots / f"variant-{variant}-phone.png"))
+    page.screenshot(path=str(screenshots / f"variant-{variant}-phone.png"), animations="disabled")
     assert not errors, errors

@@ -102,6 +102,7 @@ def open_page(browser: Any, viewport: dict[str, int]) -> Any:
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(f"console: {message.text}") if message.type == "error" else None)
     page.js_errors = errors  # type: ignore[attr-defined]
     return page
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,6 +34,8 @@ from rummy.server.snapshots import StateEncoder, state_message
     ('{"v": 1, "id": "x", "type": "action", "seq": 1, "action": "   "}', "action"),
     ('{"v": 1, "id": "x", "type": "action", "seq": 1, "action": 5}', "action"),
     ('{"v": "1", "id": "x", "type": "ping"}', "version"),
+    ('{"v": 1, "id": "x", "type": "skip_claims", "until": "tomorrow"}', "until"),
+    ('{"v": 1, "id": "x", "type": "skip_claims"}', "until"),
 ])
 def test_malformed_commands_say_what_is_wrong(text: str, fragment: str) -> None:
     with pytest.raises(ProtocolError) as caught:
@@ -128,3 +133,13 @@ def test_sessions_and_names() -> None:
     for bad in ("", "   ", "x" * 25, "Ann\u0000", 7):
         with pytest.raises(ValueError):
             clean_name(bad)
+
+
+def test_the_default_database_is_ignored_in_a_clone() -> None:
+    """``rummy serve`` run from a clone makes ``rummy.db`` and SQLite's ``-shm`` / ``-wal`` files there."""
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git clone")
+    names = ["rummy.db", "rummy.db-shm", "rummy.db-wal"]
+    result = subprocess.run(["git", "check-ignore", *names], cwd=root, capture_output=True, text=True, check=False)
+    assert result.stdout.split() == names

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocketDisconnect
 from rummy.bots import LEVELS
 from rummy.record import dumps, record_of
 from rummy.server.bot_runner import BotRunner, bot_name, playable_level
-from rummy.server.catalog import RequestError, TableConfig, variant_catalog
+from rummy.server.catalog import RequestError, TableConfig, rules_help, variant_catalog
 from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
 from rummy.server.gc_pauses import keep_collector_pauses_short
@@ -193,8 +193,8 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/session")
     async def read_session(request: Request) -> Response:
         session = _session(request)
-        if session is None:
-            return error_response(401, "no-session", "no session yet: POST /api/session with a name")
+        if session is None:  # a first visit: not an error (a browser would log one)
+            return JSONResponse({"player_id": None, "name": None})
         return JSONResponse({"player_id": session.player_id, "name": session.name})
 
     @app.get("/api/variants")
@@ -231,6 +231,13 @@ def _add_api(app: FastAPI) -> None:
         summary = table.summary()
         summary["invite_url"] = _absolute(request, summary["invite_url"])
         return JSONResponse(summary)
+
+    @app.get("/api/tables/{table_id}/help")
+    async def table_help(request: Request, table_id: str) -> Response:
+        table = await _server(request).registry.get(table_id)
+        if table is None:
+            return error_response(404, "not-found", f"there is no table {table_id!r}")
+        return JSONResponse(rules_help(table.rules, len(table.seats)))
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(request: Request, table_id: str) -> Response:

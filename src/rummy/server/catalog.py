@@ -1,5 +1,5 @@
-"""What a table can be: the variants with their house-rule options (``GET /api/variants``), and the
-checked configuration of a new table (``POST /api/tables``).
+"""What a table can be: the variants with their house rules in words (``GET /api/variants``), how to
+play them (``GET /api/tables/{id}/help``), and the checked configuration of a new table (``POST /api/tables``).
 
 >>> config = TableConfig.from_request({"variant": "may-i", "seats": 4, "bots": {"3": "easy"}})
 >>> config.seats, config.bots, config.claim_seconds
@@ -18,10 +18,10 @@ from functools import cache
 from typing import Any
 
 from rummy.bots import BOTS, LEVELS
-from rummy.cards import RANKS
 from rummy.errors import VariantError
+from rummy.house_rule_docs import GROUPS, RULE_DOCS, choice_words, value_words, variant_value
 from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant
-from rummy.modes import ClaimsPerWindow
+from rummy.how_to_play import blurb, glossary, how_to_play
 from rummy.variants import VARIANTS, Variant
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
@@ -132,70 +132,52 @@ class TableConfig:
 # -- the variant catalogue ------------------------------------------------------------------------
 
 
-def _closure(function: Any) -> dict[str, Any]:
-    """The values a parser closed over (``mode``, ``low``, ``high`` …) — how house_rules builds them."""
-    code = getattr(function, "__code__", None)
-    cells = getattr(function, "__closure__", None) or ()
-    if code is None:
-        return {}
-    return {name: cell.cell_contents for name, cell in zip(code.co_freevars, cells, strict=False)}
+def option_entry(variant: Variant, key: str) -> dict[str, Any]:
+    """One house rule of ``variant`` for the create-table panel: its words, default and control."""
+    doc = RULE_DOCS[key]
+    control = dict(OPTION_PARSERS[key][1].control)
+    default = variant_value(variant, key)
+    entry: dict[str, Any] = {"key": key, "group": doc.group, "label": doc.label, "description": doc.description,
+                             "default": default, "default_words": value_words(key, default), **control}
+    if "choices" in control:
+        entry["choices"] = choice_words(key)
+    if control.get("nullable"):
+        entry["null_words"] = doc.null
+    if doc.unit:
+        entry["unit"] = doc.unit
+    return entry
 
 
-def _option_type(key: str, default: Any) -> dict[str, Any]:
-    _, parse = OPTION_PARSERS[key]
-    bound = _closure(parse)
-    if "inner" in bound:  # an integer or null
-        return {"type": "int", "nullable": True, **_bounds(_closure(bound["inner"]))}
-    if "mode" in bound:  # one of an enum's values (rummy.modes)
-        return {"type": "choice", "choices": [member.value for member in bound["mode"]]}
-    if isinstance(default, bool):
-        return {"type": "bool"}
-    if "low" in bound:
-        return {"type": "int", **_bounds(bound)}
-    return {"type": "json"}
+def _settable(variant: Variant, key: str) -> bool:
+    """A house rule a table of ``variant`` may set and that means something there (the seat count is
+    chosen on its own, so ``players.min`` / ``players.max`` are not listed)."""
+    if key.startswith("players.") or key == "may_i_limit" or not RULE_DOCS[key].applies(variant):
+        return False
+    try:
+        apply_options(variant, {key: variant_value(variant, key)})
+    except VariantError:
+        return False  # a key this variant refuses (claim keys without claims …)
+    return True
 
 
-def _bounds(bound: dict[str, Any]) -> dict[str, Any]:
-    limits = {"min": bound.get("low")}
-    if bound.get("high") is not None:
-        limits["max"] = bound["high"]
-    return {k: v for k, v in limits.items() if v is not None}
-
-
-def option_value(key: str, value: Any) -> Any:
-    """A variant attribute as the JSON value its option key takes."""
-    if key == "wild_ranks":
-        return ["JOKER" if rank == 0 else "2" for rank in sorted(value)]
-    if key == "ace_purchasable_by":
-        return [RANKS[rank - 1] for rank in sorted(value)]
-    if key in ("target_by_players", "settlement_table"):
-        return {str(players): list(v) if isinstance(v, tuple) else v for players, v in value}
-    if key == "buy_schedule":
-        return None if value is None else [list(pair) for pair in value]
-    if key == "claims_per_window":
-        return 1 if value is ClaimsPerWindow.ONE else value
-    return value
+def rules_help(variant: Variant, players: int | None = None) -> dict[str, Any]:
+    """How to play ``variant`` (with its house rules) in words: the help panel and the table's tooltips."""
+    return {"variant": variant.id, "name": variant.name, "sections": how_to_play(variant, players),
+            "glossary": glossary(variant)}
 
 
 @cache
 def variant_catalog() -> list[dict[str, Any]]:
-    """``GET /api/variants``: every built-in variant with the options a table may set."""
+    """``GET /api/variants``: every built-in variant, how to play it, and the house rules a table may set."""
     catalog = []
     for variant in VARIANTS.values():
-        options = []
-        for key, (attribute, _) in sorted(OPTION_PARSERS.items()):
-            if key == "may_i_limit":
-                continue
-            default = option_value(key, getattr(variant, attribute))
-            try:
-                apply_options(variant, {key: default})
-            except VariantError:
-                continue  # a key this variant refuses (claim keys without claims …)
-            options.append({"key": key, "default": default, **_option_type(key, default)})
         catalog.append({
             "id": variant.id, "name": variant.name,
             "players": [variant.players_min, variant.players_max],
             "rounds": variant.round_count,
-            "options": options,
+            "blurb": blurb(variant),
+            "help": rules_help(variant),
+            "groups": [{"id": group, "title": title} for group, title in GROUPS.items()],
+            "options": [option_entry(variant, key) for key in RULE_DOCS if _settable(variant, key)],
         })
     return catalog

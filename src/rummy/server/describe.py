@@ -22,6 +22,7 @@ from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, card_name
 from rummy.game import Game, Phase
 from rummy.modes import RoundEnd, Scoring
+from rummy.table_facts import claim_name, penalty_word
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -106,21 +107,18 @@ def describe_action(before: Before, game: Game, action: Action) -> list[str]:
 
 
 def _call_words(game: Game) -> str:
-    return "called May I for" if game.variant.id_base == "may-i" else "called for"
+    return "called May I for" if claim_name(game.variant) == "May I" else "called for"
 
 
 def _bought(game: Game, seat: int, card: Card | None) -> str:
     name = game.players[seat]
     what = f"the {card_text(card)}" if card is not None else "the top discard"
     penalty = game.rules.penalty_cards
-    base = game.variant.id_base
-    if base == "may-i":
-        text = f"{name} called May I and took {what}"
-    else:
-        text = f"{name} bought {what}"
+    may_i = claim_name(game.variant) == "May I"
+    text = f"{name} called May I and took {what}" if may_i else f"{name} bought {what}"
     if penalty:
-        extra = "blind card" if base == "progressive-15" else "penalty card"
-        text += f" and took {_count(penalty, extra)}" if base != "may-i" else f" and {_count(penalty, extra)}"
+        extra = _count(penalty, penalty_word(game.variant))
+        text += f" and {extra}" if may_i else f" and took {extra}"
     return text
 
 

@@ -2,8 +2,8 @@
 
 Events (``seq`` from 1, no gaps): ``join`` (a player took a seat), ``start`` (a game began: its number,
 seed and player names), ``deal`` (every card of a round's deal, so a restart needs no shuffle) and
-``action`` (one action in record notation, and who made it: ``player``, ``bot``, ``takeover`` or
-``timer``).
+``action`` (one action in record notation, and who made it: ``player``, ``bot``, ``takeover``,
+``timer``, or ``auto`` for a pass the table made for a player who passes on claims or is away).
 
 >>> from rummy.game import new_game
 >>> game = new_game("basic", ["Ann", "Bob"], seed=3)

@@ -4,7 +4,7 @@ Every bad input becomes a :class:`ProtocolError` with a stable code and a senten
 touches a table.
 
 >>> parse_command('{"v": 1, "id": "c-1", "type": "action", "seq": 4, "action": "p2 draw"}')
-Command(id='c-1', type='action', seat=None, seq=4, action='p2 draw')
+Command(id='c-1', type='action', seat=None, seq=4, action='p2 draw', until=None)
 >>> parse_command('{"v": 2, "id": "c-2", "type": "ping"}')
 Traceback (most recent call last):
 ...
@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 VERSION = 1
-COMMAND_TYPES = ("join", "start", "action", "play_again", "ready", "ping")
+COMMAND_TYPES = ("join", "start", "action", "play_again", "ready", "skip_claims", "ping")
+SKIP_UNTIL = ("turn", "hand", "off")
 MAX_ID_LENGTH = 64
 MAX_ACTION_LENGTH = 2000
 
@@ -72,6 +73,7 @@ class Command:
     seat: int | None = None
     seq: int | None = None
     action: str | None = None
+    until: str | None = None
 
 
 def _is_int(value: Any) -> bool:
@@ -114,6 +116,11 @@ def parse_command(text: str) -> Command:
         if len(action) > MAX_ACTION_LENGTH:
             raise bad(f"the action is longer than {MAX_ACTION_LENGTH} characters")
         return Command(command_id, kind, seq=seq, action=action)
+    if kind == "skip_claims":
+        until = data.get("until")
+        if until not in SKIP_UNTIL:
+            raise bad(f"skip_claims needs \"until\": one of {', '.join(SKIP_UNTIL)}")
+        return Command(command_id, kind, until=until)
     return Command(command_id, kind)
 
 

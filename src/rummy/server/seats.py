@@ -2,7 +2,8 @@
 
 A seat is ``open`` (waiting for a person), ``human`` (taken by a player id) or ``bot``.  A human
 seat can be played by a bot for a while: ``takeover`` after its player dropped out, or for one turn
-when the turn timer ran out.
+when the turn timer ran out.  A player may pass on every claim until their turn or for the rest of
+the hand (``skip_claims``); the table then answers their claim windows at once.
 
 >>> player_names([SeatState(0, "human", "Ann"), SeatState(1, "human", "Ann"), SeatState.bot(2, "easy")])
 ['Ann (1)', 'Ann (2)', 'Grace (bot)']
@@ -19,7 +20,8 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", 
 class SeatState:
     """One seat: who sits there, and how they are connected right now."""
 
-    __slots__ = ("index", "kind", "name", "player_id", "level", "connections", "takeover", "ready", "grace")
+    __slots__ = ("index", "kind", "name", "player_id", "level", "connections", "takeover", "ready", "grace",
+                 "skip_claims", "skip_round")
 
     def __init__(self, index: int, kind: str, name: str = "", player_id: str | None = None,
                  level: str | None = None) -> None:
@@ -32,6 +34,8 @@ class SeatState:
         self.takeover = False
         self.ready = False
         self.grace: asyncio.TimerHandle | None = None
+        self.skip_claims: str | None = None  # "turn" or "hand": the player passes on every claim until then
+        self.skip_round: tuple[int, int] | None = None  # (game, round) the skip was set in
 
     @classmethod
     def bot(cls, index: int, level: str) -> SeatState:
@@ -59,6 +63,7 @@ class SeatState:
             "connected": self.connected,
             "bot_playing": bot_playing,
             "ready": self.ready,
+            "skip_claims": self.skip_claims,
         }
 
 

@@ -63,6 +63,7 @@ class TableCore:
         self._round_key: tuple[int, int] | None = None
         self._autoplay: tuple[int, tuple[int, int, int]] | None = None
         self._bot_pending: set[int] = set()
+        self._auto_pending = False  # an AutoPass is queued
         self._thinking: set[asyncio.Task[None]] = set()
         self._seen_window: ClaimWindow | None = None
         self._window_serial = 0

@@ -43,6 +43,10 @@ class BotChoice:
     action: Action | None
 
 
+class AutoPass:
+    """Pass, in the open claim window, for every seat whose player passes on claims or is away."""
+
+
 class Refresh:
     """Re-arm timers, call bots and send every client the state (after a restart)."""
 
@@ -51,4 +55,4 @@ class Stop:
     """End the owner task."""
 
 
-Item = Connected | Disconnected | ClientCommand | TimerFired | BotTurn | BotChoice | Refresh | Stop
+Item = Connected | Disconnected | ClientCommand | TimerFired | BotTurn | BotChoice | AutoPass | Refresh | Stop

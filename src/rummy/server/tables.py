@@ -25,6 +25,7 @@ from rummy.server.protocol import Command, ProtocolError, ack_message, error_mes
 from rummy.server.seats import player_names
 from rummy.server.table_core import Move, TableCore
 from rummy.server.table_inbox import (
+    AutoPass,
     BotChoice,
     BotTurn,
     ClientCommand,
@@ -97,6 +98,8 @@ class Table(TableCore):
             await self._bot_turn(item.seat)
         elif isinstance(item, BotChoice):
             await self._bot_choice(item)
+        elif isinstance(item, AutoPass):
+            await self._auto_pass()
         elif isinstance(item, Refresh):
             self._refresh()
 
@@ -123,6 +126,8 @@ class Table(TableCore):
             await self._new_game(ack)
         elif command.type == "ready":
             await self._ready(connection, command)
+        elif command.type == "skip_claims":
+            self._skip_claims(connection, command)
         else:  # "ping" is answered by the socket itself; anything else never gets here
             connection.send(ack_message(command.id))
 
@@ -197,6 +202,17 @@ class Table(TableCore):
         else:
             await self._deal_next_round()
 
+    def _skip_claims(self, connection: Connection, command: Command) -> None:
+        """Pass on every claim until the player's turn, or for the rest of the hand (or stop doing so)."""
+        game = self._require_game()
+        if connection.seat is None:
+            raise ProtocolError("not-seated", "only players can pass on claims")
+        seat = self.seats[connection.seat]
+        seat.skip_claims = None if command.until == "off" else command.until
+        seat.skip_round = (self.game_number, game.round_number)
+        connection.send(ack_message(command.id))
+        self._refresh()  # answers an open window at once (AutoPass)
+
     async def _new_game(self, ack: tuple[Connection, str | int]) -> None:
         names = player_names(self.seats)
         seed = secrets.randbelow(2**31)
@@ -250,6 +266,43 @@ class Table(TableCore):
     def _silent_passes(game: Game, window: ClaimWindow) -> Iterator[Move]:
         while game.phase is Phase.CLAIM and game.window is window and game.to_act:
             yield Action(game.next_to_act(), Verb.PASS), "timer"
+
+    def _idle(self, seat: int) -> bool:
+        """A person who will not answer a claim window: passing on claims (skip_claims), or away."""
+        state = self.seats[seat]
+        if state.kind != "human" or self._bot_controlled(seat):
+            return False
+        return state.skip_claims is not None or state.connections == 0
+
+    def _idle_passes(self, game: Game, window: ClaimWindow) -> Iterator[Move]:
+        while game.phase is Phase.CLAIM and game.window is window:
+            idle = [seat for seat in game.to_act if self._idle(seat)]
+            if not idle:
+                return
+            yield Action(idle[0], Verb.PASS), "auto"
+
+    async def _auto_pass(self) -> None:
+        self._auto_pending = False
+        game = self.game
+        if game is None or self.status != "playing" or game.phase is not Phase.CLAIM or game.window is None:
+            return
+        try:
+            await self._play(self._idle_passes(game, game.window))
+        except ProtocolError as error:
+            if error.code != "unavailable":
+                raise
+            self._auto_pending = True
+            self.clock.later(2.0, AutoPass())
+
+    def _expire_skips(self, game: Game) -> None:
+        """``skip_claims`` ends at the player's turn ("turn") or with the hand (both)."""
+        for seat in self.seats:
+            if seat.skip_claims is None:
+                continue
+            turn_came = seat.skip_claims == "turn" and game.active == seat.index and game.phase in (
+                Phase.DRAW, Phase.PLAY)
+            if turn_came or seat.skip_round != (self.game_number, game.round_number):
+                seat.skip_claims = seat.skip_round = None
 
     def _bot_controlled(self, seat: int) -> bool:
         state = self.seats[seat]
@@ -321,7 +374,11 @@ class Table(TableCore):
             for kind in ("claim", "turn", "round"):
                 self.clock.disarm(kind)
             return
+        self._expire_skips(game)
         if game.phase is Phase.CLAIM:
+            if not self._auto_pending and any(self._idle(seat) for seat in game.to_act):
+                self._auto_pending = True
+                self.clock.later(0, AutoPass())
             if game.window is not self._timed_window:
                 self._timed_window = game.window
                 self.clock.disarm("claim")

@@ -40,12 +40,54 @@ export const api = {
   createTable: (body) => request("POST", "/api/tables", body),
   myTables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  help: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/help`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
 };
 
+const GONE = new Set([4403, 4404]); // cross-site refused, no such table: reconnecting cannot help
+
+function socketUrl(tableId) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+}
+
+/** Milliseconds before reconnect attempt `attempt` (0, 1, …): 0.5 s doubling to 30 s, ±25 % jitter. */
+export function backoff(attempt, random = Math.random) {
+  const base = Math.min(500 * 2 ** attempt, 30000);
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
 /**
- * One table's WebSocket. Handlers: onState(msg), onError(msg), onAck(msg), onStatus("open"|"closed").
- * Reconnects with back-off; every message carries a fresh id, actions the last seen seq.
+ * Whether a table exists, asked over its WebSocket as a spectator (a first visit, before a name is chosen):
+ * resolves "found", "missing" or "unreachable". An HTTP 404 would be logged by the browser as an error.
+ */
+export function probeTable(tableId) {
+  return new Promise((resolve) => {
+    let ws;
+    try {
+      ws = new WebSocket(socketUrl(tableId));
+    } catch {
+      resolve("unreachable");
+      return;
+    }
+    let answer = null;
+    ws.addEventListener("message", (event) => {
+      try {
+        const msg = JSON.parse(event.data);
+        answer = msg.type === "state" ? "found" : msg.code === "not-found" ? "missing" : answer;
+      } catch {
+        /* not JSON: keep waiting */
+      }
+      if (answer === "found") ws.close(1000);
+    });
+    ws.addEventListener("close", (event) => resolve(answer || (GONE.has(event.code) ? "missing" : "unreachable")));
+  });
+}
+
+/**
+ * One table's WebSocket. Handlers: onState(msg), onError(msg), onAck(msg), onStatus("open"|"closed"),
+ * onGone(code) when the table does not exist (never reconnected). Otherwise reconnects with exponential
+ * back-off (reset once a state arrives); every message carries a fresh id, actions the last seen seq.
  */
 export class TableSocket {
   constructor(tableId, handlers) {
@@ -56,17 +98,15 @@ export class TableSocket {
     this.prefix = Math.random().toString(36).slice(2, 7);
     this.ws = null;
     this.closed = false;
-    this.retry = 500;
+    this.attempt = 0;
     this.queue = [];
     this.pingTimer = null;
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    const ws = new WebSocket(socketUrl(this.tableId));
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.retry = 500;
       this.handlers.onStatus?.("open");
       for (const msg of this.queue.splice(0)) ws.send(JSON.stringify(msg));
       clearInterval(this.pingTimer);
@@ -80,6 +120,7 @@ export class TableSocket {
         return;
       }
       if (msg.type === "state") {
+        this.attempt = 0; // a table that answers: the next drop starts the back-off afresh
         if (typeof msg.seq === "number") this.seq = msg.seq;
         this.handlers.onState?.(msg);
       } else if (msg.type === "error") {
@@ -90,10 +131,15 @@ export class TableSocket {
     });
     ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
-      this.handlers.onStatus?.("closed", event);
       if (this.closed) return;
-      setTimeout(() => this.connect(), this.retry);
-      this.retry = Math.min(this.retry * 2, 8000);
+      if (GONE.has(event.code)) {
+        this.closed = true;
+        this.handlers.onGone?.(event.code);
+        return;
+      }
+      this.handlers.onStatus?.("closed", event);
+      setTimeout(() => this.connect(), backoff(this.attempt));
+      this.attempt += 1;
     });
   }
 

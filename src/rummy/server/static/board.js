@@ -1,44 +1,38 @@
-// The public parts of the table: players around it, the stock and discard pile, the claim banner.
+// The public parts of the table: players around it, the stock and discard pile, the claim window.
+// Every rule shown comes from the view's resolved `facts`; every explanation from the help's glossary.
 
 import { cardBack, cardElement, cardText } from "./cards.js";
-import { el, plural } from "./ui.js";
-
-const CLAIM_LABELS = {
-  "progressive-buy-it": "I'll Buy It!",
-  "progressive-15": "Buy it (1¢)",
-  "may-i": "May I?",
-};
-
-export function claimLabel(variant) {
-  return CLAIM_LABELS[variant] || "Buy it";
-}
-
-/** Buys a seat has left this round, or null when unlimited / unknown. */
-export function buysLeft(view, options = {}) {
-  let limit = null;
-  if (view.variant === "may-i") limit = options.claim_limit ?? options.may_i_limit ?? 3;
-  if (view.variant === "progressive-15") {
-    const schedule = options.buy_schedule;
-    if (Array.isArray(schedule) && schedule[view.round - 1]) limit = schedule[view.round - 1][0];
-    else limit = { 9: 1, 10: 1, 11: 1, 12: 2, 13: 2, 14: 1 }[view.round] ?? 0;
-  }
-  if (options.claim_limit !== undefined && view.variant === "progressive-buy-it") limit = options.claim_limit;
-  return limit;
-}
+import { el, plural, tip } from "./ui.js";
 
 export function seatName(table, view, seat) {
   return view?.players?.[seat] ?? table?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
 }
 
+const SKIP_WORDS = { turn: "until their turn", hand: "for this hand" };
+
+/** "2 buys left" / "bought 2" for a seat, or null where there is no buying. */
+function claimsLabel(view, seat, glossary) {
+  const facts = view.facts;
+  if (!facts?.claim_words) return null;
+  const words = facts.claim_words;
+  const left = facts.claims_left?.[seat];
+  const used = view.claims_used?.[seat] ?? 0;
+  if (left === null || left === undefined) {
+    return used ? tip(`${used} ${used === 1 ? words.name : words.plural}`, glossary.claimed, "claims") : null;
+  }
+  return tip(`${left} ${left === 1 ? words.name : words.plural} left`, glossary.claims_left, "claims");
+}
+
 /**
  * Render everyone's seat: name, kind, hand size, down, buys, total, turn, purchase card.
- * opts: {onPurchaseCard(seat)}
+ * opts: {onPurchaseCard(seat), glossary}
  */
 export function renderSeats(container, table, view, opts = {}) {
   container.replaceChildren();
+  const glossary = opts.glossary || {};
   const seats = table?.seats || [];
   const n = view?.players?.length || seats.length;
-  const options = table?.options ?? table?.config?.options ?? {};
+  container.classList.toggle("many", n > 4);
   for (let seat = 0; seat < n; seat++) {
     const info = seats[seat] || {};
     const mine = view && view.seat === seat;
@@ -46,32 +40,31 @@ export function renderSeats(container, table, view, opts = {}) {
     const waiting = view && view.phase === "claim" && view.to_act.includes(seat) && seat !== view.active;
     const size = view?.hand_sizes?.[seat];
     const badges = [];
-    if (info.kind === "bot") {
-      badges.push(el("span", { class: "badge bot", title: `Computer player (${info.level || "bot"})` }, `bot: ${info.level || "?"}`));
+    if (info.kind === "bot") badges.push(tip(`bot: ${info.level || "?"}`, glossary.computer, "badge bot"));
+    if (info.kind === "human" && info.connected === false) badges.push(tip("away", glossary.away, "badge off"));
+    if (info.kind === "human" && info.bot_playing) badges.push(tip("computer playing", glossary.computer, "badge bot"));
+    if (view?.down?.[seat]) badges.push(tip("down", glossary.down, "badge down"));
+    if (view && view.dealer === seat) badges.push(tip("dealer", glossary.dealer, "badge"));
+    if (info.skip_claims) {
+      const name = view?.facts?.claim_words?.plural || "buys";
+      badges.push(tip("passing", `Passes on ${name} ${SKIP_WORDS[info.skip_claims] || ""}.`, "badge"));
     }
-    if (info.kind === "human" && info.connected === false) badges.push(el("span", { class: "badge off" }, "away"));
-    if (info.kind === "human" && info.bot_playing) badges.push(el("span", { class: "badge bot" }, "computer playing"));
-    if (view?.down?.[seat]) badges.push(el("span", { class: "badge down" }, "down"));
-    if (view && view.dealer === seat) badges.push(el("span", { class: "badge", title: "Dealer" }, "dealer"));
-    const limit = view ? buysLeft(view, options) : null;
-    const used = view?.claims_used?.[seat] ?? 0;
-    const claimsText = view?.variant === "basic" || view?.variant === "purchase" ? null
-      : limit === null ? (used ? `bought ${used}` : null) : `${Math.max(0, limit - used)} buys left`;
     const node = el("li", {
       class: "seat" + (mine ? " mine" : "") + (active ? " active" : "") + (waiting ? " deciding" : ""),
       dataset: { seat: String(seat) },
       "aria-current": active ? "true" : null,
     },
     el("div", { class: "seat-head" },
-      el("span", { class: "seat-name" }, info.name || view?.players?.[seat] || "Open seat", mine ? " (you)" : ""),
+      el("span", { class: "seat-name", title: info.name || view?.players?.[seat] || "Open seat" },
+        info.name || view?.players?.[seat] || "Open seat", mine ? " (you)" : ""),
       active ? el("span", { class: "turn-dot", "aria-label": "playing now" }) : null),
     el("div", { class: "seat-info" },
-      size !== undefined ? el("span", { class: "hand-size", title: "Cards in hand" },
+      size !== undefined ? el("span", { class: "hand-size", title: glossary.hand_size || "Cards in hand" },
         cardBack(undefined, { small: true }), el("b", {}, size)) : null,
-      view && view.variant !== "purchase"
-        ? el("span", { class: "total", title: "Total score" }, `${view.totals?.[seat] ?? 0} pts`) : null,
-      claimsText ? el("span", { class: "claims" }, claimsText) : null),
-    el("div", { class: "badges" }, badges));
+      view && view.facts?.scoring !== "book"
+        ? tip(`${view.totals?.[seat] ?? 0} pts`, glossary.total, "total") : null,
+      view ? claimsLabel(view, seat, glossary) : null),
+    badges.length ? el("div", { class: "badges" }, badges) : null);
     const pc = view?.purchase_cards?.[seat];
     if (pc) {
       const card = cardElement(pc, { small: true, tag: "button" });
@@ -81,7 +74,7 @@ export function renderSeats(container, table, view, opts = {}) {
       card.dataset.drop = "pc";
       card.dataset.seat = String(seat);
       card.addEventListener("click", () => opts.onPurchaseCard?.(seat));
-      node.append(el("div", { class: "pc-wrap" }, el("span", { class: "muted" }, "purchase card"), card));
+      node.append(el("div", { class: "pc-wrap" }, tip("purchase card", glossary.purchase_card, "muted"), card));
     }
     container.append(node);
   }
@@ -89,11 +82,12 @@ export function renderSeats(container, table, view, opts = {}) {
 
 /**
  * The stock and the discard pile. opts: {canDraw, canTake, spread, onStock(), onDiscard(card|null),
- * purchasable: Set of cards}
+ * purchasable: Set of cards, glossary}
  */
 export function renderPiles(container, view, opts = {}) {
   container.replaceChildren();
   if (!view) return;
+  const glossary = opts.glossary || {};
   const stock = cardBack(view.stock_count, { tag: "button" });
   stock.type = "button";
   stock.id = "stock";
@@ -101,13 +95,13 @@ export function renderPiles(container, view, opts = {}) {
   stock.setAttribute("aria-label", `Stock, ${plural(view.stock_count, "card")}` + (opts.canDraw ? ". Draw a card" : ""));
   stock.addEventListener("click", () => opts.onStock?.());
   const discard = view.discard || [];
+  const dead = !!view.facts?.discard_dead;
   const pile = el("div", {
-    class: "discard-pile" + (opts.spread ? " spread" : "") + (view.discard_dead ? " dead" : "")
-      + (opts.canTake ? " can" : ""),
+    class: "discard-pile" + (opts.spread ? " spread" : "") + (dead ? " dead" : "") + (opts.canTake ? " can" : ""),
     id: "discard", role: "button", tabindex: "0",
     dataset: { drop: "discard" },
     "aria-label": discard.length
-      ? `Discard pile, top card ${cardText(discard[discard.length - 1])}${view.discard_dead ? ", dead" : ""}`
+      ? `Discard pile, top card ${cardText(discard[discard.length - 1])}${dead ? ", dead" : ""}`
       : "Discard pile, empty",
   });
   if (!discard.length) pile.append(el("div", { class: "card empty-slot" }, "discard"));
@@ -138,11 +132,31 @@ export function renderPiles(container, view, opts = {}) {
   container.append(
     el("div", { class: "pile" }, stock, el("span", { class: "pile-label" }, `Stock · ${view.stock_count}`)),
     el("div", { class: "pile grow" }, pile, el("span", { class: "pile-label" },
-      `Discards · ${view.discard_count}` + (view.discard_dead ? " · dead" : ""))));
-  if (view.kitty) container.append(el("div", { class: "kitty", title: "Pennies paid for buys" }, `Kitty ${view.kitty}¢`));
+      `Discards · ${view.discard_count}`, dead ? " · " : "", dead ? tip("dead", glossary.dead, "dead-label") : null)));
+  if (view.kitty) container.append(tip(`Kitty ${view.kitty}¢`, glossary.kitty, "kitty"));
 }
 
-/** The out-of-turn claim banner ("I'll Buy It!", "May I?") with its countdown. */
+/** What a claim costs and how many are left, in words: "You also take a penalty card from the stock.
+ * 2 of 3 buys left this hand." */
+export function claimTerms(view) {
+  const facts = view.facts || {};
+  const words = facts.claim_words || { name: "buy", plural: "buys" };
+  const cost = facts.claim_cost || {};
+  const parts = [];
+  const extra = cost.penalty_cards || 0;
+  if (extra) parts.push(`You also take ${extra === 1 ? "a" : extra} ${cost.penalty_word}${extra === 1 ? "" : "s"} from the stock.`);
+  if (cost.pennies) parts.push(`It costs ${cost.pennies}¢.`);
+  const left = facts.claims_left?.[view.seat];
+  if (facts.claim_limit === null || facts.claim_limit === undefined) parts.push(`No limit on ${words.plural}.`);
+  else parts.push(`${left} of ${facts.claim_limit} ${facts.claim_limit === 1 ? words.name : words.plural} left this hand.`);
+  return parts.join(" ");
+}
+
+/**
+ * The out-of-turn claim window ("I'll Buy It!", "May I?"): what it costs, its countdown, and the
+ * answers: claim, no thanks, pass until my turn, don't ask again this hand.
+ * opts: {legal, onBuy(), onPass(), onSkip(until)}
+ */
 export function renderClaim(container, view, opts) {
   container.replaceChildren();
   const legal = opts.legal;
@@ -152,13 +166,20 @@ export function renderClaim(container, view, opts) {
     return;
   }
   container.hidden = false;
+  const words = view.facts?.claim_words || { call: "Buy it", ask: "Buy", plural: "buys" };
   const card = view.claim_card || view.discard?.[view.discard.length - 1];
   container.append(
     el("div", { class: "claim-card" }, card ? cardElement(card) : null),
     el("div", { class: "claim-body" },
-      el("p", {}, card ? `Want the ${cardText(card)}?` : "Want the discard?",
+      el("p", { class: "claim-question" }, `${words.ask} the ${card ? cardText(card) : "discard"}?`,
         el("span", { class: "countdown", id: "claim-countdown", "aria-live": "off" })),
+      el("p", { class: "claim-terms", id: "claim-terms" }, claimTerms(view)),
       el("div", { class: "row" },
-        el("button", { type: "button", class: "buy big", id: "buy-button", onclick: () => opts.onBuy() }, claimLabel(view.variant)),
-        legal.has("pass") ? el("button", { type: "button", class: "ghost", id: "pass-button", onclick: () => opts.onPass() }, "No thanks") : null)));
+        el("button", { type: "button", class: "buy big", id: "buy-button", onclick: () => opts.onBuy() }, words.call),
+        legal.has("pass") ? el("button", { type: "button", id: "pass-button", onclick: () => opts.onPass() }, "No thanks") : null),
+      el("div", { class: "row skip-claims" },
+        el("button", { type: "button", class: "small ghost", id: "skip-turn-button", onclick: () => opts.onSkip("turn") },
+          `Pass on ${words.plural} until my turn`),
+        el("button", { type: "button", class: "small ghost", id: "skip-hand-button", onclick: () => opts.onSkip("hand") },
+          "Don't ask again this hand"))));
 }

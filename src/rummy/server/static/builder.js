@@ -6,7 +6,7 @@ import { describeMeld, meldSpec, specCards, specElement } from "./melds.js";
 import { el, fill, toast } from "./ui.js";
 
 export class MeldBuilder {
-  /** opts: {hand: HandView, send(bodyText), variant()} */
+  /** opts: {hand: HandView, send(bodyText)} */
   constructor(container, opts) {
     this.container = container;
     this.opts = opts;
@@ -42,7 +42,7 @@ export class MeldBuilder {
   async addMeld(kind) {
     const items = this.opts.hand.selected();
     try {
-      const spec = await meldSpec(kind, items.map((i) => i.card), this.view.variant);
+      const spec = await meldSpec(kind, items.map((i) => i.card), this.view.facts);
       // keep the hand cards in the order the spec lists them
       const keys = [];
       const pool = [...items];
@@ -118,7 +118,7 @@ export class MeldBuilder {
       type: "button", class: "kind", id: `builder-${kind}`, onclick: () => this.addMeld(kind),
     }, `+ ${kind[0].toUpperCase()}${kind.slice(1)}`));
     const staged = el("ol", { class: "staged" }, this.staged.map((m, i) => el("li", {},
-      specElement(m.spec, view.variant),
+      specElement(m.spec),
       el("button", { type: "button", class: "icon", "aria-label": "Take this meld apart", title: "Take apart",
         onclick: () => this.remove(i) }, "×"))));
     const count = this.staged.length;
@@ -166,7 +166,7 @@ export function openRearrangeEditor({ view, handItems, preselectedKeys, send }) 
   const addGroup = async (kind) => {
     const tokens = pool().filter((t) => picked.has(t.id));
     try {
-      const spec = await meldSpec(kind, tokens.map((t) => t.card), view.variant);
+      const spec = await meldSpec(kind, tokens.map((t) => t.card), view.facts);
       groups.push({ spec, tokens: tokens.map((t) => t.id) });
       picked = new Set();
       message = "";
@@ -237,7 +237,7 @@ export function openRearrangeEditor({ view, handItems, preselectedKeys, send }) 
       el("div", { class: "row" },
         el("button", { type: "button", onclick: () => addGroup("set") }, "+ Set"),
         el("button", { type: "button", onclick: () => addGroup("run") }, "+ Run")),
-      el("ol", { class: "staged" }, groups.map((g, i) => el("li", {}, specElement(g.spec, view.variant),
+      el("ol", { class: "staged" }, groups.map((g, i) => el("li", {}, specElement(g.spec),
         el("button", { type: "button", class: "icon", "aria-label": "Take apart", onclick: () => {
           groups.splice(i, 1);
           render();

@@ -44,18 +44,10 @@ export function cardSpeech(card) {
   return suit ? `${name} of ${suit}` : `any ${name}`;
 }
 
-const wildConfig = { twos: null };
-
-/** Follow the table's `wild_ranks` house rule (a list such as ["JOKER", "2"]); null: the variant's own. */
-export function configureWilds(wildRanks) {
-  wildConfig.twos = Array.isArray(wildRanks) ? wildRanks.map(String).includes("2") : null;
-}
-
-/** Is the card a wild in this view's variant? (2s are wild in progressive-15 and may-i.) */
-export function isWild(card, variant) {
-  if (isJoker(card)) return true;
-  if (rankOf(card) !== "2") return false;
-  return wildConfig.twos ?? (variant === "progressive-15" || variant === "may-i");
+/** Is the card wild at this table? `facts` is the view's `facts` (its `wild_ranks`: "JOKER", "2"). */
+export function isWild(card, facts) {
+  const wild = facts?.wild_ranks || [];
+  return isJoker(card) ? wild.includes("JOKER") : wild.includes(rankOf(card));
 }
 
 /**
@@ -129,34 +121,24 @@ export function rankKey(card) {
   return rankValue(card) * 10 + SUIT_ORDER[suitOf(card)];
 }
 
-/** Card points by variant (for hand totals at the end of a round; the server's sheet is authoritative). */
-export function cardPoints(card, variant) {
-  const v = rankValue(card);
-  switch (variant) {
-    case "progressive-buy-it":
-      return isJoker(card) ? 25 : v === 1 ? 15 : v >= 10 ? 10 : 5;
-    case "progressive-15":
-      return isWild(card, variant) ? 20 : v === 1 ? 15 : v >= 11 ? 10 : 5;
-    case "may-i":
-      return isWild(card, variant) ? 10 : v === 1 ? 15 : v >= 8 ? 10 : 5;
-    case "basic":
-      return v >= 10 ? 10 : v;
-    default:
-      return 0;
-  }
+/** A card's points at this table (the view's `facts.card_points`; the server's score sheet is authoritative). */
+export function cardPoints(card, facts) {
+  return facts?.card_points?.[isJoker(card) ? "JOKER" : rankOf(card)] ?? 0;
 }
 
 /**
- * Order the cards of a run low to high; wilds fill gaps, spare wilds go above (or below at the ace).
- * Returns null when the naturals cannot form a run (mixed suits, duplicates).
+ * Order the cards of a run low to high; wilds fill gaps, spare wilds go above (or below at the top).
+ * Aces stand where the table's `facts.ace_mode` allows. Returns null when the naturals cannot form a run.
  */
-export function arrangeRun(cards, variant, spareLow = false) {
-  const wilds = cards.filter((c) => isWild(c, variant));
-  const naturals = cards.filter((c) => !isWild(c, variant));
+export function arrangeRun(cards, facts, spareLow = false) {
+  const wilds = cards.filter((c) => isWild(c, facts));
+  const naturals = cards.filter((c) => !isWild(c, facts));
   if (!naturals.length) return [...cards];
   const suits = new Set(naturals.map(suitOf));
   if (suits.size > 1) return null;
-  const highAce = naturals.some((c) => rankValue(c) >= 10) && !naturals.some((c) => [2, 3, 4, 5].includes(rankValue(c)));
+  const mode = facts?.ace_mode || "low_or_high";
+  const highAce = mode === "high_only" || (mode === "low_or_high"
+    && naturals.some((c) => rankValue(c) >= 10) && !naturals.some((c) => [2, 3, 4, 5].includes(rankValue(c))));
   const value = (c) => (rankValue(c) === 1 && highAce ? 14 : rankValue(c));
   naturals.sort((a, b) => value(a) - value(b));
   const out = [naturals[0]];
@@ -171,9 +153,10 @@ export function arrangeRun(cards, variant, spareLow = false) {
   }
   let low = value(naturals[0]);
   let high = value(naturals[naturals.length - 1]);
-  const top = variant === "basic" ? 13 : 14;
+  const top = mode === "low_only" ? 13 : 14;
+  const bottom = mode === "high_only" ? 2 : 1;
   while (wilds.length) {
-    if ((spareLow && low > 1) || high >= top) {
+    if ((spareLow && low > bottom) || high >= top) {
       out.unshift(wilds.shift());
       low--;
     } else {

@@ -1,5 +1,7 @@
 // The player's own hand: local order (sort by suit / rank or arrange by hand), selection, drag with
 // pointer events (mouse and touch), and keyboard operation (arrows, Shift+arrows, Enter/Space).
+// A tap selects on the browser's click, which follows the pointerup: the page re-renders only after
+// the whole gesture, so nothing moves under the finger between pointerup and click.
 
 import { cardElement, isJoker, isWild, rankKey, suitKey } from "./cards.js";
 
@@ -19,8 +21,10 @@ export class HandView {
     this.focusKey = null;
     this.mode = "suit";
     this.counter = 0;
-    this.variant = "";
+    this.facts = null;
     this.drag = null;
+    this.dragEnded = false; // a drag just ended: the click that follows its pointerup is not a tap
+    this.tapTimer = null; // a tap's pointerup came, its click has not yet
     this.seeded = false;
     container.classList.add("hand");
     container.setAttribute("role", "listbox");
@@ -29,12 +33,13 @@ export class HandView {
     container.addEventListener("keydown", (e) => this.onKey(e));
   }
 
-  /** Take the server's hand (a multiset) and keep the local order of cards still held. */
-  setCards(cards, variant) {
-    const signature = [...cards].sort().join(" ");
-    if (signature === this.signature && variant === this.variant) return;
+  /** Take the server's hand (a multiset) and keep the local order of cards still held; `facts` are the
+   * view's resolved facts (which cards are wild). */
+  setCards(cards, facts) {
+    const signature = [...cards].sort().join(" ") + "|" + (facts?.wild_ranks || []).join(",");
+    if (signature === this.signature) return;
     this.signature = signature;
-    this.variant = variant;
+    this.facts = facts;
     const remaining = [...cards];
     const kept = [];
     for (const item of this.items) {
@@ -112,7 +117,7 @@ export class HandView {
   }
 
   render() {
-    if (this.drag) {
+    if (this.drag || this.tapTimer) {
       this.pendingRender = true; // never pull the dragged card from under the pointer
       return;
     }
@@ -133,11 +138,12 @@ export class HandView {
         node.setAttribute("aria-disabled", "true");
       }
       if (item.fresh) node.classList.add("fresh");
-      if (!isJoker(item.card) && isWild(item.card, this.variant)) {
+      if (!isJoker(item.card) && isWild(item.card, this.facts)) {
         node.classList.add("is-wild");
         node.setAttribute("aria-label", node.getAttribute("aria-label") + ", wild");
       }
       node.addEventListener("pointerdown", (e) => this.onPointerDown(e, item, node));
+      node.addEventListener("click", () => this.onTap(item));
       node.addEventListener("focus", () => { this.focusKey = item.key; });
       this.container.append(node);
     }
@@ -185,8 +191,21 @@ export class HandView {
 
   // -- pointer drag -----------------------------------------------------------------------
 
+  /** A tap or click on a card (the click after a drag is not one). */
+  onTap(item) {
+    clearTimeout(this.tapTimer);
+    this.tapTimer = null;
+    if (this.dragEnded) {
+      this.dragEnded = false;
+      if (this.pendingRender) this.render();
+      return;
+    }
+    this.toggle(item.key);
+  }
+
   onPointerDown(event, item, node) {
     if (event.button !== undefined && event.button !== 0) return;
+    this.dragEnded = false;
     if (this.stagedKeys.has(item.key)) return;
     event.preventDefault();
     node.focus({ preventScroll: true });
@@ -268,10 +287,16 @@ export class HandView {
     const drag = this.drag;
     if (!drag) return;
     if (!drag.started) {
+      // A tap: the click that follows selects (onTap). Until it comes (or briefly, if none does) the
+      // hand is not redrawn, so the card stays under the finger.
       this.drag = null;
-      this.toggle(drag.item.key);
+      this.tapTimer = setTimeout(() => {
+        this.tapTimer = null;
+        if (this.pendingRender) this.render();
+      }, 500);
       return;
     }
+    this.dragEnded = true;
     this.updateTarget(event.clientX, event.clientY);
     const { target, insert, items } = drag;
     this.endDrag();

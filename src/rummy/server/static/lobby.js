@@ -1,15 +1,8 @@
 // The lobby: name entry, creating a table (variant, seats, computer players, timers, house rules), joining.
 
 import { api } from "./api.js";
+import { houseRulesPanel, showHelp } from "./rules.js";
 import { el, toast } from "./ui.js";
-
-const BLURBS = {
-  "progressive-buy-it": "3–8 players, three decks with jokers, eight rounds of growing contracts; anyone may buy the top discard before each draw.",
-  "progressive-15": "Jokers and 2s wild, fifteen contracts, buying in hands 9–14 for a penny, penny settlement at the end.",
-  "may-i": "Seven hands; wilds may not outnumber naturals; three “May I?”s per hand.",
-  basic: "Classic rummy for 2–4: meld freely, the winner collects, going rummy doubles.",
-  purchase: "Bookstore: swap with purchase cards; the first four-card book wins.",
-};
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -37,37 +30,6 @@ export function askName(main, title) {
   });
 }
 
-function optionLabel(key) {
-  return key.replace(/[._]/g, " ").replace(/^./, (c) => c.toUpperCase());
-}
-
-function optionInput(option) {
-  const id = "opt-" + option.key.replace(/\W/g, "-");
-  let input;
-  if (option.type === "bool") {
-    input = el("input", { type: "checkbox", id, role: "switch", checked: !!option.default });
-  } else if (option.type === "int") {
-    input = el("input", { type: "number", id, value: option.default ?? "", step: "1", inputmode: "numeric",
-      min: option.min, max: option.max, placeholder: option.nullable ? "none" : null });
-  } else if (option.choices) {
-    input = el("select", { id }, option.choices.map((c) =>
-      el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(option.default) },
-        String(c).replace(/_/g, " "))));
-  } else {
-    input = el("input", { type: "text", id, value: JSON.stringify(option.default), spellcheck: "false" });
-  }
-  const read = () => {
-    if (option.type === "bool") return input.checked;
-    if (input.tagName === "SELECT") return JSON.parse(input.value);
-    if (input.type === "number") return input.value === "" ? null : Number(input.value);
-    return JSON.parse(input.value);
-  };
-  const row = el("div", { class: "option " + (option.type === "bool" ? "switch" : "") },
-    option.type === "bool" ? [input, el("label", { for: id }, optionLabel(option.key))]
-      : [el("label", { for: id }, optionLabel(option.key)), input]);
-  return { row, read, option };
-}
-
 function seatRow(index, level) {
   const select = el("select", { "aria-label": `Seat ${index + 1}`, name: `seat-${index}`, class: "seat-kind" },
     el("option", { value: "" }, "Open seat (invite a person)"),
@@ -88,9 +50,8 @@ function buildCreateForm(variants, onCreated) {
     [3, 5, 8, 10, 15].map((s) => el("option", { value: s, selected: s === 5 }, `${s} seconds`)));
   const takeover = el("input", { type: "checkbox", id: "bot-takeover", checked: true });
   const rulesBox = el("div", { class: "options" });
-  const rulesFilter = el("input", { type: "search", placeholder: "Filter house rules", "aria-label": "Filter house rules" });
   const error = el("p", { class: "error", role: "alert" });
-  let optionInputs = [];
+  let rules = null;
   let seatSelects = [];
 
   const variant = () => variants.find((v) => v.id === variantSelect.value);
@@ -110,32 +71,32 @@ function buildCreateForm(variants, onCreated) {
       seatList.append(row);
       seatSelects.push(select);
     }
+    rules?.setSeats(n);
   };
 
   const renderVariant = () => {
     const v = variant();
-    blurb.textContent = BLURBS[v.id] || "";
+    blurb.textContent = v.blurb || "";
     seatsInput.min = v.players[0];
     seatsInput.max = v.players[1];
     if (!seatsInput.value || seatsInput.value < v.players[0] || seatsInput.value > v.players[1]) {
       seatsInput.value = Math.min(Math.max(4, v.players[0]), v.players[1]);
     }
+    rules = null;
     renderSeats();
-    optionInputs = (v.options || []).filter((o) => !o.key.startsWith("players.")).map(optionInput);
-    rulesBox.replaceChildren(...optionInputs.map((o) => o.row));
-    rulesFilter.value = "";
+    rules = houseRulesPanel(v, Number(seatsInput.value));
+    rulesBox.replaceChildren(rules.node);
   };
 
-  rulesFilter.addEventListener("input", () => {
-    const q = rulesFilter.value.toLowerCase().replace(/\s+/g, "_");
-    for (const o of optionInputs) o.row.hidden = q && !o.option.key.includes(q);
-  });
   variantSelect.addEventListener("change", renderVariant);
   seatsInput.addEventListener("change", renderSeats);
 
   const form = el("form", { class: "panel", id: "create-form" },
     el("h2", {}, "New table"),
-    el("label", { for: "variant" }, "Game"), variantSelect, blurb,
+    el("label", { for: "variant" }, "Game"), variantSelect,
+    el("div", { class: "row blurb-row" }, blurb,
+      el("button", { type: "button", class: "small", id: "lobby-help", onclick: () => showHelp(variant().help) },
+        "How to play")),
     el("label", { for: "seats" }, "Seats"), seatsInput,
     seatList,
     el("div", { class: "grid2" },
@@ -143,7 +104,7 @@ function buildCreateForm(variants, onCreated) {
       el("div", {}, el("label", { for: "claim-seconds" }, "Time to buy a discard"), claimSelect)),
     el("div", { class: "option switch" }, takeover,
       el("label", { for: "bot-takeover" }, "A computer plays for someone who drops out")),
-    el("details", { class: "house-rules" }, el("summary", {}, "House rules"), rulesFilter, rulesBox),
+    el("details", { class: "house-rules" }, el("summary", {}, "House rules"), rulesBox),
     el("button", { type: "submit", class: "primary big", id: "create-table" }, "Create table"),
     error);
 
@@ -151,14 +112,11 @@ function buildCreateForm(variants, onCreated) {
     event.preventDefault();
     error.textContent = "";
     const v = variant();
-    const options = {};
+    let options;
     try {
-      for (const o of optionInputs) {
-        const value = o.read();
-        if (JSON.stringify(value) !== JSON.stringify(o.option.default)) options[o.option.key] = value;
-      }
+      options = rules.changes();
     } catch (err) {
-      error.textContent = "A house rule has a bad value: " + err.message;
+      error.textContent = "A house rule needs fixing: " + err.message;
       return;
     }
     const bots = {};

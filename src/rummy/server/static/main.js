@@ -1,19 +1,17 @@
 // Entry point: routes "/" to the lobby and "/table/{id}" to the table, after making sure of a session.
 
-import { api, ApiError } from "./api.js";
+import { api, probeTable } from "./api.js";
 import { applyPrefs } from "./prefs.js";
 import { showLobby, askName } from "./lobby.js";
 import { showTable } from "./table.js";
+import { showMissingTable } from "./waiting.js";
 import { unlockAudioOnGesture } from "./sound.js";
 import { el } from "./ui.js";
 
+/** The session, or null on a first visit (the server answers with nulls, not an error). */
 async function currentSession() {
-  try {
-    return await api.session();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  const session = await api.session();
+  return session && session.player_id ? session : null;
 }
 
 function setWho(session) {
@@ -35,12 +33,18 @@ async function start() {
     main.replaceChildren(el("p", { class: "error" }, "Cannot reach the server: " + err.message));
     return;
   }
+  const tableId = match ? decodeURIComponent(match[1]) : null;
   if (!session) {
+    // A first visit by an invite link: make sure of the table before asking for a name.
+    if (tableId !== null && (await probeTable(tableId)) === "missing") {
+      showMissingTable(main, tableId);
+      return;
+    }
     session = await askName(main, match ? "Pick a name to join the table" : "Pick a name to play");
   }
   setWho(session);
-  if (match) {
-    await showTable(main, decodeURIComponent(match[1]), session);
+  if (tableId !== null) {
+    await showTable(main, tableId, session);
   } else {
     await showLobby(main, session, (s) => setWho(s));
   }

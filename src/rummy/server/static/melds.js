@@ -16,7 +16,7 @@ export function describeMeld(meld) {
 
 /**
  * Render every table meld, grouped by the player who laid it.
- * opts: {players, onActivate(meldId, node), marked: Set of meld ids, variant}
+ * opts: {onActivate(meldId, node), marked: Set of meld ids, facts: the view's facts, name(seat)}
  */
 export function renderMelds(container, view, opts = {}) {
   container.replaceChildren();
@@ -28,8 +28,10 @@ export function renderMelds(container, view, opts = {}) {
   const players = view.players || [];
   const owners = [...new Set(melds.map((m) => m.owner))].sort((a, b) => a - b);
   for (const owner of owners) {
-    const group = el("div", { class: "meld-group" },
-      el("h3", {}, owner === view.seat ? "Your melds" : `${players[owner] ?? "Seat " + (owner + 1)}’s melds`));
+    const count = melds.filter((m) => m.owner === owner).length;
+    const who = owner === view.seat ? "Your melds" : (opts.name?.(owner) ?? players[owner] ?? `Seat ${owner + 1}`);
+    const group = el("div", { class: "meld-group", dataset: { owner: String(owner) } },
+      el("h3", {}, who, el("span", { class: "count" }, owner === view.seat ? "" : ` · ${count} meld${count === 1 ? "" : "s"}`)));
     const row = el("div", { class: "meld-row" });
     for (const meld of melds.filter((m) => m.owner === owner)) row.append(meldElement(meld, opts));
     group.append(row);
@@ -47,7 +49,7 @@ export function meldElement(meld, opts = {}) {
   const cards = el("div", { class: "meld-cards" + (meld.cards.length > 8 ? " long" : "") });
   meld.cards.forEach((card, i) => {
     const as = meld.as ? meld.as[i] : null; // null: a trio of wilds, which stands for nothing in particular
-    const wild = meld.as ? isWild(card, opts.variant) || as !== card : true;
+    const wild = meld.as ? isWild(card, opts.facts) || as !== card : true;
     cards.append(cardElement(card, { small: true, wild, as }));
   });
   node.append(cards);
@@ -63,16 +65,16 @@ export function meldElement(meld, opts = {}) {
 }
 
 /**
- * Meld notation for `cards` as `kind` ("set:7H-7S-JK", "run:3D-JK-5D-6D"); asks for a declaration when
- * every card is wild. Throws an Error with a readable message when the cards cannot be arranged.
+ * Meld notation for `cards` as `kind` ("set:7H-7S-JK", "run:3D-JK-5D-6D") at a table with `facts`; asks
+ * for a declaration when every card is wild. Throws an Error with a readable message when the cards cannot be arranged.
  */
-export async function meldSpec(kind, cards, variant) {
+export async function meldSpec(kind, cards, facts) {
   if (!cards.length) throw new Error("Select some cards first.");
-  const naturals = cards.filter((c) => !isWild(c, variant));
+  const naturals = cards.filter((c) => !isWild(c, facts));
   let ordered;
   let declaration = "";
   if (kind === "run") {
-    ordered = arrangeRun(cards, variant);
+    ordered = arrangeRun(cards, facts);
     if (!ordered) {
       throw new Error(`${cards.map(cardText).join(" ")} cannot make a run: runs are consecutive cards of one suit.`);
     }
@@ -86,7 +88,7 @@ export async function meldSpec(kind, cards, variant) {
     if (ranks.size > 1 && kind !== "book") {
       throw new Error(`${cards.map(cardText).join(" ")} cannot make a set: a set is cards of one rank.`);
     }
-    ordered = kind === "book" ? cards : [...naturals, ...cards.filter((c) => isWild(c, variant))];
+    ordered = kind === "book" ? cards : [...naturals, ...cards.filter((c) => isWild(c, facts))];
     if (!naturals.length) {
       const answer = await ask("All-wild set", "Rank it stands for (e.g. Q)");
       if (!answer) throw new Error("A set of wilds needs its rank declared.");
@@ -106,7 +108,7 @@ export function specKind(spec) {
 }
 
 /** A meld written in notation as a row of small cards. */
-export function specElement(spec, variant) {
+export function specElement(spec) {
   const kind = specKind(spec);
   const cards = specCards(spec);
   const row = el("span", { class: "spec", title: spec },

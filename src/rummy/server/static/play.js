@@ -3,6 +3,7 @@
 
 import { cardElement, cardText, isWild, rankValue } from "./cards.js";
 import { seatName } from "./board.js";
+import { openRearrangeEditor } from "./builder.js";
 import { specCards } from "./melds.js";
 import { choose, toast } from "./ui.js";
 
@@ -23,9 +24,9 @@ export function layoffChoices(bodies, meldId, card) {
 }
 
 /** Order several cards for lay-offs onto one meld: upwards above a run, downwards below, wilds last. */
-export function orderForLayoff(cards, meld, variant) {
-  const wilds = cards.filter((c) => isWild(c, variant));
-  const naturals = cards.filter((c) => !isWild(c, variant));
+export function orderForLayoff(cards, meld, facts) {
+  const wilds = cards.filter((c) => isWild(c, facts));
+  const naturals = cards.filter((c) => !isWild(c, facts));
   if (!meld || meld.kind !== "run" || !meld.as) return [...naturals, ...wilds];
   const values = meld.as.map((c) => rankValue(c));
   const high = Math.max(...values);
@@ -42,7 +43,7 @@ export function turnHelp(view, legal, name) {
   const active = name(view.active);
   switch (view.phase) {
     case "claim": {
-      const beforeDraw = view.variant === "progressive-buy-it"; // others buy before the draw, not after a pass
+      const beforeDraw = view.facts?.claim_timing === "pre_draw"; // others buy before the draw, not after a pass
       const card = cardText(view.claim_card || top);
       if (legal.has("buy")) return `Do you want the ${card}? ${active} ${beforeDraw ? "draws next" : "passed on it"}.`;
       if (view.active === me) return `Others may take the ${card} before you ${beforeDraw ? "draw" : "get your card"}…`;
@@ -54,8 +55,8 @@ export function turnHelp(view, legal, name) {
       return "Your turn: draw from the stock.";
     case "play":
       if (view.active !== me) return `${active} is playing.`;
-      if (view.variant === "purchase") return "Purchase, trade or exchange (optional), declare a book, or discard.";
-      if (view.variant === "basic") return "Meld, lay off, or discard a card to end your turn.";
+      if (view.facts?.scoring === "book") return "Purchase, trade or exchange (optional), declare a book, or discard.";
+      if (view.facts?.free_melding) return "Meld, lay off, or discard a card to end your turn.";
       if (!view.down[me] && view.contract.length) {
         return `Lay down ${view.contract.join(" + ")} if you can, then discard.`;
       }
@@ -89,7 +90,7 @@ export async function playOnMeld(page, meldId, items) {
     }
     page.send(body);
   } else {
-    const cards = orderForLayoff(items.map((i) => i.card), meld, view.variant);
+    const cards = orderForLayoff(items.map((i) => i.card), meld, view.facts);
     page.send(cards.map((c) => `layoff ${meldId} ${c}`).join(" ; "));
   }
   page.hand.clearSelection();
@@ -166,4 +167,34 @@ export function hint(page) {
     return;
   }
   if (page.legal.has("discard")) toast("No lay-down possible yet — discard a card you don't need.", "info", 6000);
+}
+
+/** The action buttons the legal actions allow now, as [label, id, class, onclick]. */
+export function actionButtons(page, selected) {
+  const { view, legal } = page;
+  const top = view.discard[view.discard.length - 1];
+  const buttons = [];
+  if (legal.has("draw")) buttons.push(["Draw from stock", "draw-button", "primary", () => page.send("draw")]);
+  if (legal.has("take") && top) buttons.push([`Take ${cardText(top)}`, "take-button", "", () => page.send("take")]);
+  if (legal.has("buy") && view.phase === "draw" && top) {
+    const pennies = view.facts?.claim_cost?.pennies;
+    buttons.push([`Buy the ${cardText(top)}${pennies ? ` (${pennies}¢)` : ""}`, "own-buy-button", "buy", () => page.send("buy")]);
+  }
+  if (legal.has("discard")) {
+    const one = selected.length === 1 ? selected[0].card : null;
+    buttons.push([one ? `Discard ${cardText(one)}` : "Discard…", "discard-button", one ? "primary" : "",
+      () => page.discardSelected()]);
+  }
+  if (legal.has("book")) buttons.push(["Declare book!", "book-button", "primary", () => page.declareBook()]);
+  if (legal.has("exchange")) {
+    buttons.push(["Exchange purchase card", "exchange-button", "", () => page.onPurchaseCard(view.seat)]);
+  }
+  if (legal.has("rearrange")) {
+    buttons.push(["Rearrange…", "rearrange-button", "", () => openRearrangeEditor({
+      view, handItems: page.hand.available(), preselectedKeys: page.hand.selected().map((i) => i.key),
+      send: (b) => page.send(b),
+    })]);
+  }
+  if (view.phase === "play" && page.isMyTurn()) buttons.push(["Hint", "hint-button", "ghost", () => page.hint()]);
+  return buttons;
 }

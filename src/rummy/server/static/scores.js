@@ -29,7 +29,7 @@ export function renderScoreSheet(container, table, view) {
   const rows = sheetRows(table);
   const names = Array.from({ length: n }, (_, s) => seatName(table, view, s));
   const totals = view?.totals || Array.from({ length: n }, (_, s) => rows.reduce((a, r) => a + (r.scores[s] || 0), 0));
-  const best = view?.variant === "basic" ? Math.max(...totals) : Math.min(...totals);
+  const best = view?.facts?.higher_wins ? Math.max(...totals) : Math.min(...totals);
   const tableEl = el("table", { class: "sheet" },
     el("caption", {}, "Score sheet"),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Rd"),
@@ -52,9 +52,17 @@ export function renderLog(container, lines) {
   if (atBottom) container.scrollTop = container.scrollHeight;
 }
 
+/** Who the next round waits for, without the reader: "Sam and Bob" (null when nobody else). */
+function othersNotReady(table, view) {
+  const names = (table?.seats || []).filter((s) => s.kind === "human" && !s.ready && s.seat !== view.seat
+    && s.connected !== false).map((s) => seatName(table, view, s.seat));
+  if (!names.length) return null;
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 /**
  * The end-of-round / end-of-game panel: revealed hands, points, totals, winner, settlement.
- * opts: {isHost, onPlayAgain(), recordUrl, onClose()}
+ * opts: {isHost, onPlayAgain(), recordUrl, onClose(), canReady, ready, onReady()}
  */
 export function roundSummary(table, view, opts) {
   const n = view.players.length;
@@ -65,29 +73,33 @@ export function roundSummary(table, view, opts) {
   const wentOut = last?.wentOut ?? view.hand_sizes.findIndex((size) => size === 0);
   const title = over ? "Game over" : `Round ${view.round} over`;
   let headline = "";
-  if (wentOut !== null && wentOut >= 0) headline = `${seatName(table, view, wentOut)} went out!`;
+  if (wentOut !== null && wentOut >= 0) headline = wentOut === view.seat ? "You went out!" : `${seatName(table, view, wentOut)} went out!`;
   else if (last?.end === "exhausted") headline = "The stock ran out.";
   else if (last?.end === "stalemate") headline = "Stalemate — nobody scores.";
 
   const body = el("table", { class: "summary" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cards left"),
-      el("th", { class: "num" }, "Round"), el("th", { class: "num" }, "Total"))),
-    el("tbody", {}, Array.from({ length: n }, (_, s) => {
+    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "Round"),
+      el("th", { class: "num" }, "Total"))),
+    Array.from({ length: n }, (_, s) => {
       const hand = hands[s] || [];
-      const points = last?.scores?.[s] ?? hand.reduce((a, c) => a + cardPoints(c, view.variant), 0);
-      return el("tr", { class: s === wentOut ? "out" : "" },
-        el("th", { scope: "row" }, seatName(table, view, s), s === view.seat ? " (you)" : ""),
-        el("td", {}, el("div", { class: "mini-hand" }, hand.length ? hand.map((c) => cardElement(c, { small: true }))
-          : el("span", { class: "muted" }, "—"))),
-        el("td", { class: "num" }, points),
-        el("td", { class: "num" }, view.totals[s]));
-    })));
+      const points = last?.scores?.[s] ?? hand.reduce((a, c) => a + cardPoints(c, view.facts), 0);
+      return el("tbody", { class: s === wentOut ? "out" : "" },
+        el("tr", {},
+          el("th", { scope: "row" }, seatName(table, view, s), s === view.seat ? " (you)" : ""),
+          el("td", { class: "num" }, points),
+          el("td", { class: "num" }, view.totals[s])),
+        el("tr", { class: "cards-left" }, el("td", { colspan: "3" },
+          el("div", { class: "mini-hand", "aria-label": `Cards left: ${hand.length}` },
+            hand.length ? hand.map((c) => cardElement(c, { small: true }))
+              : el("span", { class: "muted" }, s === wentOut ? "no cards left" : "—")))));
+    }));
 
   const parts = [el("h2", {}, title), headline ? el("p", { class: "headline" }, headline) : null, body];
   if (over) {
     const winners = table?.winners ?? winnersFrom(view);
-    parts.push(el("p", { class: "winner" }, "★ ", winners.map((s) => seatName(table, view, s)).join(" & "),
-      winners.length > 1 ? " win!" : " wins!"));
+    const names = winners.map((s) => (s === view.seat ? "You" : seatName(table, view, s)));
+    const you = winners.length === 1 && winners[0] === view.seat;
+    parts.push(el("p", { class: "winner" }, "★ ", names.join(" & "), you || winners.length > 1 ? " win!" : " wins!"));
     const settlement = table?.settlement;
     if (Array.isArray(settlement) && settlement.length) {
       parts.push(el("table", { class: "summary settlement" },
@@ -100,26 +112,25 @@ export function roundSummary(table, view, opts) {
           el("td", { class: "num" }, money(row.net)))))));
     }
   } else {
-    const seats = table?.seats || [];
-    const waitingFor = seats.filter((s) => s.kind === "human" && !s.ready).map((s) => s.name);
-    parts.push(el("p", { class: "next-round", id: "next-round-countdown", "aria-live": "off" }));
-    parts.push(el("p", { class: "muted" }, "The next round starts in a moment",
-      waitingFor.length && waitingFor.length < seats.length ? ` (or when ${waitingFor.join(", ")} ${waitingFor.length > 1 ? "are" : "is"} ready)` : "",
-      "."));
+    const others = othersNotReady(table, view);
+    parts.push(el("p", { class: "next-round" },
+      el("span", { id: "next-round-countdown", "aria-live": "off" }, "The next round starts soon"),
+      " — or as soon as everyone is ready."));
+    if (others && (opts.ready || !opts.canReady)) parts.push(el("p", { class: "muted", id: "waiting-for" }, `Waiting for ${others}.`));
   }
   parts.push(el("div", { class: "row" },
     !over && opts.canReady ? el("button", { type: "button", class: "primary", id: "ready-button", disabled: opts.ready,
       onclick: opts.onReady }, opts.ready ? "Ready ✓" : "Next round ▶") : null,
     over && opts.isHost ? el("button", { type: "button", class: "primary", id: "play-again", onclick: opts.onPlayAgain },
       "Play again") : null,
-    el("a", { class: "button", href: opts.recordUrl, download: "", id: "download-record" }, "Download record"),
-    el("button", { type: "button", class: "ghost", onclick: opts.onClose }, "Close")));
+    over ? el("a", { class: "button", href: opts.recordUrl, download: "", id: "download-record" }, "Download record") : null,
+    el("button", { type: "button", class: "ghost", id: "summary-close", onclick: opts.onClose }, "Close")));
   return el("div", { class: "round-summary", role: "dialog", "aria-label": title }, parts);
 }
 
 function winnersFrom(view) {
   const totals = view.totals;
-  const best = view.variant === "basic" ? Math.max(...totals) : Math.min(...totals);
+  const best = view.facts?.higher_wins ? Math.max(...totals) : Math.min(...totals);
   return totals.map((t, s) => (t === best ? s : -1)).filter((s) => s >= 0);
 }
 

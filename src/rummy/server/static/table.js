@@ -2,28 +2,18 @@
 // drops and keys into actions in record notation.
 
 import { api, TableSocket } from "./api.js";
-import { cardText, configureWilds } from "./cards.js";
 import { HandView } from "./hand.js";
-import { MeldBuilder, openRearrangeEditor } from "./builder.js";
+import { MeldBuilder } from "./builder.js";
 import { renderMelds } from "./melds.js";
 import { renderClaim, renderPiles, renderSeats, seatName } from "./board.js";
+import { showHelp } from "./rules.js";
 import { renderLog, renderScoreSheet, roundSummary } from "./scores.js";
-import { renderWaiting, isFreeSeat } from "./waiting.js";
+import { renderWaiting, isFreeSeat, showMissingTable } from "./waiting.js";
 import { prefs, savePrefs } from "./prefs.js";
 import { beepClaim, beepYourTurn, toggleMute } from "./sound.js";
-import { el, fill, plural, toast } from "./ui.js";
+import { el, fill, keyed, plural, toast } from "./ui.js";
+import { renderRoundInfo, renderTurnInfo } from "./status.js";
 import * as moves from "./play.js";
-
-const SPREAD_VARIANTS = new Set(["progressive-buy-it", "purchase"]);
-const drawn = new WeakMap();
-
-/** Redraw `container` only when `key` changed, so a button is never replaced under a finger. */
-function keyed(container, key, draw) {
-  const text = JSON.stringify(key);
-  if (drawn.get(container) === text) return;
-  drawn.set(container, text);
-  draw();
-}
 
 export async function showTable(main, tableId, session) {
   const page = new TablePage(main, tableId, session);
@@ -51,6 +41,12 @@ class TablePage {
     this.round = null;
     this.seat = undefined;
     this.joinSent = false;
+    this.help = null; // how to play this table (GET /api/tables/{id}/help): the help panel and tooltips
+    this.helpAsked = false;
+  }
+
+  get glossary() {
+    return this.help?.glossary || {};
   }
 
   start() {
@@ -58,13 +54,14 @@ class TablePage {
     this.root = el("div", { class: "table-page" },
       el("header", { class: "status-bar" },
         el("div", { class: "round-info", id: "round-info" }),
-        el("div", { class: "turn-info", id: "turn-info", "aria-live": "polite" }),
         el("div", { class: "timer", id: "turn-timer", "aria-live": "off" }),
         el("div", { class: "tools" },
           el("button", { type: "button", id: "four-color", class: "tool", "aria-pressed": String(prefs.fourColor),
             title: "Four-colour deck", onclick: (e) => this.toggleFourColor(e.currentTarget) }, "♣♦ 4-colour"),
           el("button", { type: "button", id: "mute", class: "tool", "aria-pressed": String(prefs.muted),
             title: "Mute the your-turn sound", onclick: (e) => this.toggleMute(e.currentTarget) }, "♪ Mute"),
+          el("button", { type: "button", id: "help-button", class: "tool", title: "How to play at this table",
+            onclick: () => this.showHelp() }, "? How to play"),
           el("a", { class: "tool", href: api.recordUrl(this.tableId), download: "", id: "record-link" }, "⤓ record"),
           el("a", { class: "tool", href: "/" }, "lobby"))),
       el("section", { class: "waiting panel", id: "waiting", hidden: true }),
@@ -75,11 +72,15 @@ class TablePage {
           el("section", { class: "melds", id: "melds", "aria-label": "Melds on the table" })),
         el("section", { class: "me", id: "me", "aria-label": "Your hand" },
           el("div", { class: "hand-head" },
-            el("h2", {}, "Your hand ", el("span", { id: "hand-count", class: "muted" })),
+            el("h2", {}, el("span", { class: "hand-title" }, "Your hand"), " ", el("span", { id: "hand-count", class: "muted" })),
+            el("div", { class: "selection", id: "selection" }),
             el("div", { class: "row sort" },
-              el("span", { class: "muted" }, "Sort:"),
-              el("button", { type: "button", class: "tool", id: "sort-suit", onclick: () => this.sort("suit") }, "suit"),
-              el("button", { type: "button", class: "tool", id: "sort-rank", onclick: () => this.sort("rank") }, "rank"))),
+              el("span", { class: "muted sort-label" }, "Sort:"),
+              el("button", { type: "button", class: "tool", id: "sort-suit", "aria-label": "Sort by suit",
+                onclick: () => this.sort("suit") }, "suit"),
+              el("button", { type: "button", class: "tool", id: "sort-rank", "aria-label": "Sort by rank",
+                onclick: () => this.sort("rank") }, "rank"))),
+          el("div", { class: "turn-info", id: "turn-info", "aria-live": "polite" }),
           el("div", { class: "action-bar", id: "actions" }),
           el("div", { id: "hand" }),
           el("div", { class: "builder panel", id: "builder", hidden: true }))),
@@ -93,7 +94,7 @@ class TablePage {
       roundInfo: q("#round-info"), turnInfo: q("#turn-info"), timer: q("#turn-timer"), waiting: q("#waiting"),
       playArea: q("#play-area"), seats: q("#seats"), piles: q("#piles"), melds: q("#melds"), actions: q("#actions"),
       hand: q("#hand"), builder: q("#builder"), sheet: q("#sheet"), log: q("#log"), claim: q("#claim"),
-      summary: q("#summary"), handCount: q("#hand-count"),
+      summary: q("#summary"), handCount: q("#hand-count"), selection: q("#selection"),
     };
     this.hand = new HandView(this.els.hand, {
       onSelect: () => this.renderActions(),
@@ -110,6 +111,7 @@ class TablePage {
       onError: (msg) => this.onError(msg),
       onAck: (msg) => this.pending.delete(msg.id),
       onStatus: (status) => this.root.classList.toggle("offline", status !== "open"),
+      onGone: () => this.gone(),
     });
     this.socket.connect();
     // Read-only peek at the latest state, for the console and end-to-end tests.
@@ -122,10 +124,27 @@ class TablePage {
 
   // -- server messages --------------------------------------------------------------------
 
+  /** The table does not exist (a mistyped invite code): say so; the socket never reconnects. */
+  gone() {
+    clearInterval(this.ticker);
+    showMissingTable(this.main, this.tableId);
+  }
+
+  showHelp() {
+    if (this.help) showHelp(this.help, `How to play at this table: ${this.help.name}`);
+    else api.help(this.tableId).then((help) => { this.help = help; showHelp(help); })
+      .catch((err) => toast("The rules cannot be loaded: " + err.message, "error"));
+  }
+
   onState(msg) {
+    if (!this.helpAsked) { // the table exists: fetch how to play it (the help panel, the tooltips)
+      this.helpAsked = true;
+      api.help(this.tableId).then((help) => {
+        this.help = help;
+        if (this.view) this.render();
+      }).catch(() => { this.helpAsked = false; });
+    }
     this.table = msg.table || this.table;
-    const options = this.table?.options ?? this.table?.config?.options ?? {};
-    configureWilds(options.wild_ranks);
     this.view = msg.view || null;
     if (msg.seat !== undefined) this.seat = msg.seat;
     this.deadline = msg.deadline
@@ -150,6 +169,7 @@ class TablePage {
     this.pending.delete(msg.id);
     const text = msg.message || msg.code;
     if (pending?.kind === "builder") this.builder.refused(text);
+    if (msg.code === "not-found") return; // the socket closes with 4404: gone() says it
     if (msg.code === "stale") {
       toast("The table moved on — try again.", "error");
       return;
@@ -220,30 +240,33 @@ class TablePage {
       return;
     }
     this.renderStatus();
+    const glossary = this.glossary;
     keyed(this.els.seats, [table?.seats, view.hand_sizes, view.down, view.totals, view.claims_used, view.active,
-      view.phase, view.to_act, view.dealer, view.purchase_cards, view.round, table?.options],
-    () => renderSeats(this.els.seats, table, view, { onPurchaseCard: (seat) => this.onPurchaseCard(seat) }));
+      view.phase, view.to_act, view.dealer, view.purchase_cards, view.round, view.facts, !!this.help],
+    () => renderSeats(this.els.seats, table, view, { glossary, onPurchaseCard: (seat) => this.onPurchaseCard(seat) }));
     const purchasable = this.bodies.filter((b) => b.startsWith("purchase ")).map((b) => b.split(" ")[1]);
     keyed(this.els.piles, [view.discard, view.discard_count, view.stock_count, view.discard_dead, view.kitty,
-      this.legal.has("draw"), this.legal.has("take"), purchasable], () => renderPiles(this.els.piles, view, {
+      this.legal.has("draw"), this.legal.has("take"), purchasable, !!this.help], () => renderPiles(this.els.piles, view, {
+      glossary,
       canDraw: this.legal.has("draw"),
       canTake: this.legal.has("take"),
-      spread: SPREAD_VARIANTS.has(view.variant) || view.discard.length > 1,
+      spread: view.facts?.discard_history || view.discard.length > 1,
       purchasable: new Set(purchasable),
       onStock: () => this.onStock(),
       onDiscard: (card) => this.onDiscardPile(card),
     }));
     this.drawMelds();
-    this.hand.setCards(view.hand, view.variant);
-    this.els.handCount.textContent = view.seat === null ? "(watching)" : `· ${plural(view.hand.length, "card")}`;
-    const verb = this.legal.has("meld") || view.variant === "basic" ? "meld" : "down";
+    this.hand.setCards(view.hand, view.facts);
+    this.els.handCount.textContent = view.seat === null ? "(watching)" : plural(view.hand.length, "card");
+    const free = !!view.facts?.free_melding;
+    const verb = this.legal.has("meld") || free ? "meld" : "down";
     const builderVisible = this.isMyTurn() && view.phase === "play"
-      && (this.legal.has("down") || this.legal.has("meld") || (!view.down[view.seat] && view.contract.length > 0)
-        || view.variant === "basic");
+      && (this.legal.has("down") || this.legal.has("meld") || (!view.down[view.seat] && view.contract.length > 0) || free);
     this.builder.update(view, verb, builderVisible);
     keyed(this.els.claim, [view.phase, view.round, view.claim_card, view.discard_count, this.legal.has("buy"),
-      this.legal.has("pass")], () => renderClaim(this.els.claim, view, {
+      this.legal.has("pass"), view.facts], () => renderClaim(this.els.claim, view, {
       legal: this.legal, onBuy: () => this.send("buy"), onPass: () => this.send("pass"),
+      onSkip: (until) => this.skipClaims(until),
     }));
     keyed(this.els.sheet, [table?.score_sheet, view.totals, view.players, view.kitty],
       () => renderScoreSheet(this.els.sheet, table, view));
@@ -255,8 +278,9 @@ class TablePage {
 
   drawMelds() {
     const view = this.view;
-    keyed(this.els.melds, [view.table, [...this.marked], view.seat, view.variant], () => renderMelds(this.els.melds, view, {
-      variant: view.variant, marked: this.marked, onActivate: (id) => this.playOnMeld(id, this.hand.selected()),
+    keyed(this.els.melds, [view.table, [...this.marked], view.seat, view.facts?.wild_ranks], () => renderMelds(this.els.melds, view, {
+      facts: view.facts, marked: this.marked, name: (seat) => seatName(this.table, view, seat),
+      onActivate: (id) => this.playOnMeld(id, this.hand.selected()),
     }));
   }
 
@@ -267,13 +291,16 @@ class TablePage {
       this.els.turnInfo.textContent = "";
       return;
     }
-    const rounds = { "progressive-buy-it": 8, "progressive-15": 15, "may-i": 7 }[view.variant];
-    fill(this.els.roundInfo,
-      el("span", { class: "round" }, `Round ${view.round}${rounds ? ` of ${rounds}` : ""}`),
-      view.contract.length ? el("span", { class: "contract", id: "contract" }, view.contract.join(" + ")) : null);
-    const text = moves.turnHelp(view, this.legal, (s) => seatName(table, view, s));
-    this.els.turnInfo.textContent = text;
+    renderRoundInfo(this.els.roundInfo, view, this.glossary);
+    renderTurnInfo(this.els.turnInfo, view, moves.turnHelp(view, this.legal, (s) => seatName(table, view, s)),
+      table?.seats?.[view.seat]?.skip_claims, () => this.skipClaims("off"));
     document.title = (this.isMyTurn() ? "● Your turn · " : "") + "Rummy";
+  }
+
+  /** Pass on every claim until the player's turn ("turn"), for this hand ("hand"), or no more ("off");
+   * the server answers an open window for the player at once. */
+  skipClaims(until) {
+    this.sendMessage("skip_claims", { until });
   }
 
   renderActions() {
@@ -281,40 +308,21 @@ class TablePage {
     const bar = this.els.actions;
     if (!view || view.seat === null) {
       keyed(bar, null, () => bar.replaceChildren());
+      keyed(this.els.selection, null, () => this.els.selection.replaceChildren());
       return;
     }
     const selected = this.hand.selected();
-    const top = view.discard[view.discard.length - 1];
-    const buttons = []; // [label, id, class, onclick]
-    if (this.legal.has("draw")) buttons.push(["Draw from stock", "draw-button", "primary", () => this.send("draw")]);
-    if (this.legal.has("take") && top) buttons.push([`Take ${cardText(top)}`, "take-button", "", () => this.send("take")]);
-    if (this.legal.has("buy") && view.phase === "draw" && top) {
-      const price = view.variant === "progressive-15" ? " (1¢)" : "";
-      buttons.push([`Buy the ${cardText(top)}${price}`, "own-buy-button", "buy", () => this.send("buy")]);
-    }
-    if (this.legal.has("discard")) {
-      const one = selected.length === 1 ? selected[0].card : null;
-      buttons.push([one ? `Discard ${cardText(one)}` : "Discard…", "discard-button", one ? "primary" : "",
-        () => this.discardSelected()]);
-    }
-    if (this.legal.has("book")) buttons.push(["Declare book!", "book-button", "primary", () => this.declareBook()]);
-    if (this.legal.has("exchange")) {
-      buttons.push(["Exchange purchase card", "exchange-button", "", () => this.onPurchaseCard(this.view.seat)]);
-    }
-    if (this.legal.has("rearrange")) {
-      buttons.push(["Rearrange…", "rearrange-button", "", () => openRearrangeEditor({
-        view: this.view, handItems: this.hand.available(), preselectedKeys: this.hand.selected().map((i) => i.key),
-        send: (b) => this.send(b),
-      })]);
-    }
-    if (view.phase === "play" && this.isMyTurn()) buttons.push(["Hint", "hint-button", "ghost", () => this.hint()]);
-    keyed(bar, [buttons.map((b) => b.slice(0, 3)), selected.length], () => {
+    const buttons = moves.actionButtons(this, selected);
+    keyed(bar, [buttons.map((b) => b.slice(0, 3))], () => {
       bar.replaceChildren(...buttons.map(([label, id, cls, onclick]) => el("button", { type: "button", id, class: cls, onclick }, label)));
-      if (selected.length) {
-        bar.append(el("span", { class: "muted sel" }, `${plural(selected.length, "card")} selected`),
-          el("button", { type: "button", class: "ghost small", onclick: () => this.hand.clearSelection() }, "clear"));
-      }
     });
+    // The selection count keeps its own place in the hand's head row: selecting a card moves nothing.
+    const box = this.els.selection;
+    keyed(box, selected.length, () => fill(box, selected.length ? [
+      el("span", { class: "sel" }, `${selected.length} selected`),
+      el("button", { type: "button", class: "ghost small", id: "clear-selection", title: "Clear the selection",
+        "aria-label": "Clear the selection", onclick: () => this.hand.clearSelection() }, "✕"),
+    ] : null));
   }
 
   renderSummary() {
@@ -376,7 +384,7 @@ class TablePage {
     this.els.timer.textContent = timer;
     this.els.timer.classList.toggle("urgent", !!d && d.kind === "turn" && left < 10);
     const next = this.root.querySelector("#next-round-countdown");
-    if (next) next.textContent = d && d.kind === "next_round" ? `Next round in ${Math.ceil(left)}s` : "";
+    if (next && d && d.kind === "next_round") next.textContent = `Next round in ${Math.ceil(left)}s`;
   }
 
   // -- taps and drops ---------------------------------------------------------------------

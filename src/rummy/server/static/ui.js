@@ -1,5 +1,15 @@
 // Small DOM helpers: element builder, toast messages, a modal chooser.
 
+const drawn = new WeakMap();
+
+/** Redraw `container` only when `key` changed, so a button is never replaced under a finger. */
+export function keyed(container, key, draw) {
+  const text = JSON.stringify(key);
+  if (drawn.get(container) === text) return;
+  drawn.set(container, text);
+  draw();
+}
+
 /** el("button", {class: "x", onclick: f}, "text", child) */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -89,4 +99,43 @@ export function plural(count, word, many = word + "s") {
 /** Replace a node's children, skipping null / undefined / false (replaceChildren would print "null"). */
 export function fill(node, ...children) {
   node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+/** A dialog with a title, some content and a Close button (Escape and the backdrop close it too). */
+export function modal(title, children, opts = {}) {
+  const previous = document.activeElement;
+  const close = () => {
+    backdrop.remove();
+    document.removeEventListener("keydown", onKey);
+    previous?.focus?.({ preventScroll: true });
+  };
+  const onKey = (event) => {
+    if (event.key === "Escape") close();
+  };
+  const closeButton = el("button", { type: "button", class: "primary", id: opts.id ? `${opts.id}-close` : null,
+    onclick: close }, "Close");
+  const dialog = el("div", { class: "dialog" + (opts.wide ? " wide" : ""), role: "dialog", "aria-modal": "true",
+    "aria-label": title, id: opts.id },
+  el("div", { class: "dialog-head" }, el("h2", {}, title),
+    el("button", { type: "button", class: "icon", "aria-label": "Close", onclick: close }, "×")),
+  children, el("div", { class: "row" }, closeButton));
+  const backdrop = el("div", { class: "backdrop", onclick: (e) => e.target === backdrop && close() }, dialog);
+  document.body.append(backdrop);
+  document.addEventListener("keydown", onKey);
+  closeButton.focus({ preventScroll: true });
+  return { close, dialog };
+}
+
+/**
+ * A short label that explains itself: a tooltip on hover and focus, and a tap or Enter shows the
+ * explanation as a message (touch screens have no hover). `text` comes from the server's glossary.
+ */
+export function tip(label, text, cls = "") {
+  if (!text) return el("span", { class: cls }, label);
+  const show = (event) => {
+    event.stopPropagation();
+    toast(`${label}: ${text}`, "info", 6000);
+  };
+  return el("span", { class: `${cls} tip`, title: text, tabindex: "0", role: "button", "aria-label": `${label}: ${text}`,
+    onclick: show, onkeydown: (e) => (e.key === "Enter" || e.key === " ") && show(e) }, label);
 }

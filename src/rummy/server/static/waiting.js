@@ -48,3 +48,12 @@ export function renderWaiting(container, table, opts) {
     free ? el("p", { class: "muted" }, `Every seat needs a player before the game starts (${free} open).`) : null,
   );
 }
+
+/** "No such table", with the way back to the lobby (a mistyped invite code or an old link). */
+export function showMissingTable(main, tableId) {
+  document.title = "No such table · Rummy";
+  main.replaceChildren(el("section", { class: "panel narrow missing", id: "missing-table", role: "alert" },
+    el("h1", {}, "No such table"),
+    el("p", {}, "There is no table ", el("code", {}, tableId), ". Check the invite link — it may be mistyped or old."),
+    el("a", { class: "button primary", href: "/", id: "back-to-lobby" }, "Back to the lobby")));
+}
