@@ -106,6 +106,8 @@ def screenshots() -> Path:
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# a page predicate: it is my seat's turn in phase ``p`` (the state and the page render in one step)
+MY_TURN = "p => { const s = window.rummy.state(); return s.view && s.view.active === s.seat && s.view.phase === p; }"
 
 
 def new_page(browser: Any, viewport: dict[str, int] | None = None, *, touch: bool = False) -> tuple[Any, list[str]]:

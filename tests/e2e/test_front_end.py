@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import new_page, start_bot_table
+from tests.e2e.conftest import MY_TURN, new_page, start_bot_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -32,6 +32,9 @@ def sort_key_suit(card: str) -> tuple[int, int]:
 def test_hand_sorting_keyboard_drag_and_preferences(server: str, browser: Any) -> None:
     page, errors = new_page(browser)
     start_bot_table(page, server, "basic")
+    # Ann deals, so the three bots play first; when her turn comes the Draw / Take row appears above the
+    # hand and pushes it down. Wait for that, or the drag below aims at where the cards were.
+    page.wait_for_function(MY_TURN, arg="draw")
 
     page.click("#sort-rank")
     assert hand_cards(page) == sorted(hand_cards(page), key=sort_key_rank)

@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import PHONE, new_page, start_bot_table, wait_for_a_window
+from tests.e2e.conftest import MY_TURN, PHONE, new_page, start_bot_table, wait_for_a_window
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-MY_TURN = "p => { const s = window.rummy.state(); return s.view && s.view.active === s.seat && s.view.phase === p; }"
 ROUND_TIME = 300  # seconds for the round played by taps
 
 
