@@ -134,8 +134,14 @@ def press(page: Any, selector: str, *, touch: bool) -> None:
         page.click(selector)
 
 
+#: The longest claim window the create panel offers: a test that acts inside a window gets all of it, so a
+#: slow machine does not see the window close before the test's tap lands.
+LONG_CLAIM_SECONDS = "15"
+
+
 def start_bot_table(page: Any, server: str, variant: str, name: str = "Ann", *, touch: bool = False,
-                    seats: int | None = None, options: dict[str, Any] | None = None) -> None:
+                    seats: int | None = None, options: dict[str, Any] | None = None,
+                    long_claims: bool = False) -> None:
     """Name, a table of ``variant`` with easy computer players in every other seat, started."""
     page.goto(server + "/")
     page.wait_for_selector("#name-form, #create-form")
@@ -149,6 +155,8 @@ def start_bot_table(page: Any, server: str, variant: str, name: str = "Ann", *, 
         page.dispatch_event("#seats", "change")
     for select in page.locator("select.seat-kind").all():
         select.select_option("easy")
+    if long_claims:
+        page.select_option("#claim-seconds", LONG_CLAIM_SECONDS)
     press(page, "#create-table", touch=touch)
     page.wait_for_selector("#start-button:not([disabled])")
     press(page, "#start-button", touch=touch)

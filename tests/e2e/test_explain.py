@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import new_page, press, wait_for_a_window
+from tests.e2e.conftest import LONG_CLAIM_SECONDS, new_page, press, wait_for_a_window
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -85,6 +85,7 @@ def create_may_i_table(page: Any, server: str, touch: bool) -> None:
     open_rules(page, touch, "buying", "melds")
     page.fill('.rule[data-key="claim_limit"] input', "5")
     page.fill('.rule[data-key="run_min"] input', "5")
+    page.select_option("#claim-seconds", LONG_CLAIM_SECONDS)  # the test reads and taps inside a window
     press(page, "#create-table", touch=touch)
     page.wait_for_selector("#start-button:not([disabled])")
     press(page, "#start-button", touch=touch)

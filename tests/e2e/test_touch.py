@@ -192,7 +192,7 @@ def test_a_whole_round_played_by_tapping_only(server: str, browser: Any, screens
 
 def test_six_seats_fit_a_phone(server: str, browser: Any, screenshots: Path) -> None:
     page, problems = new_page(browser, touch=True)
-    start_bot_table(page, server, "progressive-buy-it", touch=True, seats=6)
+    start_bot_table(page, server, "progressive-buy-it", touch=True, seats=6, long_claims=True)
     # one look at every seat at once (the strip is redrawn as the bots play)
     seats = page.eval_on_selector_all("#seats .seat", """nodes => nodes.map(n => {
       const box = n.getBoundingClientRect(), name = n.querySelector('.seat-name');
