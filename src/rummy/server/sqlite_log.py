@@ -7,12 +7,23 @@ checkpoint that copies the log into the database file and syncs it, runs in a wo
 few seconds instead of inside some commit on the event loop (``wal_autocheckpoint`` is off for the
 writer).  ``synchronous=NORMAL``: a killed server loses nothing; a power cut may lose the last
 commits but never corrupts the file.
+
+A passive checkpoint never waits for the writer, so under a steady stream of commits it never
+catches up with the end of the log, and SQLite only rewinds a log that was copied whole: the file
+grows for ever (nearly a gigabyte in a minute and a half of flooding).  So once the log passes
+``wal_limit_bytes``, or every ``wal_truncate_seconds``, the checkpoint is ``TRUNCATE``: it holds the
+writer back for the few pages the passive ones left and empties the file; ``journal_size_limit``
+trims a rewound log to the same size.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from contextlib import closing
 from datetime import UTC, datetime
@@ -21,6 +32,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rummy.server.db import Commit
+
+log = logging.getLogger("rummy.server")
 
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=10000",
            "PRAGMA foreign_keys=ON")
@@ -37,15 +50,37 @@ def timestamp() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
+class DatabaseNotWritable(RuntimeError):
+    """The SQLite file (or its folder, where the log lives) cannot be written by this process."""
+
+
+def check_writable(connection: sqlite3.Connection, path: Path) -> None:
+    """Write to the file once (its ``user_version``, to the value it has): a read-only file or folder
+    is refused at start-up with one sentence, not found out by every move failing later."""
+    try:
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        connection.execute(f"PRAGMA user_version={version}")
+    except sqlite3.Error as error:
+        raise DatabaseNotWritable(f"the database {path} cannot be written ({error}): "
+                                  "check the permissions of the file and of its folder") from None
+
+
 class SqliteLog:
     """The writer's own ``sqlite3`` connection to the database file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, wal_limit_bytes: int = 32 * 2**20) -> None:
         self.path = path
+        self.wal_limit_bytes = wal_limit_bytes
         self.connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        for pragma in (*PRAGMAS, "PRAGMA wal_autocheckpoint=0"):
-            self.connection.execute(pragma)
+        try:
+            for pragma in (*PRAGMAS, "PRAGMA wal_autocheckpoint=0", f"PRAGMA journal_size_limit={wal_limit_bytes}"):
+                self.connection.execute(pragma)
+            check_writable(self.connection, path)
+        except BaseException:
+            self.connection.close()
+            raise
         self.dirty = False
+        self._truncated_at = time.monotonic()
 
     def write(self, units: Sequence[Commit]) -> None:
         """Write every unit in one transaction (all or nothing)."""
@@ -76,7 +111,40 @@ class SqliteLog:
     def checkpoint(self, mode: str = "PASSIVE") -> None:
         """Copy the WAL into the database file (run it in a thread: it syncs the disk)."""
         with closing(sqlite3.connect(self.path, timeout=10)) as connection:
+            connection.execute(f"PRAGMA journal_size_limit={self.wal_limit_bytes}")
             connection.execute(f"PRAGMA wal_checkpoint({mode})")
+
+    def wal_bytes(self) -> int:
+        """The size of the write-ahead log file now (0 when there is none)."""
+        try:
+            return os.path.getsize(f"{self.path}-wal")
+        except OSError:
+            return 0
+
+    def checkpoint_mode(self, now: float, truncate_seconds: float) -> str:
+        """``TRUNCATE`` when the log is past its limit or the periodic truncation is due, else ``PASSIVE``."""
+        if self.wal_bytes() > self.wal_limit_bytes or now - self._truncated_at >= truncate_seconds:
+            return "TRUNCATE"
+        return "PASSIVE"
+
+    async def checkpoint_forever(self, every: float, truncate_seconds: float) -> None:
+        """Checkpoint in a thread every ``every`` seconds while there are new commits (cancel to stop)."""
+        while True:
+            await asyncio.sleep(every)
+            if not self.dirty:
+                continue
+            self.dirty = False
+            mode = self.checkpoint_mode(time.monotonic(), truncate_seconds)
+            try:
+                if mode == "TRUNCATE":  # copy most pages without holding the writer back, then the rest
+                    await asyncio.to_thread(self.checkpoint, "PASSIVE")
+                await asyncio.to_thread(self.checkpoint, mode)
+            except sqlite3.Error as error:
+                self.dirty = True
+                log.warning("SQLite checkpoint failed (it will be retried): %s", error)
+                continue
+            if mode == "TRUNCATE":
+                self._truncated_at = time.monotonic()
 
     def close(self) -> None:
         self.checkpoint("TRUNCATE")
