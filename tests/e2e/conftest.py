@@ -85,6 +85,20 @@ def _wait_for_server(process: subprocess.Popen[Any], log_path: Path) -> str:
     pytest.fail(f"rummy serve did not start in time:\n{log_path.read_text(errors='replace')}")
 
 
+def page_errors(page: Any) -> list[str]:
+    """The failures ``page`` will show from now on: script errors, and whatever the server's
+    Content-Security-Policy refuses (Chromium reports that on the console)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def console(message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            errors.append(message.text)
+
+    page.on("console", console)
+    return errors
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.access(CHROMIUM, os.X_OK):

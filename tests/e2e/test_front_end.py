@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import page_errors
+
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -19,9 +21,7 @@ SUIT_ORDER = "CDSH"  # the hand's suit sort alternates colours
 def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, list[str]]:
     page = browser.new_context(viewport=viewport).new_page()
     page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
+    return page, page_errors(page)
 
 
 def start_bot_table(page: Any, server: str, variant: str, name: str = "Ann") -> None:
