@@ -33,7 +33,7 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
                        help="time a dropped player has before a bot may take the seat")
     serve.add_argument("--rate-limit", type=float, default=DEFAULTS.messages_per_second, metavar="PER_SECOND",
                        help="messages a client may send per second (bursts of three times as many)")
-    limits = serve.add_argument_group("limits per client (docs/security.md)")
+    limits = serve.add_argument_group("on the open internet (docs/security.md)")
     limits.add_argument("--max-tables-per-player", type=_count, default=DEFAULTS.max_tables_per_player,
                         metavar="N", help="unfinished tables one player may host at once")
     limits.add_argument("--max-tables-per-address", type=_count, default=DEFAULTS.max_tables_per_address,
@@ -49,6 +49,7 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
                         help="SQLite: truncate the write-ahead log once it passes this size")
     limits.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another origin whose pages may use this server (behind a proxy that rewrites Host)")
+    limits.add_argument("--secure-cookies", action="store_true", help="mark the session cookie Secure (behind HTTPS)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -62,4 +63,5 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         max_unattended_games_per_address=args.max_unattended_games_per_address,
         max_sockets_per_address=args.max_sockets_per_address, wal_limit_bytes=args.wal_limit_mb * 2**20,
         allowed_origins=tuple(origin.rstrip("/").lower() for origin in args.allow_origin),
+        secure_cookies=args.secure_cookies,
     )

@@ -43,9 +43,13 @@ export const api = {
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
 };
 
+// Close codes after which reconnecting cannot help (docs/protocol.md): a cross-site handshake, no such table.
+const FINAL_CLOSE_CODES = new Set([4403, 4404]);
+
 /**
  * One table's WebSocket. Handlers: onState(msg), onError(msg), onAck(msg), onStatus("open"|"closed").
- * Reconnects with back-off; every message carries a fresh id, actions the last seen seq.
+ * Reconnects with back-off (not after a final close code); every message carries a fresh id, actions
+ * the last seen seq.
  */
 export class TableSocket {
   constructor(tableId, handlers) {
@@ -91,7 +95,7 @@ export class TableSocket {
     ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       this.handlers.onStatus?.("closed", event);
-      if (this.closed) return;
+      if (this.closed || FINAL_CLOSE_CODES.has(event.code)) return;
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     });
