@@ -10,6 +10,8 @@ test_security_process.py, the generated fuzz in test_fuzz.py.
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -162,6 +164,24 @@ def test_bot_seats_are_ascii_digits(live_server: LiveServer, seat: str) -> None:
         assert (await ann.http("GET", "/api/tables")).json() == []
 
     run(scenario())
+
+
+def test_an_oversized_body_is_refused_without_waiting_for_it(live_server: LiveServer) -> None:
+    """A ``Content-Length`` past the limit is answered at once (the body is neither awaited nor held),
+    and a chunked body as soon as it passes the limit."""
+    host, port = live_server.base_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as raw:
+        raw.sendall(b"POST /api/session HTTP/1.1\r\nHost: " + host.encode() + b"\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 1000000000\r\n\r\n{")
+        assert raw.recv(4096).startswith(b"HTTP/1.1 413")
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"variant": "basic", "pad": "'
+        for _ in range(100):
+            yield b"x" * 10_000
+
+    response = httpx.post(live_server.base_url + "/api/session", content=chunks(), headers=JSON)
+    assert response.status_code == 413 and error_code(response) == "too-large"
 
 
 # -- headers and HEAD ---------------------------------------------------------------------------------

@@ -170,14 +170,20 @@ async def _json_body(request: Request) -> Any:
     if media_type != "application/json":
         raise RequestError("unsupported-media-type",
                            f"the body must be sent as Content-Type: application/json, not {media_type or 'none'!r}")
+    too_large = RequestError("too-large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdecimal() and int(declared) > MAX_BODY_BYTES:
+        raise too_large  # at once: never wait for (or hold) a body that will be refused
+    body = bytearray()
     try:
-        body = await request.body()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise too_large
     except ClientDisconnect:
         raise RequestError("bad-request", "the client went away before sending the body") from None
-    if len(body) > MAX_BODY_BYTES:
-        raise RequestError("too-large", f"the body is larger than {MAX_BODY_BYTES} bytes")
     try:
-        return loads(body or b"{}")
+        return loads(bytes(body) or b"{}")
     except StrictJSONError as error:
         raise RequestError("bad-request", f"the body is not accepted: {error}") from None
 
@@ -277,9 +283,10 @@ def _absolute(request: Request, path: str) -> str:
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     """Accept the handshake only to say why in an ``error`` and close with ``close_code``: a browser
     shows a script neither the status of a refused handshake nor its reason (only close code 1006)."""
-    await websocket.accept()
-    await websocket.send_text(encode(error_message(code, message)))
-    await websocket.close(code=close_code)
+    with contextlib.suppress(Exception):  # the client may be gone already: nothing is owed to it
+        await websocket.accept()
+        await websocket.send_text(encode(error_message(code, message)))
+        await websocket.close(code=close_code)
 
 
 def _add_socket(app: FastAPI) -> None:
