@@ -56,7 +56,7 @@ class Abuse:
     """What the abusive client did and what the server answered, in memory shared with the benchmark."""
 
     FIELDS = ("tables", "refused_tables", "started", "sockets", "refused_sockets", "frames", "requests",
-              "server_errors")  # server_errors: 5xx answers, there should be none
+              "server_errors")  # server_errors: 5xx answers and dropped requests, there should be none
 
     def __init__(self, counts: Any) -> None:
         self.counts = counts
@@ -159,10 +159,20 @@ async def flood_http(base: str, abuse: Abuse, table_ids: list[str]) -> None:
             abuse.add("server_errors", sum(r.status_code >= 500 for r in responses))
 
 
+async def keep_going(attack: Any, abuse: Abuse, *args: Any) -> None:
+    """Run ``attack`` again whenever the server drops it (counted as a server error)."""
+    while True:
+        try:
+            await attack(*args)
+        except (httpx.HTTPError, websockets.WebSocketException, OSError):
+            abuse.add("server_errors")
+            await asyncio.sleep(0.1)
+
+
 async def abuse_all(base: str, abuse: Abuse) -> None:
     table_ids: list[str] = []
-    await asyncio.gather(make_bot_tables(base, abuse, table_ids), flood_sockets(base, abuse, table_ids),
-                         flood_http(base, abuse, table_ids))
+    await asyncio.gather(*(keep_going(attack, abuse, base, abuse, table_ids)
+                           for attack in (make_bot_tables, flood_sockets, flood_http)))
 
 
 def run_abuser(base: str, counts: Any) -> None:
@@ -223,12 +233,12 @@ async def soak(args: argparse.Namespace, base: str, server: Any, db: Path) -> No
     started, seen = time.perf_counter(), 0
     cpu_before, rss, wal, all_latencies = cpu_seconds(server.pid), [], [], []
     while time.perf_counter() - started < args.calm + args.seconds:
-        if not abuser.is_alive() and time.perf_counter() - started >= args.calm:
+        if abuser.pid is None and time.perf_counter() - started >= args.calm:
             abuser.start()
         await asyncio.sleep(args.every)
         now_latencies = sorted(figures.latencies[seen:])
         seen = len(figures.latencies)
-        if abuser.is_alive():
+        if abuser.pid is not None:
             all_latencies += now_latencies
         cpu_now = cpu_seconds(server.pid)
         rss.append(rss_mb(family(server.pid)))
