@@ -2,10 +2,10 @@
 honest tables play.
 
 Run: ``python bench/soak.py [--tables 50] [--seconds 180] [--every 15]``.  Starts ``rummy serve`` on a
-temporary SQLite file with the default limits (bots answer at once, a 5 s reconnect grace, no pause
-between rounds).  Honest tables (four scripted people each, think time uniform in [0, 2 s], playing
-progressive-buy-it over and over) each come from a loopback address of their own, 127.0.1.k, like
-families at home.  The abuser comes from 127.0.0.2 and does, at once and as fast as it can:
+temporary SQLite file with the default limits (bots answer at once unless ``--bot-delay``, a 5 s
+reconnect grace, no pause between rounds).  Honest tables (four scripted people each, think time
+uniform in [0, 2 s], playing progressive-buy-it over and over) each come from a loopback address of
+their own, 127.0.1.k, like families at home.  The abuser comes from 127.0.0.2 and does, at once and as fast as it can:
 
 * tables: each from a new session, may-i with the host and seven easy bots, started and left (a bot
   takes the host's seat after the grace) — the all-bot games that once filled the disk;
@@ -16,8 +16,9 @@ families at home.  The abuser comes from 127.0.0.2 and does, at once and as fast
 The abuser runs in a process of its own (niced: an attacker elsewhere does not use this machine's
 CPU), after ``--calm`` seconds of honest play alone.  Every ``--every`` seconds the benchmark prints
 the honest actions' latency (send to resulting state) in that interval, the server's CPU and resident
-memory (with its bot workers), the database and WAL sizes, and the abuser's counts.  Asserts
-nothing: the figures should stay bounded.
+memory (with its bot workers), the share of time some task on the machine waited for a CPU (Linux
+PSI: other work on the machine shows there), the database and WAL sizes, and the abuser's counts.
+Asserts nothing: the figures should stay bounded.
 """
 
 from __future__ import annotations
@@ -41,7 +42,16 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Figures, cpu_seconds, open_table, percentile_ms, session, start_server, wait_for_server  # noqa: E402
+from server import (  # noqa: E402
+    Figures,
+    cpu_pressure,
+    cpu_seconds,
+    open_table,
+    percentile_ms,
+    session,
+    start_server,
+    wait_for_server,
+)
 
 ABUSER = "127.0.0.2"
 BAD_FRAMES = ['{"v": 1, "id": ' + "9" * 5000 + ', "type": "ping"}', '{"v": 1, "id": "\\ud800", "type": "ping"}',
@@ -227,11 +237,11 @@ async def soak(args: argparse.Namespace, base: str, server: Any, db: Path) -> No
     abuser = context.Process(target=run_abuser, args=(base, abuse.counts), daemon=True)
     print(f"{args.tables} honest tables × {args.seats} people ({args.variant}, think {args.think:g} s) from "
           f"{args.tables} addresses; after {args.calm:g} s one abuser from {ABUSER}; server with its default limits")
-    print(f"{'t s':>5} {'honest':>7} {'p50 ms':>7} {'p99 ms':>7} {'server CPU':>10} {'RSS MB':>7} {'db MB':>6} "
-          f"{'WAL MB':>7} {'abuser: tables':>15} {'refused':>8} {'sockets':>8} {'refused':>8} {'frames':>8} "
-          f"{'HTTP':>7} {'5xx':>4}")
+    print(f"{'t s':>5} {'honest':>7} {'p50 ms':>7} {'p99 ms':>7} {'server CPU':>10} {'CPU wait':>8} {'RSS MB':>7} "
+          f"{'db MB':>6} {'WAL MB':>7} {'abuser: tables':>15} {'refused':>8} {'sockets':>8} {'refused':>8} "
+          f"{'frames':>8} {'HTTP':>7} {'5xx':>4}")
     started, seen = time.perf_counter(), 0
-    cpu_before, rss, wal, all_latencies = cpu_seconds(server.pid), [], [], []
+    cpu_before, pressure_before, rss, wal, all_latencies = cpu_seconds(server.pid), cpu_pressure(), [], [], []
     while time.perf_counter() - started < args.calm + args.seconds:
         if abuser.pid is None and time.perf_counter() - started >= args.calm:
             abuser.start()
@@ -240,17 +250,19 @@ async def soak(args: argparse.Namespace, base: str, server: Any, db: Path) -> No
         seen = len(figures.latencies)
         if abuser.pid is not None:
             all_latencies += now_latencies
-        cpu_now = cpu_seconds(server.pid)
+        cpu_now, pressure_now = cpu_seconds(server.pid), cpu_pressure()
+        waiting = (f"{(pressure_now - pressure_before) / 1e4 / args.every:7.0f}%"
+                   if pressure_now is not None and pressure_before is not None else "       -")
         rss.append(rss_mb(family(server.pid)))
         wal.append(size_mb(Path(f"{db}-wal")))
         p50 = percentile_ms(now_latencies, 50) if now_latencies else float("nan")
         p99 = percentile_ms(now_latencies, 99) if now_latencies else float("nan")
         print(f"{time.perf_counter() - started:5.0f} {len(now_latencies):7d} {p50:7.1f} {p99:7.1f} "
-              f"{(cpu_now - cpu_before) / args.every:10.2f} {rss[-1]:7.1f} {size_mb(db):6.1f} {wal[-1]:7.2f} "
+              f"{(cpu_now - cpu_before) / args.every:10.2f} {waiting} {rss[-1]:7.1f} {size_mb(db):6.1f} {wal[-1]:7.2f} "
               + " ".join(f"{abuse[name]:{width}d}" for name, width in zip(
                   ("tables", "refused_tables", "sockets", "refused_sockets", "frames", "requests", "server_errors"),
                   (15, 8, 8, 8, 8, 7, 4), strict=True)), flush=True)
-        cpu_before = cpu_now
+        cpu_before, pressure_before = cpu_now, pressure_now
     abuser.terminate()
     abuser.join()
     for task in readers:
@@ -273,6 +285,8 @@ def main() -> None:
     parser.add_argument("--calm", type=float, default=30, help="seconds of honest play before the abuse")
     parser.add_argument("--seconds", type=float, default=180, help="how long the abuse lasts")
     parser.add_argument("--every", type=float, default=15, help="seconds between printed lines")
+    parser.add_argument("--bot-delay", default="0", help="the server's bot delay (0, the default here: bots as "
+                        "fast as they can, the worst case; the server's own default is 0.8)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -282,7 +296,7 @@ def main() -> None:
         port = probe.getsockname()[1]
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "soak.db"
-        server = start_server(port, f"sqlite:///{db}", ("--bot-delay", "0", "--round-pause", "0",
+        server = start_server(port, f"sqlite:///{db}", ("--bot-delay", args.bot_delay, "--round-pause", "0",
                                                         "--reconnect-grace", "5", "--log-level", "warning"))
         try:
             asyncio.run(soak(args, f"http://127.0.0.1:{port}", server, db))
