@@ -43,13 +43,14 @@ class UnattendedGames:
         self.per_address = per_address
         self.total = total
         self._running: dict[str, str] = {}  # table id → address key
+        self._per_key: Counter[str] = Counter()
         self._waiting: dict[str, tuple[str, Callable[[], None]]] = {}  # in arrival order
 
     def running(self, key: str | None = None) -> int:
-        return len(self._running) if key is None else sum(1 for k in self._running.values() if k == key)
+        return len(self._running) if key is None else self._per_key[key]
 
     def _has_room(self, key: str) -> bool:
-        return len(self._running) < self.total and self.running(key) < self.per_address
+        return len(self._running) < self.total and self._per_key[key] < self.per_address
 
     def claim(self, table_id: str, key: str, wake: Callable[[], None]) -> bool:
         """True when table ``table_id`` may run on its own; else it waits and ``wake()`` is called once
@@ -59,16 +60,24 @@ class UnattendedGames:
         if self._has_room(key):
             self._waiting.pop(table_id, None)
             self._running[table_id] = key
+            self._per_key[key] += 1
             return True
         self._waiting[table_id] = (key, wake)
         return False
 
     def release(self, table_id: str) -> None:
-        """The table has a person again, has finished or has stopped: its place goes to a waiting one."""
-        self._waiting.pop(table_id, None)
-        self._running.pop(table_id, None)
-        for key, wake in self._waiting.values():
-            if self._has_room(key):
+        """The table has a person again, has finished or has stopped: a place it held, or one it was
+        woken for, goes to the first waiting table that has room."""
+        waited = self._waiting.pop(table_id, None) is not None
+        key = self._running.pop(table_id, None)
+        if key is not None:
+            self._per_key[key] -= 1
+            if not self._per_key[key]:
+                del self._per_key[key]
+        if key is None and not waited:
+            return  # an attended table, as most are: nothing changed
+        for waiting_key, wake in self._waiting.values():
+            if self._has_room(waiting_key):
                 wake()
                 return
 
