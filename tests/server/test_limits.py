@@ -142,6 +142,30 @@ def test_sockets_per_address(server_factory: Callable[..., LiveServer]) -> None:
     run(scenario())
 
 
+def test_a_flood_is_read_no_faster_than_the_rate(server_factory: Callable[..., LiveServer]) -> None:
+    """Past its burst, a client's messages are refused (``rate-limited``) but the server then waits for
+    the next token before reading on: of a flood sent at once, after the burst every refused message
+    is followed by an accepted one.  (Reading and refusing as fast as frames came let one flooding
+    address keep the server's loop busy.)"""
+    server = server_factory(messages_per_second=200, message_burst=20)
+
+    async def scenario() -> None:
+        watcher = await Player(server, "w").connect(await (await Player(server, "Ann").login()).create_table(
+            variant="basic"))
+        ids = [f"f{i}" for i in range(400)]
+        await asyncio.gather(*(watcher.send_raw({"v": 1, "id": i, "type": "ping"}) for i in ids))
+        def count(kind: str) -> int:  # a refusal for the rate names no id: the frame is not even parsed
+            return sum(m["type"] == "ack" if kind == "ack" else m.get("code") == kind for m in watcher.messages)
+
+        await watcher.wait_for(lambda _: count("ack") + count("rate-limited") >= len(ids))
+        accepted, refused = count("ack"), count("rate-limited")
+        assert accepted + refused == len(ids) and refused > 0
+        assert refused <= accepted
+        await watcher.close()
+
+    run(scenario())
+
+
 # -- the SQLite write-ahead log ----------------------------------------------------------------------
 
 

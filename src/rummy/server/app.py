@@ -328,6 +328,8 @@ async def _serve_socket(server: Server, websocket: WebSocket, table_id: str) -> 
                 connection.send(ack_message(command.id))
             elif command is not None:
                 table.post(ClientCommand(connection, command))
+            if connection.over_rate:  # a flood is read no faster than the rate: the rest waits in TCP
+                await asyncio.sleep(connection.seconds_to_next_message())
     except WebSocketDisconnect:
         pass
     finally:
