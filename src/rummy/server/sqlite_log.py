@@ -12,8 +12,9 @@ A passive checkpoint never waits for the writer, so under a steady stream of com
 catches up with the end of the log, and SQLite only rewinds a log that was copied whole: the file
 grows for ever (nearly a gigabyte in a minute and a half of flooding).  So once the log passes
 ``wal_limit_bytes``, or every ``wal_truncate_seconds``, the checkpoint is ``TRUNCATE``: it holds the
-writer back for the few pages the passive ones left and empties the file; ``journal_size_limit``
-trims a rewound log to the same size.
+writer back for the few pages the passive ones left and empties the file (waiting at most 50 ms for
+readers to leave the log, or trying again at the next checkpoint); ``journal_size_limit`` trims a
+rewound log to the same size.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ INSERT_SEAT = "INSERT INTO seats (table_id, seat, kind, player_id, name, level) 
 UPDATE_SEAT = "UPDATE seats SET kind = ?, player_id = ?, name = ?, level = ? WHERE table_id = ? AND seat = ?"
 INSERT_EVENT = "INSERT INTO events (table_id, seq, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)"
 UPDATE_STATUS = "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?"
+TRUNCATE_WAIT_SECONDS = 0.05
 
 
 def timestamp() -> str:
@@ -108,11 +110,13 @@ class SqliteLog:
             raise
         self.dirty = True
 
-    def checkpoint(self, mode: str = "PASSIVE") -> None:
-        """Copy the WAL into the database file (run it in a thread: it syncs the disk)."""
-        with closing(sqlite3.connect(self.path, timeout=10)) as connection:
+    def checkpoint(self, mode: str = "PASSIVE", wait: float = 10.0) -> bool:
+        """Copy the WAL into the database file (run it in a thread: it syncs the disk); True when it was
+        all copied.  ``wait``: how long a ``TRUNCATE`` may wait for readers, holding writers back."""
+        with closing(sqlite3.connect(self.path, timeout=wait)) as connection:
             connection.execute(f"PRAGMA journal_size_limit={self.wal_limit_bytes}")
-            connection.execute(f"PRAGMA wal_checkpoint({mode})")
+            busy, _, _ = connection.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+            return not busy
 
     def wal_bytes(self) -> int:
         """The size of the write-ahead log file now (0 when there is none)."""
@@ -138,13 +142,17 @@ class SqliteLog:
             try:
                 if mode == "TRUNCATE":  # copy most pages without holding the writer back, then the rest
                     await asyncio.to_thread(self.checkpoint, "PASSIVE")
-                await asyncio.to_thread(self.checkpoint, mode)
+                # While a TRUNCATE waits for readers it holds back the writer, which commits on the event
+                # loop: it waits briefly, and when readers stay it gives up until the next checkpoint.
+                done = await asyncio.to_thread(self.checkpoint, mode, TRUNCATE_WAIT_SECONDS)
             except sqlite3.Error as error:
                 self.dirty = True
                 log.warning("SQLite checkpoint failed (it will be retried): %s", error)
                 continue
-            if mode == "TRUNCATE":
+            if mode == "TRUNCATE" and done:
                 self._truncated_at = time.monotonic()
+            elif mode == "TRUNCATE":
+                self.dirty = True
 
     def close(self) -> None:
         self.checkpoint("TRUNCATE")
