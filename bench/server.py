@@ -47,8 +47,10 @@ class Figures:
 class ScriptedPlayer:
     """One seat: answers its decisions with a random legal action after a think time."""
 
-    def __init__(self, base: str, cookie: str, think: float, figures: Figures, rng: random.Random) -> None:
+    def __init__(self, base: str, cookie: str, think: float, figures: Figures, rng: random.Random,
+                 local_address: str | None = None) -> None:
         self.ws_base = base.replace("http://", "ws://")
+        self.local_address = local_address  # connect from this loopback address (another client)
         self.cookie = cookie
         self.think = think
         self.figures = figures
@@ -62,9 +64,10 @@ class ScriptedPlayer:
         self.started = asyncio.Event()
 
     async def connect(self, table_id: str) -> None:
+        local = {"local_addr": (self.local_address, 0)} if self.local_address else {}
         self.socket = await websockets.connect(f"{self.ws_base}/ws/tables/{table_id}", max_size=2**22,
                                                additional_headers={"Cookie": f"rummy_session={self.cookie}"},
-                                               compression=None)
+                                               compression=None, **local)
 
     def next_id(self) -> str:
         self.counter += 1
@@ -140,13 +143,16 @@ async def session(http: httpx.AsyncClient, name: str) -> str:
 
 
 async def open_table(http: httpx.AsyncClient, base: str, args: argparse.Namespace, figures: Figures,
-                     rng: random.Random) -> list[ScriptedPlayer]:
+                     rng: random.Random, local_address: str | None = None) -> list[ScriptedPlayer]:
+    """A table of ``args.seats`` scripted people, every seat taken, not started; ``http`` (and the
+    sockets, from ``local_address``) come from one client address."""
     cookies = [await session(http, NAMES[i]) for i in range(args.seats)]
     response = await http.post("/api/tables", json={"variant": args.variant, "seats": args.seats,
                                                     "claim_seconds": 5}, cookies={"rummy_session": cookies[0]})
     response.raise_for_status()
     table_id = response.json()["table_id"]
-    players = [ScriptedPlayer(base, c, args.think, figures, random.Random(rng.random())) for c in cookies]
+    players = [ScriptedPlayer(base, c, args.think, figures, random.Random(rng.random()), local_address)
+               for c in cookies]
     players[0].host = True
     for index, player in enumerate(players):
         await player.connect(table_id)
@@ -170,13 +176,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+# One address makes every table here: the per-address limits (docs/security.md) are lifted.
+SATURATING = ("--bot-delay", "0", "--round-pause", "0", "--rate-limit", "1000", "--log-level", "warning",
+              "--max-tables-per-address", "100000", "--max-sockets-per-address", "100000")
+
+
+def start_server(port: int, db: str, flags: tuple[str, ...] = SATURATING) -> subprocess.Popen[bytes]:
     rummy = [sys.executable, "-m", "rummy"]
     subprocess.run([*rummy, "migrate", "--db", db], check=True, capture_output=True)
     if os.environ.get("RUMMY_BENCH_SERVER"):  # e.g. a profiling wrapper around the rummy command
         rummy = [sys.executable, os.environ["RUMMY_BENCH_SERVER"]]
-    return subprocess.Popen([*rummy, "serve", "--db", db, "--port", str(port), "--bot-delay", "0",
-                             "--round-pause", "0", "--rate-limit", "1000", "--log-level", "warning"])
+    return subprocess.Popen([*rummy, "serve", "--db", db, "--port", str(port), *flags])
 
 
 async def wait_for_server(base: str, server: subprocess.Popen[bytes]) -> None:
@@ -229,6 +239,11 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     print(f"machine         {machine}")
 
 
+def percentile_ms(latencies: list[float], p: float) -> float:
+    """The ``p``-th percentile of sorted ``latencies`` (seconds), in milliseconds."""
+    return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000
+
+
 def report(args: argparse.Namespace, figures: Figures, elapsed: float, server_cpu: float, client_cpu: float) -> None:
     latencies = sorted(figures.latencies)
     if not latencies:
@@ -236,7 +251,7 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, server_cp
         return
 
     def percentile(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000
+        return percentile_ms(latencies, p)
 
     print(f"think time {args.think:g} s (uniform 0–{2 * args.think:g} s), measured {elapsed:.1f} s")
     print(f"actions/s       {len(latencies) / elapsed:10.1f}   ({len(latencies)} actions, {figures.refused} refused, "

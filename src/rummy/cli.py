@@ -154,19 +154,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 def _add_server_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     db_help = "sqlite:///FILE, postgresql://USER@HOST/DB or a file path (default: rummy.db here)"
     serve = commands.add_parser("serve", help="run the game server (needs the server extra)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free)")
-    serve.add_argument("--db", metavar="URL", help=db_help)
-    serve.add_argument("--secret", help="cookie-signing secret (default: $RUMMY_SECRET, else one kept in the db)")
-    serve.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS", help="bots wait before moving")
-    serve.add_argument("--round-pause", type=float, default=10.0, metavar="SECONDS",
-                       help="pause between rounds unless everyone is ready")
-    serve.add_argument("--reconnect-grace", type=float, default=30.0, metavar="SECONDS",
-                       help="time a dropped player has before a bot may take the seat")
-    serve.add_argument("--rate-limit", type=float, default=20.0, metavar="PER_SECOND",
-                       help="messages a client may send per second (bursts of three times as many)")
-    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
-    serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
+    from rummy.server.flags import add_serve_arguments  # no server extra needed: argparse only
+
+    add_serve_arguments(serve, db_help)
     serve.set_defaults(run=cmd_serve)
     migrate = commands.add_parser("migrate", help="create or upgrade the server's database schema")
     migrate.add_argument("--db", metavar="URL", help=db_help)

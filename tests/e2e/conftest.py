@@ -85,6 +85,17 @@ def _wait_for_server(process: subprocess.Popen[Any], log_path: Path) -> str:
     pytest.fail(f"rummy serve did not start in time:\n{log_path.read_text(errors='replace')}")
 
 
+def page_errors(page: Any) -> list[str]:
+    """The failures ``page`` will show from now on: script errors and every console error (among them
+    whatever the server's Content-Security-Policy refuses, which Chromium reports there); every browser
+    test asserts the list stays empty."""
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" else None)
+    return problems
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.access(CHROMIUM, os.X_OK):
@@ -119,11 +130,7 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None, *, touch: boo
         context = browser.new_context(viewport=viewport or DESKTOP)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
-            if message.type == "error" else None)
-    return page, problems
+    return page, page_errors(page)
 
 
 def press(page: Any, selector: str, *, touch: bool) -> None:

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import page_errors
+
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -100,10 +102,7 @@ def open_page(browser: Any, viewport: dict[str, int]) -> Any:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(f"console: {message.text}") if message.type == "error" else None)
-    page.js_errors = errors  # type: ignore[attr-defined]
+    page.js_errors = page_errors(page)  # type: ignore[attr-defined]
     return page
 
 

@@ -27,8 +27,12 @@ from rummy.actions import Verb, parse_action
 from rummy.search.playout import random_choice
 from rummy.server.db import migrate, normalize_db_url
 
+# One address (loopback) makes every table of the test session: the per-address limits are raised,
+# and the tests of the limits start servers of their own with small ones.
 FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_second": 10_000,
-        "message_burst": 10_000, "bot_processes": 0}
+        "message_burst": 10_000, "bot_processes": 0, "max_tables_per_player": 1000, "max_tables_per_address": 10_000,
+        "max_unattended_games": 1000, "max_unattended_games_per_address": 1000, "max_sockets_per_address": 10_000,
+        "min_turn_seconds": 0}
 
 # The server runs in its own process, as in production: in a thread it would fight the test clients
 # for the GIL and every message would wait for the interpreter's switch interval.

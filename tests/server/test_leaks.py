@@ -1,10 +1,15 @@
-"""No message ever shows a seat a card it may not see.
+"""No message and no HTTP answer ever shows a seat a card it may not see.
 
 Whole games are played over WebSockets by one client per seat plus a spectator, every message is
 kept, and afterwards the table's event log is replayed to know the true state at every ``seq``.
 Each message is then checked: its view is exactly that seat's (own hand, public table and pile),
 and no card it names anywhere (views, legal actions, move-log sentences, score sheet) exists only in
 another hand or the stock.  The expected count of such cards is zero.
+
+Meanwhile every seat and the spectator ask every HTTP route that reads (:data:`HTTP_READS`, checked
+against the application's own route list) over and over, with their cookies: while the game runs no
+answer names a card at all (the summary and the lists hold none; the record, which holds every hand,
+the stock and the seed, is refused); once it is over the record is served to everyone.
 """
 
 from __future__ import annotations
@@ -18,12 +23,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import pytest
+from fastapi.routing import APIRoute
 
 from rummy.actions import parse_action
 from rummy.cards import card_names
 from rummy.game import Game, Phase
 from rummy.house_rules import get_variant
+from rummy.record import loads as record_loads
+from rummy.record import replay
+from rummy.server.app import STATIC_DIR, create_app
 from rummy.server.event_log import replay_deal, replay_start
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 
@@ -146,25 +156,106 @@ def check_messages(player: Player, seat: int | None, facts: dict[int, Truth]) ->
     return problems
 
 
+# Every route that answers GET, by path template; a route added to the application without being
+# listed here fails test_every_http_read_is_probed.
+HTTP_READS = ("/", "/table/{table_id}", "/healthz", "/api/session", "/api/variants", "/api/bots", "/api/tables",
+              "/api/tables/{table_id}", "/api/tables/{table_id}/record", "/static/main.js")
+PAGES = {"/", "/table/{table_id}"}
+
+
+@dataclass
+class Answer:
+    """One HTTP answer, and the newest state its asker had seen when it asked."""
+
+    path: str
+    seq: int
+    status_seen: str  # the table's status in the newest state the asker had seen: waiting, playing, finished
+    status: int
+    body: bytes
+
+    @property
+    def finished(self) -> bool:
+        return self.status_seen == "finished"
+
+
+async def ask_every_route(player: Player, table_id: str, stop: asyncio.Event) -> list[Answer]:
+    """Ask every route of :data:`HTTP_READS` with ``player``'s cookie, round after round, until ``stop``
+    (one more round after it)."""
+    answers = []
+    cookies = {"rummy_session": player.cookie} if player.cookie else {}
+    async with httpx.AsyncClient(base_url=player.server.base_url, cookies=cookies) as http:
+        while True:
+            last_round = stop.is_set()
+            for template in HTTP_READS:
+                state = player.state or {"seq": 0, "table": {"status": "waiting"}}
+                response = await http.get(template.format(table_id=table_id))
+                answers.append(Answer(template, state["seq"], state["table"]["status"], response.status_code,
+                                      response.content))
+            if last_round:
+                return answers
+            await asyncio.sleep(0.01)
+
+
+def check_answers(answers: list[Answer], who: str) -> list[str]:
+    problems = []
+    index = (STATIC_DIR / "index.html").read_bytes()
+    for answer in answers:
+        where = f"GET {answer.path} by {who} at seq {answer.seq}"
+        if answer.path in PAGES or answer.path.startswith("/static/"):
+            expected = index if answer.path in PAGES else (STATIC_DIR / "main.js").read_bytes()
+            if answer.body != expected:
+                problems.append(f"{where}: not the static file")
+            continue
+        if answer.path.endswith("/record"):
+            if answer.finished and answer.status != 200:
+                problems.append(f"{where}: the finished game's record is refused ({answer.status})")
+            if answer.status == 200:  # served: only ever a finished game's (the asker may lag behind)
+                result = replay(record_loads(answer.body.decode()))
+                if result.game is None or not result.game.game_over:
+                    problems.append(f"{where}: a live game's record was served")
+                continue
+        named = cards_named(json.loads(answer.body))
+        if named and answer.path not in ("/api/variants",):
+            problems.append(f"{where}: names cards {named[:5]}")
+    return problems
+
+
+def test_every_http_read_is_probed() -> None:
+    """The leak test asks every GET route the application has (and the static files)."""
+    routes = {route.path for route in create_app("sqlite:///unused.db").routes
+              if isinstance(route, APIRoute) and "GET" in route.methods}
+    assert routes == {path for path in HTTP_READS if not path.startswith("/static/")}
+
+
 async def leak_check(server: LiveServer, variant: str, seats: int, seed: int,
                      options: dict[str, Any] | None = None) -> None:
     names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:seats]
     table_id, players = await seated_table(server, names, variant=variant, seats=seats, claim_seconds=0,
                                            options=options or {})
     spectator = await Player(server, "Watcher").connect(table_id)
+    stop = asyncio.Event()
+    askers = [asyncio.create_task(ask_every_route(p, table_id, stop)) for p in [*players, spectator]]
     await start_game(players[0])
     rng = random.Random(seed)
     await asyncio.gather(*(p.play(random.Random(rng.random()), buy_chance=0.3, timeout=600) for p in players))
     final_seq = players[0].state["seq"]
     await spectator.wait_state(lambda m: m["seq"] >= final_seq)
+    stop.set()
+    answers = await asyncio.gather(*askers)
     facts = truths(server, table_id, variant, options or {})
     problems = []
-    for player in players:
+    for player, asked in zip(players, answers, strict=False):
         problems += check_messages(player, player.seat, facts)
+        problems += check_answers(asked, f"seat {player.seat}")
     problems += check_messages(spectator, None, facts)
+    problems += check_answers(answers[-1], "a spectator")
     checked = sum(len(p.messages) for p in [*players, spectator])
+    during = sum(1 for asked in answers for answer in asked if answer.status_seen == "playing")
     assert checked > 100
-    assert problems == [], f"{len(problems)} leak(s) in {checked} messages, first: {problems[:5]}"
+    for asked in answers:  # every route asked by everyone during the game, and the record served after it
+        assert {answer.path for answer in asked if answer.status_seen == "playing"} == set(HTTP_READS)
+        assert any(answer.finished and answer.status == 200 and answer.path.endswith("/record") for answer in asked)
+    assert problems == [], f"{len(problems)} leak(s) in {checked} messages and {during} HTTP answers: {problems[:5]}"
     for player in [*players, spectator]:
         await player.close()
 

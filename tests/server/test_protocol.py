@@ -448,7 +448,8 @@ def test_http_api(live_server: LiveServer) -> None:
             response = await ann.http("POST", "/api/tables", json=body)
             assert response.status_code == 400, body
             assert response.json()["error"]["code"] == code, response.json()
-        response = await ann.http("POST", "/api/tables", content=b"{not json")
+        response = await ann.http("POST", "/api/tables", content=b"{not json",
+                                  headers={"Content-Type": "application/json"})
         assert response.status_code == 400 and response.json()["error"]["code"] == "bad-request"
         assert (await ann.http("GET", "/api/tables/nope")).status_code == 404
         assert (await ann.http("GET", "/api/tables/nope/record")).status_code == 404

@@ -1,14 +1,38 @@
-"""The server seen by an attacker: real HTTP requests to a real ``rummy serve`` process.
+"""The server seen by an attacker over HTTP: real requests to a real server process.
 
-Each test pins one defect class: hidden state of a live game over HTTP, and the like.
+Each test replays one attack with the headers a browser (or a script) really sends: a live game's
+record, login CSRF by a ``text/plain`` form, a table made in a victim's name from another port with
+the duplicate-key trick, numbers too long for Python's int-string limit, seat keys that are digits
+only outside ASCII, and the response headers and ``HEAD`` answers every route must give.  The
+WebSocket side is in test_security_socket.py, the limits in test_limits.py, the process in
+test_security_process.py, the generated fuzz in test_fuzz.py.
 """
 
 from __future__ import annotations
 
-import httpx
+import socket
+from collections.abc import Iterator
+from typing import Any
 
-from tests.server.conftest import LiveServer, run, seated_table, start_game
+import httpx
+import pytest
+
+from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 from tests.server.test_leaks import RECORD_CARD
+
+FORM = {"Content-Type": "text/plain"}
+JSON = {"Content-Type": "application/json"}
+
+
+def attacker_headers(server: LiveServer, *, site: str = "same-site") -> dict[str, str]:
+    """What Chromium sends with a form posted by a page on another port of the server's host."""
+    port = int(server.base_url.rsplit(":", 1)[1]) + 1
+    return {"Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": site, "Sec-Fetch-Mode": "navigate"}
+
+
+def error_code(response: httpx.Response) -> str:
+    code: str = response.json()["error"]["code"]
+    return code
 
 
 def test_live_record_is_never_served(live_server: LiveServer) -> None:
@@ -26,3 +50,176 @@ def test_live_record_is_never_served(live_server: LiveServer) -> None:
         await players[0].close()
 
     run(scenario())
+
+
+# -- cross-site request forgery -----------------------------------------------------------------------
+
+
+def test_login_csrf_by_a_text_plain_form_cannot_replace_the_session(live_server: LiveServer) -> None:
+    """A page elsewhere auto-submits ``<form enctype="text/plain">`` whose one field spells JSON
+    (``name`` = ``{"name":"``, value = ``","name":"Mallory"}``): the cookie it would set is never sent."""
+    async def scenario() -> None:
+        ann = await Player(live_server, "Ann").login()
+        body = '{"name":"=","name":"Mallory"}'
+        for headers in (attacker_headers(live_server), attacker_headers(live_server, site="cross-site"),
+                        {"Origin": "http://evil.example"}, {"Origin": "null"}):
+            response = await ann.http("POST", "/api/session", content=body, headers={**FORM, **headers})
+            assert response.status_code == 403 and error_code(response) == "cross-site", headers
+            assert "set-cookie" not in response.headers
+        # Without browser headers (a script): the form's content type alone is refused.
+        response = await ann.http("POST", "/api/session", content=body, headers=FORM)
+        assert response.status_code == 415 and error_code(response) == "unsupported-media-type"
+        assert "set-cookie" not in response.headers
+        assert (await ann.http("GET", "/api/session")).json() == {"player_id": ann.player_id, "name": "Ann"}
+
+    run(scenario())
+
+
+def test_a_table_cannot_be_made_in_a_victims_name_from_another_port(live_server: LiveServer) -> None:
+    """The victim's cookie rides along (same site: ports do not count), the body is the duplicate-key
+    trick; refused by origin, by content type and by the duplicate key, each on its own."""
+    async def scenario() -> None:
+        victim = await Player(live_server, "Vic").login()
+        trick = '{"variant":"=","variant":"basic","seats":2,"bots":{"1":"easy"}}'
+        other_port = attacker_headers(live_server)
+        response = await victim.http("POST", "/api/tables", content=trick, headers={**FORM, **other_port})
+        assert response.status_code == 403 and error_code(response) == "cross-site"
+        json_from_there = {**JSON, "Origin": other_port["Origin"]}
+        response = await victim.http("POST", "/api/tables", content=trick, headers=json_from_there)
+        assert response.status_code == 403
+        response = await victim.http("POST", "/api/tables", content=trick, headers=FORM)
+        assert response.status_code == 415
+        response = await victim.http("POST", "/api/tables", content=trick, headers=JSON)
+        assert response.status_code == 400 and "'variant' appears twice" in response.json()["error"]["message"]
+        assert (await victim.http("GET", "/api/tables")).json() == []
+
+    run(scenario())
+
+
+def test_the_servers_own_pages_still_post(live_server: LiveServer) -> None:
+    """What the front end sends (same origin, JSON) passes, and so does a script without browser headers."""
+    async def scenario() -> None:
+        ann = Player(live_server, "Ann")
+        own = {**JSON, "Origin": live_server.base_url, "Sec-Fetch-Site": "same-origin"}
+        response = await ann.http("POST", "/api/session", content='{"name":"Ann"}', headers=own)
+        assert response.status_code == 200
+        ann.cookie = response.cookies["rummy_session"]
+        response = await ann.http("POST", "/api/tables", content='{"variant":"basic"}', headers=own)
+        assert response.status_code == 201
+        assert (await ann.http("POST", "/api/tables", json={"variant": "basic"})).status_code == 201
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
+                                          "multipart/form-data; boundary=x", "application/jsonp"])
+def test_json_bodies_need_the_json_content_type(live_server: LiveServer, content_type: str | None) -> None:
+    async def scenario() -> None:
+        ann = await Player(live_server, "Ann").login()
+        headers = {"Content-Type": content_type} if content_type else {}
+        for path, body in (("/api/session", '{"name":"Bob"}'), ("/api/tables", '{"variant":"basic"}')):
+            response = await ann.http("POST", path, content=body, headers=headers)
+            assert response.status_code == 415 and error_code(response) == "unsupported-media-type"
+        assert (await ann.http("GET", "/api/tables")).json() == []
+
+    run(scenario())
+
+
+# -- bodies that used to fail inside the server ------------------------------------------------------
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("body", [
+    '{"variant": "basic", "seats": ' + HUGE + '}',
+    '{"variant": "basic", "turn_seconds": ' + HUGE + '}',
+    '{"variant": "basic", "claim_seconds": -' + HUGE + '}',
+    '{"variant": "basic", "bots": {"1": ' + HUGE + '}}',
+    '{"variant": "basic", "options": {"max_turns": ' + HUGE + '}}',
+    '{"variant": "basic", "seats": 1' + "0" * 400 + '}',
+    '{"variant": "basic", "claim_seconds": 1e400}',
+    '{"variant": "basic", "claim_seconds": NaN}',
+    '{"variant": "\\ud800"}',
+], ids=["seats", "turn", "claim", "bot", "option", "seats-400-digits", "float-overflow", "nan", "surrogate"])
+def test_numbers_and_strings_json_cannot_hold_are_a_clear_400(live_server: LiveServer, body: str) -> None:
+    async def scenario() -> None:
+        ann = await Player(live_server, "Ann").login()
+        response = await ann.http("POST", "/api/tables", content=body, headers=JSON)
+        assert response.status_code == 400 and error_code(response) == "bad-request", response.text
+        response = await ann.http("POST", "/api/session", content=body.replace('"variant"', '"name"'), headers=JSON)
+        assert response.status_code == 400 and "set-cookie" not in response.headers
+        assert (await ann.http("GET", "/api/tables")).json() == []
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("seat", ["²", "١", "١٢", "1.0", " 1", "01x", "-1", ""])
+def test_bot_seats_are_ascii_digits(live_server: LiveServer, seat: str) -> None:
+    """``"²".isdigit()`` is true but ``int("²")`` fails; ``int("١")`` is 1: both are refused as seat keys."""
+    async def scenario() -> None:
+        ann = await Player(live_server, "Ann").login()
+        response = await ann.http("POST", "/api/tables", json={"variant": "basic", "seats": 3, "bots": {seat: "easy"}})
+        assert response.status_code == 400 and error_code(response) == "bad-bot", response.text
+        assert (await ann.http("GET", "/api/tables")).json() == []
+
+    run(scenario())
+
+
+def test_an_oversized_body_is_refused_without_waiting_for_it(live_server: LiveServer) -> None:
+    """A ``Content-Length`` past the limit is answered at once (the body is neither awaited nor held),
+    and a chunked body as soon as it passes the limit."""
+    host, port = live_server.base_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as raw:
+        raw.sendall(b"POST /api/session HTTP/1.1\r\nHost: " + host.encode() + b"\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 1000000000\r\n\r\n{")
+        assert raw.recv(4096).startswith(b"HTTP/1.1 413")
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"variant": "basic", "pad": "'
+        for _ in range(100):
+            yield b"x" * 10_000
+
+    response = httpx.post(live_server.base_url + "/api/session", content=chunks(), headers=JSON)
+    assert response.status_code == 413 and error_code(response) == "too-large"
+
+
+# -- headers and HEAD ---------------------------------------------------------------------------------
+
+
+def check_security_headers(response: httpx.Response) -> None:
+    policy = response.headers.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy, response.request.url
+    assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy
+    assert response.headers.get("x-content-type-options") == "nosniff"
+    assert response.headers.get("referrer-policy") == "same-origin"
+    assert response.headers.get("x-frame-options") == "DENY"
+
+
+REQUESTS: list[tuple[str, str, dict[str, Any]]] = [
+    ("GET", "/", {}), ("GET", "/table/abc", {}), ("GET", "/static/main.js", {}), ("GET", "/static/nothing.js", {}),
+    ("GET", "/healthz", {}), ("GET", "/api/variants", {}), ("GET", "/api/session", {}), ("GET", "/api/nothing", {}),
+    ("GET", "/api/tables/nope/record", {}), ("POST", "/api/tables", {"json": {"variant": "basic"}}),
+    ("POST", "/api/session", {"content": "x", "headers": FORM}),
+    ("POST", "/api/session", {"json": {"name": "Ann"}, "headers": {"Origin": "http://evil.example"}}),
+    ("DELETE", "/api/session", {}), ("HEAD", "/", {}), ("OPTIONS", "/api/tables", {}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "options"), REQUESTS)
+def test_every_response_carries_the_security_headers(live_server: LiveServer, method: str, path: str,
+                                                      options: dict[str, Any]) -> None:
+    response = httpx.request(method, live_server.base_url + path, **options)
+    check_security_headers(response)
+    if response.status_code >= 400 and method != "HEAD":
+        assert response.json()["error"]["code"], response.text
+
+
+@pytest.mark.parametrize("path", ["/", "/table/abc", "/healthz", "/api/variants", "/api/bots",
+                                  "/static/style.css", "/api/session"])
+def test_head_answers_as_get_without_a_body(live_server: LiveServer, path: str) -> None:
+    got = httpx.get(live_server.base_url + path)
+    head = httpx.head(live_server.base_url + path)
+    assert head.status_code == got.status_code and head.status_code != 405
+    assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+    check_security_headers(head)

@@ -3,14 +3,14 @@
 ``create_app(db_url)`` checks the database schema at start-up (``rummy migrate`` creates it), loads
 or makes the cookie secret, and rebuilds every unfinished table from its event log.  Every error a
 client can cause is answered as ``{"error": {"code", "message"}}`` (HTTP) or an ``error`` message
-(WebSocket); no traceback ever reaches a client.
+(WebSocket); no traceback ever reaches a client.  Every response passes the :class:`~rummy.server.guard.Guard`
+(security headers, the cross-site check); request bodies are strict JSON (:mod:`rummy.server.strict_json`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -18,7 +18,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -34,10 +33,13 @@ from rummy.server.catalog import RequestError, TableConfig, rules_help, variant_
 from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
 from rummy.server.gc_pauses import keep_collector_pauses_short
+from rummy.server.guard import Guard, address_key, cross_site, error_response
+from rummy.server.limits import LimitError, SocketCount
 from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message, parse_command
 from rummy.server.registry import TableRegistry
 from rummy.server.sessions import COOKIE_MAX_AGE, COOKIE_NAME, Session, SessionSigner, clean_name, new_player_id
 from rummy.server.settings import ServerSettings
+from rummy.server.strict_json import StrictJSONError, loads
 from rummy.server.table_inbox import ClientCommand, Connected, Disconnected
 
 log = logging.getLogger("rummy.server")
@@ -45,7 +47,10 @@ log = logging.getLogger("rummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 65_536
 HTTP_CODES = {400: "bad-request", 401: "no-session", 403: "forbidden", 404: "not-found",
-              405: "method-not-allowed", 413: "too-large", 500: "internal"}
+              405: "method-not-allowed", 413: "too-large", 415: "unsupported-media-type", 500: "internal"}
+CLOSE_CROSS_SITE = 4403
+CLOSE_TOO_MANY = 4429
+CLOSE_NOT_FOUND = 4404
 
 
 class SchemaError(RuntimeError):
@@ -61,10 +66,7 @@ class Server:
     registry: TableRegistry
     bots: BotRunner
     settings: ServerSettings
-
-
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    sockets: SocketCount
 
 
 def create_app(db_url: str | None = None, *, secret: str | None = None,
@@ -81,12 +83,14 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
                 f"the database {display_url(url)} is {status.state} (revision {status.current}, "
                 f"this version needs {status.head}): run `rummy migrate --db URL` first"
             )
-        db = Database(url)
+        db = Database(url, checkpoint_seconds=config.checkpoint_seconds, wal_limit_bytes=config.wal_limit_bytes,
+                      wal_truncate_seconds=config.wal_truncate_seconds)
         await db.start()
         key = secret or os.environ.get("RUMMY_SECRET") or await db.secret("session")
         bots = BotRunner(config.bot_processes, config.bot_timeout)
         registry = TableRegistry(db, bots, config)
-        app.state.server = Server(db, SessionSigner(key), registry, bots, config)
+        app.state.server = Server(db, SessionSigner(key), registry, bots, config,
+                                  SocketCount(config.max_sockets_per_address))
         restored = await registry.restore_unfinished()
         if restored:
             log.info("rebuilt %d unfinished table(s) from the event log", restored)
@@ -105,6 +109,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
             await db.close()
 
     app = FastAPI(title="rummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(Guard, check_origin=config.check_origin, allowed_origins=config.allowed_origins)
     _add_error_handlers(app)
     _add_pages(app)
     _add_api(app)
@@ -159,22 +164,41 @@ def _add_pages(app: FastAPI) -> None:
 
 
 async def _json_body(request: Request) -> Any:
+    """The request's JSON body: ``Content-Type: application/json`` (no HTML form can send it across
+    sites), at most :data:`MAX_BODY_BYTES`, strict JSON."""
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise RequestError("unsupported-media-type",
+                           f"the body must be sent as Content-Type: application/json, not {media_type or 'none'!r}")
+    too_large = RequestError("too-large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdecimal() and int(declared) > MAX_BODY_BYTES:
+        raise too_large  # at once: never wait for (or hold) a body that will be refused
+    body = bytearray()
     try:
-        body = await request.body()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise too_large
     except ClientDisconnect:
         raise RequestError("bad-request", "the client went away before sending the body") from None
-    if len(body) > MAX_BODY_BYTES:
-        raise RequestError("too-large", f"the body is larger than {MAX_BODY_BYTES} bytes")
     try:
-        return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise RequestError("bad-request", "the body is not valid JSON") from None
+        return loads(bytes(body) or b"{}")
+    except StrictJSONError as error:
+        raise RequestError("bad-request", f"the body is not accepted: {error}") from None
+
+
+REQUEST_STATUS = {"too-large": 413, "unsupported-media-type": 415}
 
 
 def _add_api(app: FastAPI) -> None:
     @app.exception_handler(RequestError)
     async def bad_request(request: Request, exc: RequestError) -> Response:
-        return error_response(413 if exc.code == "too-large" else 400, exc.code, exc.message)
+        return error_response(REQUEST_STATUS.get(exc.code, 400), exc.code, exc.message)
+
+    @app.exception_handler(LimitError)
+    async def over_limit(request: Request, exc: LimitError) -> Response:
+        return error_response(429, exc.code, exc.message)
 
     @app.post("/api/session")
     async def create_session(request: Request) -> Response:
@@ -212,7 +236,12 @@ def _add_api(app: FastAPI) -> None:
         if session is None:
             return error_response(401, "no-session", "choose a name first (POST /api/session)")
         config = TableConfig.from_request(await _json_body(request))
-        table = await _server(request).registry.create(config, session)
+        settings = _server(request).settings
+        if 0 < config.turn_seconds < settings.min_turn_seconds:
+            raise RequestError("bad-request", f"turn_seconds must be 0 (no turn timer) or at least "
+                                              f"{settings.min_turn_seconds:g} on this server")
+        address = address_key(request.client.host if request.client else None)
+        table = await _server(request).registry.create(config, session, address)
         return JSONResponse({"table_id": table.id, "invite_url": _absolute(request, f"/table/{table.id}")},
                             status_code=201)
 
@@ -258,47 +287,63 @@ def _absolute(request: Request, path: str) -> str:
     return str(request.base_url).rstrip("/") + path
 
 
-def _origin_allowed(websocket: WebSocket) -> bool:
-    """A browser's handshake must come from a page of this server (no cross-site WebSocket hijacking)."""
-    origin = websocket.headers.get("origin")
-    if not origin or not _server(websocket).settings.check_origin:
-        return True
-    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Accept the handshake only to say why in an ``error`` and close with ``close_code``: a browser
+    shows a script neither the status of a refused handshake nor its reason (only close code 1006)."""
+    with contextlib.suppress(Exception):  # the client may be gone already: nothing is owed to it
+        await websocket.accept()
+        await websocket.send_text(encode(error_message(code, message)))
+        await websocket.close(code=close_code)
 
 
 def _add_socket(app: FastAPI) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         server = _server(websocket)
-        if not _origin_allowed(websocket):
-            await websocket.close(code=4403, reason="cross-site WebSocket refused")
+        settings = server.settings
+        reason = cross_site(websocket.headers, settings.allowed_origins) if settings.check_origin else None
+        if reason is not None:
+            await _refuse(websocket, "forbidden", f"cross-site WebSocket refused ({reason})", CLOSE_CROSS_SITE)
             return
-        await websocket.accept()
-        table = await server.registry.get(table_id)
-        if table is None:
-            await websocket.send_text(encode(error_message("not-found", f"there is no table {table_id!r}")))
-            await websocket.close(code=4404)
+        address = address_key(websocket.client.host if websocket.client else None)
+        if not server.sockets.open(address):
+            await _refuse(websocket, "too-many-connections", f"this address already holds "
+                          f"{server.settings.max_sockets_per_address} table connections", CLOSE_TOO_MANY)
             return
-        connection = Connection(websocket, _session(websocket), server.settings)
-        writer = asyncio.create_task(connection.write_forever())
-        table.post(Connected(connection))
         try:
-            while not connection.closed:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                command = _read_command(connection, message.get("text"), server.settings)
-                if command is not None and command.type == "ping":
-                    connection.send(ack_message(command.id))
-                elif command is not None:
-                    table.post(ClientCommand(connection, command))
-        except WebSocketDisconnect:
-            pass
+            await _serve_socket(server, websocket, table_id)
         finally:
-            table.post(Disconnected(connection))
-            connection.close()
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(writer, 5)
+            server.sockets.close(address)
+
+
+async def _serve_socket(server: Server, websocket: WebSocket, table_id: str) -> None:
+    table = await server.registry.get(table_id)
+    if table is None:
+        await _refuse(websocket, "not-found", f"there is no table {table_id!r}", CLOSE_NOT_FOUND)
+        return
+    await websocket.accept()
+    connection = Connection(websocket, _session(websocket), server.settings)
+    writer = asyncio.create_task(connection.write_forever())
+    table.post(Connected(connection))
+    try:
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            command = _read_command(connection, message.get("text"), server.settings)
+            if command is not None and command.type == "ping":
+                connection.send(ack_message(command.id))
+            elif command is not None:
+                table.post(ClientCommand(connection, command))
+            if connection.over_rate:  # a flood is read no faster than the rate: the rest waits in TCP
+                await asyncio.sleep(connection.seconds_to_next_message())
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.post(Disconnected(connection))
+        connection.close()
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(writer, 5)
 
 
 def _read_command(connection: Connection, text: str | None, settings: ServerSettings) -> Command | None:

@@ -13,6 +13,7 @@ rummy.server.catalog.RequestError: bad-seats: may-i is for 3–8 players, not 9
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -27,6 +28,7 @@ from rummy.variants import VARIANTS, Variant
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
                 "round_pause"}
 BOT_LEVELS = tuple(LEVELS) + tuple(BOTS)  # levels (easy …) or bot names (random …)
+SEAT_KEY = re.compile(r"[0-9]{1,2}")
 
 
 class RequestError(ValueError):
@@ -111,7 +113,8 @@ class TableConfig:
             raise RequestError("bad-bot", "bots must map seat numbers to levels, e.g. {\"2\": \"easy\"}")
         bots: dict[int, str] = {}
         for key, level in bots_given.items():
-            if not str(key).isdigit() or not 1 <= int(key) < seats:
+            # ASCII digits only: str.isdigit() also takes "²" (int() refuses it) and "١" (int() reads 1)
+            if not SEAT_KEY.fullmatch(key) or not 1 <= int(key) < seats:
                 raise RequestError("bad-bot", f"bot seat {key!r} must be 1–{seats - 1} (the host sits in seat 0)")
             if level not in BOT_LEVELS:
                 raise RequestError("bad-bot", f"unknown bot level {level!r} (known: {', '.join(BOT_LEVELS)})")

@@ -60,6 +60,10 @@ class TableClock:
                 return deadline
         return None
 
+    def armed(self) -> bool:
+        """Whether a named timer is running (delayed posts are not counted)."""
+        return bool(self._timers)
+
     def stop(self) -> None:
         for handle in self._timers.values():
             handle.cancel()

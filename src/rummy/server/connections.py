@@ -1,7 +1,9 @@
 """One WebSocket client: who it is, which seat it sees, its outgoing queue, command ids and rate limit.
 
 The table owner never waits for a client: it puts messages in the connection's queue and a writer
-task sends them; a client that stops reading is dropped (it reconnects and gets a fresh state).
+task sends them; a client that stops reading is dropped (it reconnects and gets a fresh state).  A
+client that sends faster than its rate has the excess refused, and its frames are then read no faster
+than the rate, so a flood costs the server no more than a client within the rate does.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Connection:
         self._seen_ids: set[str | int] = set()
         self._tokens = float(settings.message_burst)
         self._refilled = time.monotonic()
+        self.over_rate = False
         self._close_code = 1000
 
     @property
@@ -49,15 +52,26 @@ class Connection:
         return True
 
     def within_rate(self) -> bool:
-        """Token bucket: ``messages_per_second`` with bursts of ``message_burst``."""
+        """Token bucket: ``messages_per_second`` with bursts of ``message_burst``; a refusal marks the
+        connection :attr:`over_rate` until its next message within the rate."""
         now = time.monotonic()
         rate, burst = self._settings.messages_per_second, self._settings.message_burst
         self._tokens = min(float(burst), self._tokens + (now - self._refilled) * rate)
         self._refilled = now
-        if self._tokens < 1:
+        self.over_rate = self._tokens < 1
+        if self.over_rate:
             return False
         self._tokens -= 1
         return True
+
+    def seconds_to_next_message(self) -> float:
+        """How long until the bucket holds a message again (at most a second): the reader of a flooding
+        client waits that long before reading on, so refusing a flood costs no more than the rate."""
+        rate = self._settings.messages_per_second
+        if rate <= 0:
+            return 1.0
+        missing = max(0.0, 1 - self._tokens)
+        return min(1.0, missing / rate + 0.001)  # a millisecond more: the loop's timers may fire a little early
 
     # -- outgoing ---------------------------------------------------------------------------
 

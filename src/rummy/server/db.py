@@ -22,6 +22,7 @@ import logging
 import secrets
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,7 +53,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from rummy.server.sqlite_log import SqliteLog
+from rummy.server.sqlite_log import SqliteLog, check_writable
 
 log = logging.getLogger("rummy.server")
 
@@ -104,6 +105,15 @@ def sqlite_file(url: str) -> Path | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     return Path(parsed.database)
+
+
+def ensure_writable(url: str) -> None:
+    """Raise :class:`~rummy.server.sqlite_log.DatabaseNotWritable` when the SQLite file of ``url`` (or
+    the folder its write-ahead log lives in) cannot be written; other databases are not probed."""
+    path = sqlite_file(url)
+    if path is not None:
+        with closing(sqlite3.connect(path)) as connection:
+            check_writable(connection, path)
 
 
 # -- schema -----------------------------------------------------------------------------------
@@ -266,13 +276,14 @@ class Database:
     :class:`~rummy.server.sqlite_log.SqliteLog`, to PostgreSQL through one writer task and asyncpg.
     """
 
-    CHECKPOINT_SECONDS = 2.0
-
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, checkpoint_seconds: float = 2.0, wal_limit_bytes: int = 32 * 2**20,
+                 wal_truncate_seconds: float = 60.0) -> None:
         self.url = url
-        self.engine = _engine(url)
+        self.checkpoint_seconds = checkpoint_seconds
+        self.wal_truncate_seconds = wal_truncate_seconds
         path = sqlite_file(url)
-        self._sqlite = SqliteLog(path) if path is not None else None
+        self._sqlite = SqliteLog(path, wal_limit_bytes) if path is not None else None
+        self.engine = _engine(url)
         self._pending: list[tuple[Commit, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -281,7 +292,8 @@ class Database:
     async def start(self) -> None:
         self._tasks.append(asyncio.create_task(self._write_forever(), name="rummy-db-writer"))
         if self._sqlite is not None:
-            self._tasks.append(asyncio.create_task(self._checkpoint_forever(), name="rummy-db-checkpoint"))
+            checkpoints = self._sqlite.checkpoint_forever(self.checkpoint_seconds, self.wal_truncate_seconds)
+            self._tasks.append(asyncio.create_task(checkpoints, name="rummy-db-checkpoint"))
 
     async def close(self) -> None:
         self._closing = True
@@ -294,19 +306,6 @@ class Database:
         if self._sqlite is not None:
             self._sqlite.close()
         await self.engine.dispose()
-
-    async def _checkpoint_forever(self) -> None:
-        sqlite = self._sqlite
-        assert sqlite is not None
-        while True:
-            await asyncio.sleep(self.CHECKPOINT_SECONDS)
-            if sqlite.dirty:
-                sqlite.dirty = False
-                try:
-                    await asyncio.to_thread(sqlite.checkpoint)
-                except sqlite3.Error as error:
-                    sqlite.dirty = True
-                    log.warning("SQLite checkpoint failed (it will be retried): %s", error)
 
     # -- reads ------------------------------------------------------------------------------
 

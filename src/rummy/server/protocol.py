@@ -17,6 +17,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from rummy.server.strict_json import StrictJSONError, loads
+
 VERSION = 1
 COMMAND_TYPES = ("join", "start", "action", "play_again", "ready", "skip_claims", "ping")
 SKIP_UNTIL = ("turn", "hand", "off")
@@ -43,6 +45,8 @@ ERROR_CODES = {
     "not-finished": "the game is not over yet",
     "not-found": "no such table",
     "rate-limited": "too many messages; slow down",
+    "forbidden": "the handshake came from a page of another site",
+    "too-many-connections": "this address holds as many connections as the server allows",
     "unavailable": "the server could not save the action; nothing changed, try again",
     "internal": "the server failed on this command; nothing changed",
 }
@@ -83,9 +87,9 @@ def _is_int(value: Any) -> bool:
 def parse_command(text: str) -> Command:
     """Check one client message against the protocol; raises :class:`ProtocolError` (``bad-message``)."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("bad-message", "the message is not valid JSON") from None
+        data = loads(text)
+    except StrictJSONError as error:
+        raise ProtocolError("bad-message", f"the message is not accepted: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad-message", "a message must be a JSON object")
     command_id = data.get("id")
@@ -94,8 +98,9 @@ def parse_command(text: str) -> Command:
     def bad(message: str) -> ProtocolError:
         return ProtocolError("bad-message", message, command_id=command_id if valid_id else None)
 
-    if data.get("v") != VERSION:
-        raise bad(f"unsupported protocol version {data.get('v')!r} (this server speaks {VERSION})")
+    version = data.get("v")
+    if not _is_int(version) or version != VERSION:  # true and 1.0 equal 1 in Python, not in the protocol
+        raise bad(f"unsupported protocol version {version!r} (this server speaks {VERSION})")
     if not valid_id:
         raise bad(f"every command needs an \"id\": a string of 1–{MAX_ID_LENGTH} characters or an integer")
     assert isinstance(command_id, str | int)

@@ -2,6 +2,8 @@
 
 At start-up every unfinished table is rebuilt from its event log and its owner started, so its
 timers and bots run on even before anyone reconnects; a finished table is loaded when asked for.
+A table nothing can move (no client, no timer, no bot) leaves memory after ``idle_table_seconds``.
+The registry also enforces the table limits of :mod:`rummy.server.limits`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import secrets
 from rummy.server.bot_runner import BotRunner
 from rummy.server.catalog import TableConfig
 from rummy.server.db import Commit, Database
+from rummy.server.limits import LimitError, UnattendedGames
 from rummy.server.seats import SeatState
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
@@ -31,6 +34,7 @@ class TableRegistry:
         self.db, self.bots, self.settings = db, bots, settings
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.unattended = UnattendedGames(settings.max_unattended_games_per_address, settings.max_unattended_games)
 
     async def restore_unfinished(self) -> int:
         """Rebuild and start every table whose game is not over; returns how many."""
@@ -40,14 +44,33 @@ class TableRegistry:
                 count += 1
         return count
 
-    async def create(self, config: TableConfig, host: Session) -> Table:
-        """A new table with the host in seat 0, written to the database, its owner started."""
+    def check_table_limits(self, host: Session, address: str) -> None:
+        """Raise :class:`LimitError` when ``host``, or the players of ``address``, host as many
+        unfinished tables as the settings allow."""
+        unfinished = [table for table in self.tables.values() if table.status != "finished"]
+        minutes = max(1, round(self.settings.idle_table_seconds / 60))
+        later = f"finish one, or try again once an unused one has closed (after {minutes} minutes without use)"
+        limit = self.settings.max_tables_per_player
+        if sum(table.host == host.player_id for table in unfinished) >= limit:
+            raise LimitError("too-many-tables",
+                             f"you host {limit} unfinished tables, the most this server allows: {later}")
+        limit = self.settings.max_tables_per_address
+        if sum(table.address == address for table in unfinished) >= limit:
+            raise LimitError("too-many-tables",
+                             f"your address hosts {limit} unfinished tables, the most this server allows: {later}")
+
+    async def create(self, config: TableConfig, host: Session, address: str | None = None) -> Table:
+        """A new table with the host in seat 0, written to the database, its owner started; ``address``
+        (the client's, for the per-address limits) is checked first when given."""
+        if address is not None:
+            self.check_table_limits(host, address)
         seats = [SeatState(0, "human", host.name, host.player_id)]
         for index in range(1, config.seats):
             level = config.bots.get(index)
             seats.append(SeatState.bot(index, level) if level is not None else SeatState(index, "open"))
         table_id = secrets.token_urlsafe(6)
-        table = Table(table_id, config, host.player_id, seats, db=self.db, bots=self.bots, settings=self.settings)
+        table = Table(table_id, config, host.player_id, seats, db=self.db, bots=self.bots, settings=self.settings,
+                      unattended=self.unattended, address=address)
         row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
                "host": host.player_id, "status": "waiting"}
         await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row))
@@ -82,7 +105,7 @@ class TableRegistry:
         config = TableConfig.from_json(stored.row["config"])
         seats = [SeatState.from_row(row) for row in stored.seats]
         table = Table(table_id, config, stored.row["host"], seats, db=self.db, bots=self.bots,
-                      settings=self.settings, status=stored.row["status"])
+                      settings=self.settings, status=stored.row["status"], unattended=self.unattended)
         try:
             table.replay(stored.events)
         except Exception:
@@ -93,8 +116,8 @@ class TableRegistry:
         return table
 
     async def evict_idle_forever(self) -> None:
-        """Drop tables nobody uses (waiting or finished, no client for ``idle_table_seconds``); they
-        come back from the database when asked for."""
+        """Drop tables nothing has moved for ``idle_table_seconds`` (:meth:`Table.idle_for`); they come
+        back from the database when asked for."""
         loop = asyncio.get_running_loop()
         every = max(0.05, min(60.0, self.settings.idle_table_seconds / 2))
         while True:

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 
 import uvicorn
+from sqlalchemy.exc import DBAPIError
 
 from rummy.server.app import create_app
 from rummy.server.db import (
@@ -26,11 +27,13 @@ from rummy.server.db import (
     SchemaStatus,
     default_db_url,
     display_url,
+    ensure_writable,
     migrate,
     normalize_db_url,
     schema_status,
 )
-from rummy.server.settings import ServerSettings
+from rummy.server.flags import settings_from_args
+from rummy.server.sqlite_log import DatabaseNotWritable
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -42,11 +45,17 @@ def _database(args: argparse.Namespace) -> str:
     return normalize_db_url(args.db) if args.db else default_db_url()
 
 
+def driver_message(error: BaseException) -> str:
+    """The database driver's own words for ``error`` (SQLAlchemy wraps them in the SQL and a link)."""
+    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    return " ".join(str(cause).split()) or type(cause).__name__
+
+
 def _status(url: str) -> SchemaStatus:
     try:
         return asyncio.run(schema_status(url))
     except Exception as error:  # noqa: BLE001 - any driver error becomes one clear line
-        raise ConnectionError(f"cannot open the database {display_url(url)}: {error}") from None
+        raise ConnectionError(f"cannot open the database {display_url(url)}: {driver_message(error)}") from None
 
 
 def migrate_command(args: argparse.Namespace) -> int:
@@ -124,6 +133,10 @@ def serve_command(args: argparse.Namespace) -> int:
             state = "has no rummy schema" if status.state == "missing" else f"is at revision {status.current}"
             return _fail(f"the database {display_url(url)} {state} (this version needs {status.head}): "
                          f"run `rummy migrate --db {args.db}` first")
+    try:
+        ensure_writable(url)
+    except DatabaseNotWritable as error:
+        return _fail(str(error), 2)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port must be 0–65535, not {args.port}", 2)
     try:
@@ -133,10 +146,7 @@ def serve_command(args: argparse.Namespace) -> int:
             return _fail(f"port {args.port} on {args.host} is already in use: stop the other server or "
                          "choose another port with --port")
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
-    settings = ServerSettings(bot_delay=args.bot_delay, round_pause=args.round_pause,
-                              reconnect_grace=args.reconnect_grace, messages_per_second=args.rate_limit,
-                              message_burst=max(1, int(3 * args.rate_limit)))
-    app = create_app(url, secret=args.secret, settings=settings)
+    app = create_app(url, secret=args.secret, settings=settings_from_args(args))
     # No per-message deflate: a state is a few kB, and compressing every one costs more CPU than the
     # bandwidth it saves on a family game server.
     config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log, ws_max_size=65_536,

@@ -1,4 +1,8 @@
-"""Server-wide settings: pacing, grace periods and limits (``rummy serve`` flags set some of them)."""
+"""Server-wide settings: pacing, grace periods and limits (``rummy serve`` flags set some of them).
+
+The limits that keep one client from exhausting a server open to the internet are described for
+operators in docs/security.md.
+"""
 
 from __future__ import annotations
 
@@ -34,8 +38,30 @@ class ServerSettings:
     send_queue_limit: int = 1000
     #: Mark the session cookie ``Secure`` (behind HTTPS).
     secure_cookies: bool = False
-    #: Refuse WebSocket handshakes whose ``Origin`` names another host (cross-site WebSocket hijacking).
+    #: Refuse state-changing HTTP requests and WebSocket handshakes that a browser sends from a page of
+    #: another origin (``Origin`` or ``Sec-Fetch-Site``): cross-site request forgery and WebSocket hijacking.
     check_origin: bool = True
+    #: Origins accepted besides the server's own ``Host`` (e.g. ``https://games.example.org`` behind a
+    #: proxy that rewrites ``Host``).
+    allowed_origins: tuple[str, ...] = ()
+    #: Unfinished tables (waiting or playing, in memory) one player may host at once, and all the
+    #: players of one client address together (an IPv6 address counts by its /64 network).
+    max_tables_per_player: int = 10
+    max_tables_per_address: int = 40
+    #: Games that may run with no person connected (bots play every turn) per client address that made
+    #: their tables, and on the whole server; a game past the limit waits until someone comes back.
+    max_unattended_games_per_address: int = 4
+    max_unattended_games: int = 50
+    #: Open WebSocket connections per client address.
+    max_sockets_per_address: int = 64
+    #: Shortest turn timer a table may set (0, no timer, is always allowed): a shorter one would let a
+    #: connected but silent host have the bots play a game at full speed.
+    min_turn_seconds: float = 5.0
+    #: SQLite: seconds between checkpoints of the write-ahead log, and the size past which (or the
+    #: seconds after which) a checkpoint also truncates it; the size is the WAL's ``journal_size_limit``.
+    checkpoint_seconds: float = 2.0
+    wal_limit_bytes: int = 32 * 2**20
+    wal_truncate_seconds: float = 60.0
     #: Seconds between moves of the surviving objects to the garbage collector's permanent generation
     #: (0: never), and between full collections of everything (:mod:`rummy.server.gc_pauses`).
     gc_freeze_seconds: float = 10.0

@@ -24,6 +24,7 @@ from rummy.server.connections import Connection
 from rummy.server.db import Commit, Database
 from rummy.server.describe import Before, describe_action
 from rummy.server.event_log import rebuild
+from rummy.server.limits import UnattendedGames
 from rummy.server.protocol import ProtocolError, ack_message
 from rummy.server.seats import SeatState
 from rummy.server.settings import ServerSettings
@@ -40,11 +41,18 @@ class TableCore:
     """A table's state, its durable changes and what its clients see."""
 
     def __init__(self, table_id: str, config: TableConfig, host: str, seats: list[SeatState], *,
-                 db: Database, bots: BotRunner, settings: ServerSettings, status: str = "waiting") -> None:
+                 db: Database, bots: BotRunner, settings: ServerSettings, status: str = "waiting",
+                 unattended: UnattendedGames | None = None, address: str | None = None) -> None:
         self.id = table_id
         self.config = config
         self.rules = config.rules()
         self.host = host
+        #: Who the per-address limits count this table under: the address that made it, or (for a
+        #: table rebuilt after a restart, whose address was never stored) its host.
+        self.address = address or f"player {host}"
+        self.unattended = unattended or UnattendedGames(settings.max_unattended_games_per_address,
+                                                        settings.max_unattended_games)
+        self.paused = False  # an unattended game past the limits: its bots and timers wait
         self.seats = seats
         self.status = status
         self.db, self.bots, self.settings = db, bots, settings
@@ -74,10 +82,12 @@ class TableCore:
         self._queue.put_nowait(item)
 
     def idle_for(self, now: float) -> float:
-        """Seconds nothing has happened at a table nobody watches and no game runs at (else 0)."""
-        if self.connections or self.status == "playing" or not self._queue.empty():
-            return 0.0
-        return now - self.last_active
+        """Seconds nothing has happened at a table that nothing can move (else 0): no client, nothing
+        queued, no bot thinking, no timer running — a waiting or finished table, or a game waiting for
+        players who left (it comes back from the event log as it was)."""
+        busy = (self.connections or not self._queue.empty() or self._bot_pending or self._thinking
+                or self.clock.armed() or any(seat.grace is not None for seat in self.seats))
+        return 0.0 if busy else now - self.last_active
 
     def _require_game(self) -> Game:
         if self.game is None or self.status != "playing":

@@ -51,6 +51,7 @@ class Table(TableCore):
         self.post(Refresh())
 
     async def stop(self) -> None:
+        self.unattended.release(self.id)
         self.clock.stop()
         for seat in self.seats:
             if seat.grace is not None:
@@ -246,7 +247,7 @@ class Table(TableCore):
             self._grace_over(item.key)
             return
         self.clock.fired(item.kind)
-        if game is None or self.status != "playing":
+        if game is None or self.status != "playing" or self.paused:
             return
         try:
             window = game.window
@@ -316,10 +317,15 @@ class Table(TableCore):
         state = self.seats[seat]
         return "bot" if state.kind == "bot" else "takeover" if state.takeover else "timer"
 
+    def _bot_may_move(self, seat: int) -> bool:
+        game = self.game
+        return (game is not None and self.status == "playing" and not self.paused and seat in game.to_act
+                and self._bot_controlled(seat))
+
     async def _bot_turn(self, seat: int) -> None:
         self._bot_pending.discard(seat)
         game = self.game
-        if game is None or self.status != "playing" or seat not in game.to_act or not self._bot_controlled(seat):
+        if game is None or not self._bot_may_move(seat):
             return
         level = self._bot_level(seat)
         seed = hash((game.seed, self.seq, seat)) & 0x7FFFFFFF
@@ -339,9 +345,8 @@ class Table(TableCore):
 
     async def _bot_choice(self, choice: BotChoice) -> None:
         self._bot_pending.discard(choice.seat)
-        game = self.game
         seat = choice.seat
-        if game is None or self.status != "playing" or seat not in game.to_act or not self._bot_controlled(seat):
+        if not self._bot_may_move(seat):
             return
         if choice.action is None or choice.seq < self._decision_seq[seat]:
             self._refresh()  # the state moved on while the bot thought: it thinks again
@@ -366,13 +371,25 @@ class Table(TableCore):
     def _round_pause(self) -> float:
         return self.config.round_pause if self.config.round_pause is not None else self.settings.round_pause
 
+    def _may_run(self) -> bool:
+        """Whether bots and timers may move the game now: always while a person is connected to a seat;
+        with nobody there only within the unattended-game limits (:mod:`rummy.server.limits`)."""
+        attended = any(seat.kind == "human" and seat.connections for seat in self.seats)
+        if self.status != "playing" or attended:
+            self.unattended.release(self.id)
+            self.paused = False
+        else:
+            self.paused = not self.unattended.claim(self.id, self.address, lambda: self.post(Refresh()))
+        return not self.paused
+
     def _schedule(self) -> None:
         """Arm or drop every timer for the current state, and call the bots that must act."""
         self._schedule_grace()
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or not self._may_run() or self.status != "playing":
             for kind in ("claim", "turn", "round"):
                 self.clock.disarm(kind)
+            self._timed_window = self._timed_turn = self._round_key = None  # armed afresh when it may run
             return
         self._expire_skips(game)
         if game.phase is Phase.CLAIM:

@@ -1,0 +1,67 @@
+"""The flags of ``rummy serve`` and the :class:`~rummy.server.settings.ServerSettings` they make.
+
+Importing this module needs no server extra (the command line parses every command's flags up front);
+each default is the setting's own default.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rummy.server.settings import ServerSettings
+
+DEFAULTS = ServerSettings()
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free)")
+    serve.add_argument("--db", metavar="URL", help=db_help)
+    serve.add_argument("--secret", help="cookie-signing secret (default: $RUMMY_SECRET, else one kept in the db)")
+    serve.add_argument("--bot-delay", type=float, default=DEFAULTS.bot_delay, metavar="SECONDS",
+                       help="bots wait before moving")
+    serve.add_argument("--round-pause", type=float, default=DEFAULTS.round_pause, metavar="SECONDS",
+                       help="pause between rounds unless everyone is ready")
+    serve.add_argument("--reconnect-grace", type=float, default=DEFAULTS.reconnect_grace, metavar="SECONDS",
+                       help="time a dropped player has before a bot may take the seat")
+    serve.add_argument("--rate-limit", type=float, default=DEFAULTS.messages_per_second, metavar="PER_SECOND",
+                       help="messages a client may send per second (bursts of three times as many)")
+    limits = serve.add_argument_group("on the open internet (docs/security.md)")
+    limits.add_argument("--max-tables-per-player", type=_count, default=DEFAULTS.max_tables_per_player,
+                        metavar="N", help="unfinished tables one player may host at once")
+    limits.add_argument("--max-tables-per-address", type=_count, default=DEFAULTS.max_tables_per_address,
+                        metavar="N", help="unfinished tables the players of one address may host at once")
+    limits.add_argument("--max-unattended-games", type=_count, default=DEFAULTS.max_unattended_games,
+                        metavar="N", help="games bots may play on with nobody connected, on the whole server")
+    limits.add_argument("--max-unattended-games-per-address", type=_count,
+                        default=DEFAULTS.max_unattended_games_per_address, metavar="N",
+                        help="the same, per address that made the tables")
+    limits.add_argument("--max-sockets-per-address", type=_count, default=DEFAULTS.max_sockets_per_address,
+                        metavar="N", help="open table connections per address")
+    limits.add_argument("--wal-limit-mb", type=_count, default=DEFAULTS.wal_limit_bytes // 2**20, metavar="MB",
+                        help="SQLite: truncate the write-ahead log once it passes this size")
+    limits.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help="another origin whose pages may use this server (behind a proxy that rewrites Host)")
+    limits.add_argument("--secure-cookies", action="store_true", help="mark the session cookie Secure (behind HTTPS)")
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
+
+
+def settings_from_args(args: argparse.Namespace) -> ServerSettings:
+    return ServerSettings(
+        bot_delay=args.bot_delay, round_pause=args.round_pause, reconnect_grace=args.reconnect_grace,
+        messages_per_second=args.rate_limit, message_burst=max(1, int(3 * args.rate_limit)),
+        max_tables_per_player=args.max_tables_per_player, max_tables_per_address=args.max_tables_per_address,
+        max_unattended_games=args.max_unattended_games,
+        max_unattended_games_per_address=args.max_unattended_games_per_address,
+        max_sockets_per_address=args.max_sockets_per_address, wal_limit_bytes=args.wal_limit_mb * 2**20,
+        allowed_origins=tuple(origin.rstrip("/").lower() for origin in args.allow_origin),
+        secure_cookies=args.secure_cookies,
+    )
