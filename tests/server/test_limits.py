@@ -16,7 +16,8 @@ import httpx
 import pytest
 import websockets
 
-from rummy.server.db import Commit, migrate, normalize_db_url
+from rummy.server.commit import Commit
+from rummy.server.db import migrate, normalize_db_url
 from rummy.server.limits import UnattendedGames
 from rummy.server.sqlite_log import SqliteLog
 from tests.server.conftest import LiveServer, Player, run, start_game

@@ -23,7 +23,7 @@ import secrets
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -53,6 +53,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from rummy.server.commit import Commit
 from rummy.server.sqlite_log import SqliteLog, check_writable
 
 log = logging.getLogger("rummy.server")
@@ -247,17 +248,6 @@ async def migrate(url: str) -> None:
 
 
 # -- the event log ----------------------------------------------------------------------------
-
-
-@dataclass
-class Commit:
-    """One table's writes that must land together: new events, and table or seat changes."""
-
-    table_id: str
-    events: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
-    status: str | None = None
-    seats: list[dict[str, Any]] = field(default_factory=list)
-    new_table: dict[str, Any] | None = None
 
 
 @dataclass

@@ -15,7 +15,8 @@ import secrets
 
 from rummy.server.bot_runner import BotRunner
 from rummy.server.catalog import TableConfig
-from rummy.server.db import Commit, Database
+from rummy.server.commit import Commit
+from rummy.server.db import Database
 from rummy.server.limits import LimitError, UnattendedGames
 from rummy.server.seats import SeatState
 from rummy.server.sessions import Session

@@ -6,13 +6,27 @@ public view, which has no hand.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from rummy.game import Game
 from rummy.record import results_json
+from rummy.server.catalog import TableConfig
 from rummy.server.protocol import VERSION, encode
+from rummy.server.seats import SeatState
+from rummy.variants import Variant
 
-if TYPE_CHECKING:
-    from rummy.server.table_core import TableCore
+
+class TableCore(Protocol):
+    """What the messages read of a table (:class:`rummy.server.table_core.TableCore`)."""
+
+    id: str
+    config: TableConfig
+    rules: Variant
+    seats: list[SeatState]
+    status: str
+    game: Game | None
+    game_number: int
+    seq: int
 
 
 def table_summary(table: TableCore, autoplay: int | None) -> dict[str, Any]:

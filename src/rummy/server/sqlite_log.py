@@ -29,10 +29,8 @@ from collections.abc import Sequence
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from rummy.server.db import Commit
+from rummy.server.commit import Commit
 
 log = logging.getLogger("rummy.server")
 

@@ -20,8 +20,9 @@ from rummy.game import ClaimWindow, Game, Phase
 from rummy.server.bot_runner import BotRunner
 from rummy.server.catalog import TableConfig
 from rummy.server.clock import TableClock
+from rummy.server.commit import Commit
 from rummy.server.connections import Connection
-from rummy.server.db import Commit, Database
+from rummy.server.db import Database
 from rummy.server.describe import Before, describe_action
 from rummy.server.event_log import rebuild
 from rummy.server.limits import UnattendedGames

@@ -1,0 +1,18 @@
+"""One table's writes that land together, as both database backends take them (:mod:`rummy.server.db`,
+:mod:`rummy.server.sqlite_log`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Commit:
+    """One table's writes that must land together: new events, and table or seat changes."""
+
+    table_id: str
+    events: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+    status: str | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    new_table: dict[str, Any] | None = None
