@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,6 +191,27 @@ def start_server(port: int, db: str, flags: tuple[str, ...] = SATURATING) -> sub
     return subprocess.Popen([*rummy, "serve", "--db", db, "--port", str(port), *flags])
 
 
+@contextlib.contextmanager
+def running_server(flags: tuple[str, ...], port: int = 0) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """``rummy serve`` with ``flags`` on a temporary SQLite file and ``port`` (0: a free one), with as
+    many file descriptors as the clients may have; yields its base URL, its process and the database
+    file, and stops it at the end."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if not port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.db"
+        server = start_server(port, f"sqlite:///{db}", flags)
+        try:
+            yield f"http://127.0.0.1:{port}", server, db
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
 async def wait_for_server(base: str, server: subprocess.Popen[bytes]) -> None:
     async with httpx.AsyncClient(base_url=base) as http:
         for _ in range(300):
@@ -261,34 +284,29 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, server_cp
     print(f"CPU (cores)     server {server_cpu:.2f}   bench clients {client_cpu:.2f}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=200)
+def table_arguments(description: str, tables: int) -> argparse.ArgumentParser:
+    """A parser with the flags of the scripted tables (how many, seats, variant, think time, seed)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--tables", type=int, default=tables)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--variant", default="progressive-buy-it")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time of a player, seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def main() -> None:
+    parser = table_arguments(__doc__.splitlines()[0], tables=200)
     parser.add_argument("--seconds", type=float, default=60, help="measuring time")
     parser.add_argument("--warmup", type=float, default=10)
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--port", type=int, default=0, help="port for the server (default: a free one)")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     try:
         from uvloop import run as run_loop  # the clients need less CPU on uvloop
     except ImportError:
         run_loop = asyncio.run
-    if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
-    with tempfile.TemporaryDirectory() as folder:
-        server = start_server(args.port, f"sqlite:///{folder}/bench.db")
-        try:
-            run_loop(bench(args, f"http://127.0.0.1:{args.port}", server))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with running_server(SATURATING, args.port) as (base, server, _):
+        run_loop(bench(args, base, server))
 
 
 if __name__ == "__main__":

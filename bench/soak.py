@@ -30,10 +30,7 @@ import json
 import multiprocessing
 import os
 import random
-import resource
-import socket
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -48,8 +45,9 @@ from server import (  # noqa: E402
     cpu_seconds,
     open_table,
     percentile_ms,
+    running_server,
     session,
-    start_server,
+    table_arguments,
     wait_for_server,
 )
 
@@ -277,32 +275,16 @@ async def soak(args: argparse.Namespace, base: str, server: Any, db: Path) -> No
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--variant", default="progressive-buy-it")
-    parser.add_argument("--think", type=float, default=1.0, help="mean think time of an honest player, seconds")
+    parser = table_arguments(__doc__.splitlines()[0], tables=50)
     parser.add_argument("--calm", type=float, default=30, help="seconds of honest play before the abuse")
     parser.add_argument("--seconds", type=float, default=180, help="how long the abuse lasts")
     parser.add_argument("--every", type=float, default=15, help="seconds between printed lines")
     parser.add_argument("--bot-delay", default="0", help="the server's bot delay (0, the default here: bots as "
                         "fast as they can, the worst case; the server's own default is 0.8)")
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "soak.db"
-        server = start_server(port, f"sqlite:///{db}", ("--bot-delay", args.bot_delay, "--round-pause", "0",
-                                                        "--reconnect-grace", "5", "--log-level", "warning"))
-        try:
-            asyncio.run(soak(args, f"http://127.0.0.1:{port}", server, db))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    flags = ("--bot-delay", args.bot_delay, "--round-pause", "0", "--reconnect-grace", "5", "--log-level", "warning")
+    with running_server(flags) as (base, server, db):
+        asyncio.run(soak(args, base, server, db))
 
 
 if __name__ == "__main__":
