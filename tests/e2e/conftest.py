@@ -171,9 +171,13 @@ def start_bot_table(page: Any, server: str, variant: str, name: str = "Ann", *, 
 
 
 def wait_for_a_window(page: Any, touch: bool) -> None:
-    """Play Ann's turns (draw, discard) until someone else's discard is offered to her."""
-    for _ in range(200):
-        if page.locator("#claim:not([hidden]) #buy-button").count():
+    """Play Ann's turns (draw, discard) until someone else's discard is offered to her and every other seat
+    has answered: the window then waits for her alone, for its whole time (a computer player ahead of her
+    that claims would close it under the test's finger)."""
+    for _ in range(400):
+        if page.locator("#claim:not([hidden]) #buy-button").count() and page.evaluate(
+                "() => { const s = window.rummy.state(); return s.view.to_act.length === 1"
+                " && s.view.to_act[0] === s.seat; }"):
             return
         current = page.evaluate("window.rummy.state()")
         view = current["view"]

@@ -103,6 +103,7 @@ def test_every_control_answers_a_tap(server: str, browser: Any, screenshots: Pat
     discardable = [b.split()[1] for b in bodies(state(page)["view"]) if b.startswith("discard ")]
     card = next(c for c in free if c in discardable)
     page.locator(f'#hand .card[data-card="{card}"]:not(.staged)').first.tap()
+    page.wait_for_selector(f'#hand .card.selected[data-card="{card}"]')  # the click after the tap selected it
     page.tap("#discard")  # the selected card onto the discard pile
     page.wait_for_function("() => window.rummy.state().view.phase !== 'play' || window.rummy.state().view.active !== 0")
     assert not problems, problems
