@@ -28,7 +28,6 @@ from rummy.engine import rules
 from rummy.engine.applied import Applied
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
-from rummy.engine.rules.draw import draw_error
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
 from rummy.errors import DealError, IllegalActionError, UsageError
 from rummy.house_rules import get_variant
@@ -127,10 +126,6 @@ class Game(GameState):
     def hand_points(self, seat: int) -> int:
         """Value of the cards in ``seat``'s hand."""
         return hand_points(self.variant, self.hands[seat])
-
-    def draw_error(self, verb: Any) -> tuple[str, str] | None:
-        """Why the active player may not ``draw``, ``take`` or ``buy`` now (rule, reason), or None."""
-        return draw_error(self, verb)
 
     def winners(self) -> list[int]:
         """Winning seats once the game is over (co-winners share); empty before."""

@@ -7,6 +7,7 @@ checking it and committing the scratch, never doing and undoing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -40,6 +41,9 @@ class TurnScratch:
     melds_this_turn: int
     stolen_pending: int
     played: bool
+
+    def copy(self) -> TurnScratch:
+        return dataclasses.replace(self, hand=list(self.hand), table=list(self.table))
 
 
 def scratch_of(state: GameState) -> TurnScratch:
@@ -103,8 +107,7 @@ def check_completable(state: GameState, scratch: TurnScratch, action: Action) ->
 def _with_stolen_wilds_laid_off(state: GameState, scratch: TurnScratch, action: Action) -> TurnScratch:
     """A scratch in which each wild still owed to the table was laid off on the first meld that takes it."""
     variant = state.variant
-    trial = TurnScratch(list(scratch.hand), scratch.size, list(scratch.table), scratch.next_meld_id, scratch.down,
-                        scratch.down_turn, scratch.melds_this_turn, scratch.stolen_pending, scratch.played)
+    trial = scratch.copy()
     wilds = [card for card in range(CARD_COUNT) if trial.hand[card] and variant.is_wild(card)]
     while trial.stolen_pending:
         placed = False
