@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -674,6 +675,54 @@ def test_fast_search_matches_plain_enumeration() -> None:
 @pytest.mark.slow
 def test_fast_search_matches_plain_enumeration_many() -> None:
     _self_check(seed=2, count=2000)
+
+
+def test_full_runs_may_hold_a_wild_beside_its_natural() -> None:
+    # The run holds 13 cards, so no run end can take the joker; with sevens worth 1 point the best
+    # lay-down puts the joker in a seven's place and keeps both sevens (2 points).  A run shortened
+    # at an end for the joker keeps a 10-point card instead.
+    cheap_sevens = dataclasses.replace(BUY_IT, card_points=(50, *(1 if rank == 7 else 10 for rank in range(1, 14))))
+    hand = hand_of("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH JK 7H")
+    plan = find_lay_down(hand, (Slot(RUN, 4),), cheap_sevens)
+    assert plan is not None
+    assert check_plan(plan, hand, (Slot(RUN, 4),), cheap_sevens) == (2, 2)
+
+
+def _large_hand(rng: random.Random, v: Variant, contract: tuple[Slot, ...]) -> list[int]:
+    """A hand well past the contract's size, from few suits with jokers (as hands grow in long rounds)."""
+    need = sum(max(slot.min_size, v.run_min if slot.kind == RUN else v.group_min) for slot in contract)
+    runs = sum(slot.kind == RUN for slot in contract)
+    least = max(need + 4, 13 * runs if rng.random() < 0.5 else 0)  # often enough to fill every run
+    size = rng.randint(least, least + 8)
+    suits = rng.sample(range(4), rng.randint(1, 3))
+    return to_counts([JOKER if rng.random() < 0.1 else rng.choice(suits) * 13 + rng.randrange(13)
+                      for _ in range(size)])
+
+
+def _large_hands_check(seed: int, count: int) -> None:
+    """The fast search (canonical runs, full runs, bounds) against plain enumeration on large hands."""
+    rng = random.Random(seed)
+    contracts = [(Slot(RUN, 4),), (Slot(RUN, 4), Slot(RUN, 4)), (Slot(RUN, 3), Slot(RUN, 5)),
+                 *(BUY_IT.round_rules(r, 4).contract for r in (2, 3, 5, 6))]
+    for _ in range(count):
+        v = rng.choice([BUY_IT, P15])
+        contract = rng.choice(contracts)
+        hand = _large_hand(rng, v, contract)
+        kw = {"final_discard_allowed": rng.random() < 0.7, "must_use_all": rng.random() < 0.1}
+        fast = find_lay_down(hand, contract, v, **kw)
+        plain = _plain_enumeration(hand, contract, v, **kw)
+        assert (fast is None) == (plain is None), (v.id, contract, hand, kw)
+        if fast is not None and plain is not None:
+            assert check_plan(fast, hand, contract, v, **kw) == check_plan(plain, hand, contract, v, **kw)
+
+
+def test_fast_search_matches_plain_enumeration_on_large_hands() -> None:
+    _large_hands_check(seed=3, count=40)
+
+
+@pytest.mark.slow
+def test_fast_search_matches_plain_enumeration_on_large_hands_many() -> None:
+    _large_hands_check(seed=4, count=400)
 
 
 def test_best_melds_from_basic() -> None:

@@ -110,7 +110,8 @@ def _natural_here(card: Card, variant: Variant, stands_for_rank: int, stands_for
     )
 
 
-def _check_wild_policy(variant: Variant, wilds: int, naturals: int, what: str) -> None:
+def _check_wild_policy(variant: Variant, wilds: int, naturals: int, what: object) -> None:
+    """Raise when ``what`` (a meld or its name, formatted only into the error) holds too many wilds."""
     if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wilds > naturals:
         raise MeldError(
             "wilds-outnumber-naturals",
@@ -157,7 +158,7 @@ def check_group(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, i
     wilds = sum(1 for c in cards if not _natural_here(c, variant, rank, -1))
     if spec.kind == "pair" and wilds and not variant.pair_wilds:
         raise MeldError("pair-wilds", f"{spec}: a pair may not hold wild cards")
-    _check_wild_policy(variant, wilds, len(cards) - wilds, str(spec))
+    _check_wild_policy(variant, wilds, len(cards) - wilds, spec)
     return rank, wilds
 
 
@@ -209,7 +210,7 @@ def check_run(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, int
         value = low + index
         if not _natural_here(card, variant, 1 if value == 14 else value, suit):
             wilds += 1
-    _check_wild_policy(variant, wilds, len(cards) - wilds, str(spec))
+    _check_wild_policy(variant, wilds, len(cards) - wilds, spec)
     return suit, low, wilds
 
 

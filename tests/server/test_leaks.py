@@ -254,7 +254,7 @@ async def leak_check(server: LiveServer, variant: str, seats: int, seed: int,
     problems += check_answers(answers[-1], "a spectator")
     checked = sum(len(p.messages) for p in [*players, spectator])
     during = sum(1 for asked in answers for answer in asked if answer.status_seen == "playing")
-    assert checked > 100
+    assert checked > 40  # a purchase game can end after a few turns (the first four-card book wins)
     for asked in answers:  # every route asked by everyone during the game, and the record served after it
         assert {answer.path for answer in asked if answer.status_seen == "playing"} == set(HTTP_READS)
         assert any(answer.finished and answer.status == 200 and answer.path.endswith("/record") for answer in asked)

@@ -49,7 +49,10 @@ Algorithm
    common house rules (any number of wilds, all-wild melds allowed, oversize melds allowed) runs take
    naturals greedily and only reach past the slot minimum with naturals at both ends; extra wilds are
    added at the end.  That canonical form provably contains an optimal lay-down (exchange
-   arguments, see :class:`~rummy.solver.search.LayDownSearch`).  Otherwise every choice of naturals is enumerated.
+   arguments, see :class:`~rummy.solver.search.LayDownSearch`; runs that all hold 13 cards are searched
+   apart).  Otherwise every choice of naturals is enumerated.  Each run chosen is also cut when the
+   cards the later slots could at most take (per suit the best copies of each value, per group the
+   best rank) cannot beat the best lay-down found.
 4. Group slots are then filled from the remaining cards by a small labelling search (which rank goes
    in which slot; every natural of a chosen rank joins it, wilds fill the deficits, spare wilds are
    added where the wild policy allows), memoised per call on the remaining rank counts.  With exact

@@ -4,8 +4,9 @@ slots are filled at the leaves by :mod:`rummy.solver.groups`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from rummy.errors import UsageError
 from rummy.solver.groups import GroupSolution, general_groups, label_groups
@@ -30,9 +31,8 @@ class LayDownSearch:
     """One exact branch-and-bound search for the best lay-down of one hand.
 
     Canonical form used in *greedy* mode (wild policy "none", all-wild melds allowed, oversize melds
-    allowed, no exact sizes, pair slots accept wilds, and either a group slot exists or the contract is
-    runs only, runs may touch and the hand has fewer than 13 cards per run, so that some run can always
-    take one more wild): among optimal lay-downs take one with the most naturals in runs.  Then
+    allowed, no exact sizes, pair slots accept wilds, and a group slot exists or runs may touch): among
+    optimal lay-downs take one with the most naturals in runs.  Then
 
     * a run never holds a wild where the hand still has the natural (after the runs before it): such a
       natural left in hand could replace the wild, which moves to a group or a run end (one card more
@@ -42,7 +42,12 @@ class LayDownSearch:
       an "extra" wild re-added at the end), so longer runs need naturals for both ends: no card may end
       more such runs than the hand holds copies of it.
 
-    Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available naturals is tried.
+    The first argument needs a group or a run end with room for the wild.  With runs only, a lay-down whose
+    runs all hold 13 cards has none, so those lay-downs are searched separately (:meth:`_full_runs`).
+
+    Branches are cut against the best lay-down found with a bound on what the later slots can still take
+    (:meth:`_rest_bound`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available
+    naturals is tried.
     """
 
     def __init__(self, rules: VariantRules, plan: ContractPlan, hand: Sequence[int], require_all: bool,
@@ -134,7 +139,7 @@ class LayDownSearch:
         self.greedy = (
             rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
             and (rules.pair_wilds or not plan.has_pair)
-            and (plan.n_groups > 0 or (rules.adjacent and self.total < 13 * plan.n_runs))
+            and (plan.n_groups > 0 or rules.adjacent)
         )
         # Runs of wilds only are searched as (pseudo-suit, length) and placed when the meld is built.
         self.defer_wild_runs = rules.all_wild and rules.adjacent
@@ -146,7 +151,62 @@ class LayDownSearch:
         if not self.feasible:
             return False
         self._runs(0, 0, 0, 0, 0, 0, 0, 0, self.n_wilds, 0, 0, 0, 0)
+        if self.greedy and not self.plan.n_groups and self.total >= 13 * self.plan.n_runs and not self.done:
+            self._full_runs()
         return self.best_pts < INF
+
+    def _full_runs(self) -> None:
+        """Offer the best lay-down whose runs all hold 13 cards (a contract of runs only, greedy mode).
+
+        Greedy mode's exchange argument moves a wild to a run end with room; when every run is full there
+        is none, and an optimal lay-down may hold a wild where the hand still has the natural (a joker
+        laid down is worth more than the natural left).  Those lay-downs are searched here: for every
+        choice of full runs, the naturals present fill their places, wilds the others, and further
+        naturals give way to wilds while a wild is worth more.
+        """
+        rules, plan = self.rules, self.plan
+        points, pool, wilds = rules.points, self.pool, self.top_wild_pts
+        n_wilds = self.n_wilds
+        places = [(s, a) for s in range(4) for a in range(rules.lo, rules.hi - 11)]  # 13 values a…a+12
+        for choice in combinations_with_replacement(places, plan.n_runs):
+            runs: list[tuple[int, int, int, int, list[int], int]] = []
+            naturals: list[int] = []
+            for i, (s, a) in enumerate(choice):
+                row = rules.card_at[s]
+                taken = [row[v] for v in range(a, a + 13) if pool[row[v]]]
+                for c in taken:
+                    pool[c] -= 1
+                naturals += taken
+                runs.append((i, s, a, a + 12, taken, len(taken)))
+            for _, _, _, _, taken, _ in runs:
+                for c in taken:
+                    pool[c] += 1
+            forced = 13 * plan.n_runs - len(naturals)
+            if forced > n_wilds:
+                continue
+            values = sorted(points[c] for c in naturals)
+            given = 0  # naturals (the cheapest) that give way to wilds worth more
+            while forced + given < n_wilds and given < len(values) and \
+                    wilds[forced + given + 1] - wilds[forced + given] > values[given]:
+                given += 1
+            if given:
+                giving = Counter(sorted(naturals, key=lambda c: (points[c], c))[:given])
+                for index, (i, s, a, b, taken, _) in enumerate(runs):
+                    kept = []
+                    for c in taken:
+                        if giving[c]:
+                            giving[c] -= 1
+                        else:
+                            kept.append(c)
+                    runs[index] = (i, s, a, b, kept, len(kept))
+            used_pts = sum(values[given:]) + wilds[forced + given]
+            self.stack[:] = runs
+            self._offer(self.dead_pts + self.live_pts + self.wild_total - used_pts,
+                        self.dead_cnt + self.live_cnt + n_wilds - 13 * plan.n_runs, None,
+                        n_wilds - forced - given, 0)
+            self.stack.clear()
+            if self.done:
+                return
 
     def _over(self, lost_pts: int, lost_cnt: int) -> bool:
         """Whether a branch that certainly loses these cards can be cut (slack exceeded, or no better)."""
@@ -186,6 +246,8 @@ class LayDownSearch:
         adjacent = rules.adjacent
         stack = self.stack
         nxt = self._runs
+        # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
+        cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1) - self.best_pts
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = skip_wild_only or not rules.all_wild
         a_last = hi - lm + 1
@@ -247,6 +309,8 @@ class LayDownSearch:
                             continue
                         if not adjacent and self._touches(s, a, b):
                             continue
+                        if tp < cut:
+                            continue
                         longer = size > lm
                         if longer:
                             if not a_end:
@@ -291,6 +355,38 @@ class LayDownSearch:
                 stack.append((i, WILD_RUN_SUIT, size, 0, [], 0))
                 nxt(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
                 stack.pop()
+
+    def _rest_bound(self, j: int) -> int:
+        """At most the points of naturals that run slots ``j``… and the group slots can take from the pool.
+
+        A run takes at most one copy of each value of its suit, so k runs take at most the k best
+        "layers" (per suit, the first, second, … copy of each value); a group slot takes at most every
+        natural of one rank.  Cards counted by both are counted twice: it is only a bound.
+        """
+        plan = self.plan
+        points, pool = self.rules.points, self.pool
+        bound = 0
+        k = plan.n_runs - j
+        if k > 0:
+            layers: list[int] = []
+            for s in range(4):
+                base = s * 13
+                suit_layers = [0] * k
+                for c in range(base, base + 13):
+                    copies = pool[c]
+                    if copies:
+                        p = points[c]
+                        for layer in range(copies if copies < k else k):
+                            suit_layers[layer] += p
+                layers += suit_layers
+            layers.sort(reverse=True)
+            bound += sum(layers[:k])
+        g = plan.n_groups
+        if g:
+            rank_points, rank_cnt = self.rules.rank_points, self.rank_cnt
+            totals = sorted((rank_points[r] * rank_cnt[r] for r in range(1, 14)), reverse=True)
+            bound += sum(totals[:g])
+        return bound
 
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
                    lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
