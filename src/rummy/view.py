@@ -93,8 +93,9 @@ class PlayerView:
         }
 
 
-def player_view(game: GameState, seat: int | None) -> PlayerView:
-    """The view of ``seat`` (None for a spectator)."""
+def player_view(game: GameState, seat: int | None, *, with_actions: bool = True) -> PlayerView:
+    """The view of ``seat`` (None for a spectator); ``with_actions`` false leaves ``legal_actions`` empty
+    (for callers that number the moves themselves, such as :mod:`rummy.env`)."""
     if seat is not None and not 0 <= seat < game.n:
         raise UsageError(f"there is no seat {seat}")
     # At the end of a round every hand is laid open for the count.
@@ -124,7 +125,7 @@ def player_view(game: GameState, seat: int | None) -> PlayerView:
         contract=game.rules.contract,
         claim_card=game.window.card if game.window is not None else None,
         discard_dead=game.dead,
-        legal_actions=tuple(legal_actions(game, seat)) if seat is not None else (),
+        legal_actions=tuple(legal_actions(game, seat)) if seat is not None and with_actions else (),
         revealed_hands=revealed,
         rules=game.variant,
         played_to_table=tuple(game.played_to_table),

@@ -1,0 +1,41 @@
+"""Environments for learning agents: a PettingZoo AEC environment and a Gymnasium single-seat wrapper.
+
+Needs the optional extra ``rl`` (``pip install 'rummy[rl]'``: pettingzoo, gymnasium, numpy); the engine
+itself has no dependencies.  See ``docs/env.md`` for the observation, the actions and the rewards.
+
+>>> from rummy.env import aec_env
+>>> env = aec_env("may-i", players=4, seed=7)
+>>> env.reset(seed=7)
+>>> observation, reward, terminated, truncated, info = env.last()
+>>> observation["observation"].shape == env.observation_space(env.agent_selection)["observation"].shape
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummy.env.aec import RummyAECEnv
+from rummy.env.encoding import SEAT_FIELDS, Block, observation_layout
+from rummy.env.single import SingleSeatEnv
+
+__all__ = ["SEAT_FIELDS", "Block", "RummyAECEnv", "SingleSeatEnv", "aec_env", "env", "gym_env",
+           "observation_layout"]
+
+
+def aec_env(variant: str = "may-i", players: int = 4, options: Mapping[str, Any] | None = None, *,
+            seed: int | None = None, reward: str = "score", max_cycles: int | None = None,
+            render_mode: str | None = None) -> RummyAECEnv:
+    """A PettingZoo AEC environment (:class:`RummyAECEnv`) for ``variant`` with house rules ``options``."""
+    return RummyAECEnv(variant, players, options, seed=seed, reward=reward, max_cycles=max_cycles,
+                       render_mode=render_mode)
+
+
+env = aec_env  # PettingZoo's conventional name
+
+
+def gym_env(variant: str = "may-i", opponents: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+            options: Mapping[str, Any] | None = None, **settings: Any) -> SingleSeatEnv:
+    """A Gymnasium environment: one learning seat against ``opponents`` (:class:`SingleSeatEnv`)."""
+    return SingleSeatEnv(variant, opponents, options, **settings)

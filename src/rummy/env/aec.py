@@ -1,0 +1,198 @@
+"""The PettingZoo AEC environment: every seat an agent, every decision a turn, claims included.
+
+Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).  The agent to act is the seat the engine waits
+for: the active player in the draw and play phases, and in a claim window each eligible seat in the
+variant's priority order (a buy or May-I is a decision of that agent).  Rounds are dealt on their own;
+the game ends when the variant's scoring says so, or every agent is truncated after
+``max_cycles × players`` actions when ``max_cycles`` is given.
+
+Actions are ids of the engine's action space (:class:`rummy.engine.action_space.ActionSpace`); every
+observation is ``{"observation": vector, "action_mask": mask}`` from the agent's own view only (the mask is
+all zero for an agent that is not to act).  An id the mask refuses raises
+:class:`~rummy.engine.action_space.ActionSpaceError` or :class:`~rummy.errors.IllegalActionError` and changes
+nothing.  Rewards (``reward=``): ``"score"`` (default) gives each seat, at every round end, its round score
+minus the mean of the others' (negated where fewer points are better, so more is always better);
+``"win"`` gives 1 to each winner and -1 to every other seat when the game ends.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from rummy.cards import card_name
+from rummy.engine.action_space import ACTION_SPACE_VERSION, ActionSpace
+from rummy.env.encoding import Encoder, Observation
+from rummy.errors import UsageError
+from rummy.game import Game, Phase, new_game
+from rummy.house_rules import get_variant
+from rummy.scoring import RoundResult, scoring_rule
+from rummy.view import PlayerView, player_view
+
+REWARDS = ("score", "win")
+RENDER_MODES = ("ansi", "human")
+
+
+class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
+    """One game of ``variant`` for ``players`` agents (see the module docstring)."""
+
+    metadata = {"name": "rummy_v1", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+                "action_space_version": ACTION_SPACE_VERSION}
+
+    def __init__(self, variant: str = "may-i", players: int = 4, options: Mapping[str, Any] | None = None, *,
+                 seed: int | None = None, reward: str = "score", max_cycles: int | None = None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise UsageError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise UsageError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
+        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+            raise UsageError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
+        self.rules = get_variant(variant, dict(options or {}))
+        new_game(self.rules, players, seed=0)  # refuses a player count the variant does not allow
+        self.players = players
+        self.options = dict(options or {})
+        self.reward_mode = reward
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.space = ActionSpace(self.rules, players)
+        self.encoder = Encoder(self.rules, players)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        box = spaces.Box(low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32)
+        mask = spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8)
+        self.observation_spaces = {agent: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.space.size) for agent in self.possible_agents}
+        self._seeds = random.Random(seed)
+        self.game: Game = new_game(self.rules, players, seed=self._seeds.getrandbits(63))
+        self.actions_taken = 0
+        self._observed: dict[str, dict[str, Any]] = {}
+
+    # -- PettingZoo API -----------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game.  ``seed`` fixes its deal (and seeds the seeds of the games after it); ``options`` is
+        accepted for the PettingZoo signature and unused: house rules are chosen when the env is made."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.game = new_game(self.rules, self.players, seed=self._seeds.getrandbits(63))
+        self.actions_taken = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._observed = {}
+        self.agent_selection = self._agent_to_act()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; worked out
+        once per step)."""
+        observed = self._observed.get(agent)
+        if observed is None:
+            seat = self._seat[agent]
+            mask = np.zeros(self.space.size, dtype=np.int8)
+            if seat in self.game.to_act:
+                mask[self.space.legal_ids(self.game, seat)] = 1
+            observed = self._observed[agent] = {"observation": self.encode(seat), "action_mask": mask}
+        return {"observation": observed["observation"].copy(), "action_mask": observed["action_mask"].copy()}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise UsageError(f"{agent} is to act: None is only for an agent that is done")
+        seat = self._seat[agent]
+        move = self.space.action_of(self.game, seat, int(action))
+        applied = self.game.apply(move)  # raises, changing nothing, when the move is illegal now
+        self.actions_taken += 1
+        self._observed = {}
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if applied.round_result is not None and self.reward_mode == "score":
+            self._score_rewards(applied.round_result)
+        while self.game.phase is Phase.ROUND_OVER:
+            self.game.deal()
+        if self.game.game_over:
+            if self.reward_mode == "win":
+                winners = set(self.game.winners())
+                for other, name in enumerate(self.possible_agents):
+                    self.rewards[name] = 1.0 if other in winners else -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_cycles is not None and self.actions_taken >= self.max_cycles * self.players:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self._agent_to_act()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as text: public facts, and the hand of the agent to act only."""
+        text = render_text(self.game, self._seat[self.agent_selection])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (the engine holds no resources)."""
+
+    # -- for agents that want more than the vector ----------------------------------------------
+
+    def view(self, agent: str) -> PlayerView:
+        """``agent``'s structured view (its own hand, the public table, its candidate moves)."""
+        return self.game.view(self._seat[agent])
+
+    def encode(self, seat: int) -> Observation:
+        return self.encoder.encode(player_view(self.game, seat, with_actions=False))
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _agent_to_act(self) -> str:
+        return self.possible_agents[self.game.next_to_act()]
+
+    def _score_rewards(self, result: RoundResult) -> None:
+        sign = 1.0 if scoring_rule(self.rules).higher_is_better else -1.0
+        scores = result.scores
+        others = self.players - 1
+        total = sum(scores)
+        for seat, name in enumerate(self.possible_agents):
+            mean_others = (total - scores[seat]) / others
+            self.rewards[name] = sign * (scores[seat] - mean_others)
+
+
+def render_text(game: Game, seat: int) -> str:
+    """Public facts of ``game`` and ``seat``'s own hand, as lines of text."""
+    view = player_view(game, seat, with_actions=False)
+    lines = [f"{view.variant} round {view.round}, {view.phase}; p{view.active} active, waiting for "
+             + (", ".join(f"p{s}" for s in view.to_act) or "nobody")]
+    if view.contract:
+        lines.append("contract: " + ", ".join(map(str, view.contract)))
+    top = view.discard[-1] if view.discard else None
+    lines.append(f"stock {view.stock_count}, discard {view.discard_count}"
+                 + (f" (top {card_name(top)})" if top is not None else "")
+                 + (f"; offered {card_name(view.claim_card)}" if view.claim_card is not None else ""))
+    for other in range(game.n):
+        lines.append(f"p{other}: {view.hand_sizes[other]} cards, total {view.totals[other]}"
+                     + (", down" if view.down[other] else ""))
+    for meld in view.table:
+        lines.append(f"  meld {meld.id} (p{meld.owner}): " + " ".join(card_name(c) for c in meld.cards))
+    lines.append(f"p{seat}'s hand: " + " ".join(card_name(c) for c in view.hand))
+    return "\n".join(lines)

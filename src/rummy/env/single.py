@@ -1,0 +1,119 @@
+"""A Gymnasium environment for one learning seat against the project's bots.
+
+The learner sits at ``seat`` (default 0); the other seats are bots (``opponents``, one name per seat,
+e.g. ``["heuristic", "greedy", "random"]``) that answer from their own views only.  ``step`` applies the
+learner's action, then lets the bots play until the learner must decide again (claim windows included)
+or the game ends.  Observations, the action mask and rewards are those of :class:`RummyAECEnv`; the mask
+also rides in ``info["action_mask"]`` for libraries that read it there.
+
+An id the mask refuses changes nothing: with ``illegal_action="penalize"`` (default, so that unmasked
+samplers and Gymnasium's checker can step) the step returns the same observation, a reward of
+``-illegal_penalty`` and ``info["illegal"]`` with the engine's reason; with ``"raise"`` it raises the
+engine's error.  ``illegal_actions`` counts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from rummy.bots import Bot, decide, make_bot
+from rummy.env.aec import RummyAECEnv
+from rummy.errors import RummyError, UsageError
+
+
+class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
+    """One learning seat against bots (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, variant: str = "may-i", opponents: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+                 options: Mapping[str, Any] | None = None, *, seat: int = 0, seed: int | None = None,
+                 reward: str = "score", max_cycles: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "penalize", illegal_penalty: float = 1.0) -> None:
+        if illegal_action not in ("penalize", "raise"):
+            raise UsageError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
+        players = len(opponents) + 1
+        if not 0 <= seat < players:
+            raise UsageError(f"seat must be 0…{players - 1}, not {seat}")
+        self.aec = RummyAECEnv(variant, players, options, seed=seed, reward=reward, max_cycles=max_cycles,
+                               render_mode=None)
+        self.seat = seat
+        self.agent = self.aec.possible_agents[seat]
+        self.opponent_names = list(opponents)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.illegal_actions = 0
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
+        self._bot_seed = 0 if seed is None else seed
+        self.bots: dict[int, Bot] = {}
+        self._make_bots()
+
+    def _make_bots(self) -> None:
+        others = [s for s in range(self.aec.players) if s != self.seat]
+        self.bots = {other: make_bot(name, seed=self._bot_seed * 100 + other)
+                     for other, name in zip(others, self.opponent_names, strict=True)}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._bot_seed = seed
+            self._make_bots()
+        self.aec.reset(seed=seed)
+        reward = self._bots_play()
+        observation = self.aec.observe(self.agent)
+        return observation, self._info(observation, reward)
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self._done():
+            raise UsageError("the game is over: call reset()")
+        if self.aec.agent_selection != self.agent:
+            raise UsageError(f"{self.agent} is not to act")
+        try:
+            self.aec.step(int(action))
+        except RummyError as error:
+            if self.illegal_action == "raise":
+                raise
+            self.illegal_actions += 1
+            observation = self.aec.observe(self.agent)
+            info = self._info(observation, 0.0)
+            info["illegal"] = str(error)
+            return observation, -self.illegal_penalty, False, False, info
+        reward = self.aec.rewards.get(self.agent, 0.0) + self._bots_play()
+        observation = self.aec.observe(self.agent)
+        info = self._info(observation, reward)
+        return observation, float(reward), self.aec.terminations[self.agent], self.aec.truncations[self.agent], info
+
+    def render(self) -> str | None:
+        from rummy.env.aec import render_text
+
+        text = render_text(self.aec.game, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _done(self) -> bool:
+        return self.aec.terminations[self.agent] or self.aec.truncations[self.agent]
+
+    def _bots_play(self) -> float:
+        """Let the bots act until the learner is to act or the game is done; the learner's reward meanwhile."""
+        reward = 0.0
+        while not self._done() and self.aec.agent_selection != self.agent:
+            agent = self.aec.agent_selection
+            seat = self.aec._seat[agent]
+            move = decide(self.aec.game, seat, self.bots[seat])
+            self.aec.step(self.aec.space.id_of(self.aec.game, move))
+            reward += self.aec.rewards.get(self.agent, 0.0)
+        return reward
+
+    def _info(self, observation: dict[str, Any], reward: float) -> dict[str, Any]:
+        del reward
+        mask: np.ndarray[Any, Any] = observation["action_mask"]
+        return {"action_mask": mask}
