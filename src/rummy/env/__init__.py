@@ -16,6 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as missing:  # pragma: no cover - depends on the installed extras
+    raise ImportError(f"rummy.env needs the optional extra 'rl' (pip install 'rummy[rl]'): {missing}") from None
+
 from rummy.env.aec import RummyAECEnv
 from rummy.env.encoding import SEAT_FIELDS, Block, observation_layout
 from rummy.env.single import SingleSeatEnv

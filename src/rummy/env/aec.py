@@ -8,7 +8,7 @@ the game ends when the variant's scoring says so, or every agent is truncated af
 
 Actions are ids of the engine's action space (:class:`rummy.engine.action_space.ActionSpace`); every
 observation is ``{"observation": vector, "action_mask": mask}`` from the agent's own view only (the mask is
-all zero for an agent that is not to act).  An id the mask refuses raises
+all zero for every agent but the selected one).  An id the mask refuses raises
 :class:`~rummy.engine.action_space.ActionSpaceError` or :class:`~rummy.errors.IllegalActionError` and changes
 nothing.  Rewards (``reward=``): ``"score"`` (default) gives each seat, at every round end, its round score
 minus the mean of the others' (negated where fewer points are better, so more is always better);
@@ -106,7 +106,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         if observed is None:
             seat = self._seat[agent]
             mask = np.zeros(self.space.size, dtype=np.int8)
-            if seat in self.game.to_act:
+            if agent == self.agent_selection and seat in self.game.to_act:
                 mask[self.space.legal_ids(self.game, seat)] = 1
             observed = self._observed[agent] = {"observation": self.encode(seat), "action_mask": mask}
         return {"observation": observed["observation"].copy(), "action_mask": observed["action_mask"].copy()}
