@@ -83,7 +83,8 @@ def play_instructions(verbs: set[Verb]) -> str:
     """The play of a turn: which kinds of moves are open now, each explained in one line."""
     lines = ["You have drawn: play to the table if you want, then discard to end your turn. Moves open now:"]
     lines += [f"- {words}" for verb, words in VERB_WORDS.items() if verb in verbs]
-    lines.append("MELD is KIND:CARD-CARD-... (KIND set, run or book), with =CARD naming what a run's wild starts at.")
+    lines.append("MELD is KIND:CARD-CARD-... (KIND set, run, pair or book); a run lists its cards low to high, a "
+                 "wild's place saying what it stands for (run:3D-JK-5D-6D).")
     return "\n".join(lines)
 
 
