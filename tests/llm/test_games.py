@@ -67,3 +67,5 @@ def test_prompts_hold_only_what_the_seat_may_see(endpoint: FakeEndpoint) -> None
     drive(game, decide)
     assert game.game_over and checked > 50
     assert llm.counters.legal == checked and llm.counters.fallbacks == 0
+    c = llm.counters
+    assert c.decisions == c.forced + c.legal + c.fallbacks and c.requests == c.answers + c.errors
