@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -146,3 +147,34 @@ def test_an_unlisted_lay_down_is_judged_as_the_engine_judges_it(variant: str) ->
     drive(game, judge_variations)
     # both verdicts came up (in basic every variation of these games' melds is too short to be legal)
     assert set(verdicts) == ({False} if variant == "basic" else {True, False})
+
+
+TOKENS = ["p0", "p1", "p9", "draw", "take", "buy", "pass", "down", "meld", "layoff", "swap", "move", "rearrange",
+          "discard", "purchase", "trade", "exchange", "book", "1", "2", "99", "0", "low", "high", "mid", "=>", "1,2",
+          ",", ";", "set:7C-7D-7S", "run:3D-4D-5D-6D", "run:JK-JK-JK=5H", "set:JK-JK-JK=Q", "book:AC-AD-AH-AS",
+          "pair:9C-9D", "set:", "run:XX-YY", "7H", "TS", "JK", "ZZ", "10h", "AS", "2C", "#", "`", "May I"]
+
+
+@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
+def test_any_answer_is_refused_or_legal_in_the_real_game(variant: str) -> None:
+    """Random answers made of record tokens: each is refused, or names an action the real game accepts."""
+    rng = random.Random(variant)
+    game = new_game(variant, 3, seed=2)
+    bot = make_bot("heuristic")
+    accepted = 0
+
+    def try_answers(g: Game, seat: int) -> Action:
+        nonlocal accepted
+        view = search_view(g, seat)
+        for _ in range(8):
+            text = " ".join(rng.choice(TOKENS) for _ in range(rng.randint(1, 6)))
+            try:
+                action = read_answer(text, view)
+            except (IllegalAnswer, UnparsableAnswer):
+                continue
+            assert g.is_legal(action), (text, str(action))
+            accepted += 1
+        return decide(g, seat, bot)
+
+    drive(game, try_answers)
+    assert accepted > 0
