@@ -59,6 +59,7 @@ BOTS: dict[str, str] = {
     "greedy": "rummy.bots.greedy:GreedyBot",
     "heuristic": "rummy.bots.heuristic:HeuristicBot",
     "ismcts": "rummy.bots.ismcts:IsmctsBot",
+    "llm": "rummy.llm.bot:LlmBot",  # a chat model behind an OpenAI-compatible endpoint (the ``llm`` extra)
 }
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
 

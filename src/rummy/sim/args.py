@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,14 +67,28 @@ def parse_bot_options(player: str) -> dict[str, Any]:
 
     >>> parse_bot_options("ismcts:simulations=100:rollout=greedy")
     {'simulations': 100, 'rollout': 'greedy'}
+
+    A value may hold colons (a URL): a part that does not begin with ``name=`` continues the value before it.
+
+    >>> parse_bot_options("llm:model=m:base_url=http://127.0.0.1:8000/v1")
+    {'model': 'm', 'base_url': 'http://127.0.0.1:8000/v1'}
     """
+    pairs: list[str] = []
+    for part in split_outside_json(player, ":")[1:]:
+        if _OPTION_START.match(part) or not pairs:
+            pairs.append(part)
+        else:
+            pairs[-1] += ":" + part
     options: dict[str, Any] = {}
-    for pair in split_outside_json(player, ":")[1:]:
+    for pair in pairs:
         key, sep, text = pair.partition("=")
-        if not sep or not key.strip():
+        if not sep or not _OPTION_START.match(pair):
             raise SimError(f"--players: {player!r}: write bot options as bot:key=value:key=value")
         options[key.strip()] = _json_or_text(text.strip())
     return options
+
+
+_OPTION_START = re.compile(r"^\s*[A-Za-z_]\w*\s*=")
 
 
 def _json_or_text(text: str) -> Any:

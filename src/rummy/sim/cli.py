@@ -106,8 +106,8 @@ def add_parser(commands: Any) -> None:
     sim.add_argument("--variant", help="variant id (see 'rummy variants')")
     sim.add_argument("--variant-file", help="a TOML or JSON file defining a house variant")
     sim.add_argument("--players", required=True,
-                     help="comma-separated bots, one per seat: random, greedy, heuristic, ismcts or easy … expert; "
-                          "bot options follow as :key=value (ismcts:simulations=100)")
+                     help="comma-separated bots, one per seat: random, greedy, heuristic, ismcts, llm (a chat model, "
+                          "docs/llm.md) or easy … expert; bot options follow as :key=value (ismcts:simulations=100)")
     sim.add_argument("--games", type=int, default=100, help="games to play (deals with --duplicate); default 100")
     sim.add_argument("--seed", type=int, default=0, help="master seed; every game's seed derives from it")
     sim.add_argument("--workers", type=int, help="worker processes (default: every core)")
