@@ -442,6 +442,7 @@ def test_http_api(live_server: LiveServer) -> None:
             ({"variant": "basic", "options": {"colour": "red"}}, "bad-option"),
             ({"variant": "basic", "bots": {"0": "easy"}}, "bad-bot"),
             ({"variant": "basic", "bots": {"1": "grandmaster"}}, "bad-bot"),
+            ({"variant": "basic", "bots": {"1": "llm"}}, "bad-bot"),  # needs a model: a simulator bot only
             ({"variant": "basic", "claim_seconds": -1}, "bad-request"),
             ({"variant": "basic", "speed": 3}, "bad-request"),
         ]:

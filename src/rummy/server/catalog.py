@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rummy.bots import BOTS, LEVELS
+from rummy.bots import LEVELS
 from rummy.errors import VariantError
 from rummy.house_rule_docs import GROUPS, RULE_DOCS, choice_words, value_words, variant_value
 from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant
@@ -27,7 +27,9 @@ from rummy.variants import VARIANTS, Variant
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
                 "round_pause"}
-BOT_LEVELS = tuple(LEVELS) + tuple(BOTS)  # levels (easy …) or bot names (random …)
+# Levels (easy …) or the bot names behind them (random …); bots that need options of their own (a model, a
+# policy file) are for the simulator, not for a table.
+BOT_LEVELS = tuple(LEVELS) + tuple(dict.fromkeys(LEVELS.values()))
 SEAT_KEY = re.compile(r"[0-9]{1,2}")
 
 
