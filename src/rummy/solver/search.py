@@ -247,7 +247,9 @@ class LayDownSearch:
         stack = self.stack
         nxt = self._runs
         # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
-        cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1) - self.best_pts
+        cut = -INF  # (no lay-down found yet: nothing to cut against)
+        if self.best_pts < INF:
+            cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1) - self.best_pts
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = skip_wild_only or not rules.all_wild
         a_last = hi - lm + 1
