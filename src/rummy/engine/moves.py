@@ -25,6 +25,7 @@ from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
 from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
 from rummy.solver import find_lay_down
+from rummy.variants import Variant
 
 _LAY_DOWN_CACHE: dict[tuple[object, ...], tuple[MeldSpec, ...] | None] = {}
 
@@ -152,14 +153,37 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
 def _layoffs(game: GameState, held: list[Card]) -> Iterator[Action]:
     variant = game.variant
     seat = game.active
+    hand = game.hands[seat]
+    del held  # the meld's own table of the cards it takes is read against the hand instead
     for meld in game.table:
-        for card in held:
-            for end in layoff_ends(meld, card, variant):
-                try:
-                    lay_off(meld, card, end, variant)
-                except MeldError:
-                    continue
+        for card, end in accepted_layoffs(meld, variant):
+            if hand[card]:
                 yield Action(seat, Verb.LAYOFF, meld=meld.id, card=card, end=end)
+
+
+# (meld, id of its variant) -> (the variant, every (card kind, end) the meld takes); melds are immutable, so
+# a meld's table is worked out once and serves every decision until the meld changes.
+_ACCEPTED: dict[tuple[TableMeld, int], tuple[object, tuple[tuple[Card, str | None], ...]]] = {}
+
+
+def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending."""
+    key = (meld, id(variant))
+    hit = _ACCEPTED.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    accepted = []
+    for card in range(CARD_COUNT):
+        for end in layoff_ends(meld, card, variant):
+            try:
+                lay_off(meld, card, end, variant)
+            except MeldError:
+                continue
+            accepted.append((card, end))
+    if len(_ACCEPTED) > 100_000:
+        _ACCEPTED.clear()
+    _ACCEPTED[key] = (variant, tuple(accepted))
+    return tuple(accepted)
 
 
 def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
