@@ -59,8 +59,12 @@ BOTS: dict[str, str] = {
     "greedy": "rummy.bots.greedy:GreedyBot",
     "heuristic": "rummy.bots.heuristic:HeuristicBot",
     "ismcts": "rummy.bots.ismcts:IsmctsBot",
+    "learned": "rummy.bots.learned:LearnedBot",
 }
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
+#: Bots that cannot be made from their name alone (``learned`` needs its policy file); a table server,
+#: which takes bot names from its clients, does not offer them.
+BOTS_NEEDING_OPTIONS = frozenset({"learned"})
 
 
 def make_bot(name: str, seed: int = 0, **options: object) -> Bot:

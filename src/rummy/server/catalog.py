@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rummy.bots import BOTS, LEVELS
+from rummy.bots import BOTS, BOTS_NEEDING_OPTIONS, LEVELS
 from rummy.errors import VariantError
 from rummy.house_rule_docs import GROUPS, RULE_DOCS, choice_words, value_words, variant_value
 from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant
@@ -27,7 +27,8 @@ from rummy.variants import VARIANTS, Variant
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
                 "round_pause"}
-BOT_LEVELS = tuple(LEVELS) + tuple(BOTS)  # levels (easy …) or bot names (random …)
+# levels (easy …) or bot names (random …); never a bot that would need a file from the client
+BOT_LEVELS = tuple(LEVELS) + tuple(name for name in BOTS if name not in BOTS_NEEDING_OPTIONS)
 SEAT_KEY = re.compile(r"[0-9]{1,2}")
 
 
