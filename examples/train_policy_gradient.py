@@ -149,8 +149,8 @@ def train(args: argparse.Namespace, pool: Any) -> tuple[Vector, list[tuple[int, 
             block_scores.append(episode.score)
             if len(block_wins) == args.block:
                 curve.append((games, float(np.mean(block_wins)), float(np.mean(block_scores))))
-                print(f"games {games:5d}  win rate {curve[-1][1]:.3f}  mean round score vs others "
-                      f"{curve[-1][2]:+.1f}", flush=True)
+                score = f"  mean score vs others per game {curve[-1][2]:+.1f}" if curve[-1][2] else ""
+                print(f"games {games:5d}  win rate {curve[-1][1]:.3f}{score}", flush=True)
                 block_wins, block_scores = [], []
     return weights, curve
 
@@ -175,7 +175,7 @@ def save_plot(path: Path, curve: list[tuple[int, float, float]], title: str) -> 
     axis.set_ylabel("win rate per block")
     axis.set_ylim(0, 1)
     axis.set_title(title, fontsize=10)
-    axis.legend(loc="upper left", fontsize=8)
+    axis.legend(loc="lower right", fontsize=8)
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

@@ -123,3 +123,16 @@ def test_a_policy_for_another_table_is_refused(tmp_path: Path, capsys: pytest.Ca
     assert "a policy for may-i with 4 players, not basic with 4" in error and "\n" not in error
     with pytest.raises(BotError, match="policy file"):
         make_bot("learned")
+
+
+@pytest.mark.slow
+def test_a_short_training_beats_uniform_play_on_the_same_deals(tmp_path: Path) -> None:
+    module = trainer()
+    args = module.argparse.Namespace(variant="may-i", players=4, minutes=60.0, episodes=96, batch=8, block=48,
+                                     learning_rate=0.1, win_bonus=2.0, eval_games=40, seed=4)
+    weights, curve = module.train(args, None)
+    assert [games for games, _, _ in curve] == [48, 96]
+    assert weights[FEATURES.index("family:lay_down")] > 0
+    learned, played = module.evaluate(args, None, weights, "greedy")
+    uniform, _ = module.evaluate(args, None, None, "uniform")
+    assert played == 40 and learned >= uniform + 10
