@@ -68,7 +68,8 @@ BOTS_NEEDING_OPTIONS = frozenset({"learned"})
 
 
 def make_bot(name: str, seed: int = 0, **options: object) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` … ``expert``)."""
+    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``learned``) or level (``easy`` …
+    ``expert``)."""
     key = LEVELS.get(name, name)
     if key not in BOTS:
         known = ", ".join(sorted(BOTS) + sorted(LEVELS))
