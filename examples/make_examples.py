@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rummy.playout import random_game
 from rummy.record import dumps, record_of
+from rummy.search.playout import random_game
 
 TABLES = {"progressive-buy-it": 4, "progressive-15": 4, "may-i": 4, "basic": 2, "purchase": 3}
 

@@ -14,6 +14,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from rummy.actions import Action, Verb  # noqa: E402
 from rummy.engine.action_space import ActionSpaceError  # noqa: E402
 from rummy.env import aec_env, gym_env  # noqa: E402
 from rummy.env.aec import RummyAECEnv  # noqa: E402
@@ -196,3 +197,29 @@ def test_render_shows_only_the_agent_to_act() -> None:
     text = env.render()
     assert isinstance(text, str) and f"p{env.game.next_to_act()}'s hand" in text
     assert text.count("'s hand") == 1
+
+
+def test_single_seat_games_run_to_the_end_against_bots() -> None:
+    # The bots' moves are applied as actions, so a composite move past the numbered slots (a rearrangement
+    # of a large table) is fine; a reset never hands over a game the bots have already finished.
+    for variant in ("progressive-buy-it", "purchase"):
+        env = gym_env(variant, ["random"] * 3, seed=1, max_cycles=400)
+        rng = np.random.default_rng(1)
+        for game in range(6 if variant == "purchase" else 2):
+            observation, info = env.reset(seed=game)
+            assert observation["action_mask"].any()
+            done = False
+            while not done:
+                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                observation, _, terminated, truncated, _ = env.step(action)
+                done = terminated or truncated
+
+
+def test_play_refuses_a_move_of_another_seat() -> None:
+    env = aec_env("basic", 2, seed=2)
+    env.reset(seed=2)
+    other = 1 - env.game.next_to_act()
+    before = env.game.copy()
+    with pytest.raises(UsageError):
+        env.play(Action(other, Verb.DRAW))
+    assert env.game.hands == before.hands and env.actions_taken == 0

@@ -60,12 +60,14 @@ BOTS: dict[str, str] = {
     "heuristic": "rummy.bots.heuristic:HeuristicBot",
     "ismcts": "rummy.bots.ismcts:IsmctsBot",
     "llm": "rummy.llm.bot:LlmBot",  # a chat model behind an OpenAI-compatible endpoint (the ``llm`` extra)
+    "learned": "rummy.bots.learned:LearnedBot",  # a policy trained on rummy.env (examples/train_policy_gradient.py)
 }
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
 
 
 def make_bot(name: str, seed: int = 0, **options: object) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` … ``expert``)."""
+    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``, ``learned``) or level (``easy`` …
+    ``expert``)."""
     key = LEVELS.get(name, name)
     if key not in BOTS:
         known = ", ".join(sorted(BOTS) + sorted(LEVELS))

@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from rummy.actions import Action
 from rummy.cards import card_name
 from rummy.engine.action_space import ACTION_SPACE_VERSION, ActionSpace
 from rummy.env.encoding import Encoder, Observation
@@ -118,8 +119,14 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             return
         if action is None:
             raise UsageError(f"{agent} is to act: None is only for an agent that is done")
-        seat = self._seat[agent]
-        move = self.space.action_of(self.game, seat, int(action))
+        self.play(self.space.action_of(self.game, self._seat[agent], int(action)))
+
+    def play(self, move: Action) -> None:
+        """Step with an engine action of the agent to act instead of an id (for bots, whose composite moves
+        need not be among the numbered slots); raises, changing nothing, when it is illegal now."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent] or move.seat != self._seat[agent]:
+            raise UsageError(f"{move} is not a move of {agent}, the agent to act")
         applied = self.game.apply(move)  # raises, changing nothing, when the move is illegal now
         self.actions_taken += 1
         self._observed = {}

@@ -3,7 +3,8 @@
 The learner sits at ``seat`` (default 0); the other seats are bots (``opponents``, one name per seat,
 e.g. ``["heuristic", "greedy", "random"]``) that answer from their own views only.  ``step`` applies the
 learner's action, then lets the bots play until the learner must decide again (claim windows included)
-or the game ends.  Observations, the action mask and rewards are those of :class:`RummyAECEnv`; the mask
+or the game ends (a game the bots finish before the learner's first decision is replaced by the next one
+at ``reset``).  Observations, the action mask and rewards are those of :class:`RummyAECEnv`; the mask
 also rides in ``info["action_mask"]`` for libraries that read it there.
 
 An id the mask refuses changes nothing: with ``illegal_action="penalize"`` (default, so that unmasked
@@ -67,6 +68,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
             self._make_bots()
         self.aec.reset(seed=seed)
         reward = self._bots_play()
+        while self._done():  # the bots finished the game before the learner's first decision: deal again
+            self.aec.reset()
+            reward = self._bots_play()
         observation = self.aec.observe(self.agent)
         return observation, self._info(observation, reward)
 
@@ -108,8 +112,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         while not self._done() and self.aec.agent_selection != self.agent:
             agent = self.aec.agent_selection
             seat = self.aec._seat[agent]
-            move = decide(self.aec.game, seat, self.bots[seat])
-            self.aec.step(self.aec.space.id_of(self.aec.game, move))
+            self.aec.play(decide(self.aec.game, seat, self.bots[seat]))
             reward += self.aec.rewards.get(self.agent, 0.0)
         return reward
 
