@@ -26,6 +26,7 @@ from rummy.actions import Action, parse_action
 from rummy.cards import Card, from_counts, pack
 from rummy.engine import rules
 from rummy.engine.applied import Applied
+from rummy.engine.candidates import CandidateMoves
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
@@ -196,13 +197,14 @@ class Game(GameState):
 
     # -- enumeration and views --------------------------------------------------------------
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> CandidateMoves:
         """The candidate moves of ``seat`` (default: every seat in :attr:`to_act`).
 
         Every listed action is legal, and every legal draw, take, claim answer, discard, lay-off, swap,
         relocation, purchase, trade and exchange is listed.  Composite moves (lay-downs, new melds,
         rearrangements, going out in one batch) are listed as the solver finds them rather than every
-        variation; :meth:`check` judges any other.
+        variation; :meth:`check` judges any other.  The result is a read-only sequence
+        (:class:`~rummy.engine.candidates.CandidateMoves`) whose costly entries are worked out when read.
         """
         return legal_actions(self, seat)
 

@@ -209,18 +209,20 @@ class ActionSpace:
         ids = set()
         composite = self._by_verb["composite"].start
         count = 0
-        for action in legal_actions(state, seat):
-            if action.verb in COMPOSITE_VERBS:
+        moves = legal_actions(state, seat)
+        for index, verb in enumerate(moves.verbs()):  # composite moves are counted, not worked out
+            if verb in COMPOSITE_VERBS:
                 if count < self.composite_slots:
                     ids.add(composite + count)
                 count += 1
             else:
-                ids.add(self.id_of(state, action))
+                ids.add(self.id_of(state, moves[index]))
         return sorted(ids)
 
     def _composites(self, state: GameState, seat: int) -> list[Action]:
-        moves = [a for a in legal_actions(state, seat) if a.verb in COMPOSITE_VERBS]
-        return moves[: self.composite_slots]
+        moves = legal_actions(state, seat)
+        indexes = [i for i, verb in enumerate(moves.verbs()) if verb in COMPOSITE_VERBS]
+        return [moves[i] for i in indexes[: self.composite_slots]]
 
 
 def max_table_melds(variant: Variant, players: int) -> int:

@@ -15,7 +15,9 @@ from itertools import combinations
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
+from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.deadlock import spare_builds
+from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.rules.discard import discard_error
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
@@ -24,10 +26,7 @@ from rummy.engine.state import GameState, Phase
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
 from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
-from rummy.solver import find_lay_down
 from rummy.variants import Variant
-
-_LAY_DOWN_CACHE: dict[tuple[object, ...], tuple[MeldSpec, ...] | None] = {}
 
 
 def seats_to_act(game: GameState) -> list[int]:
@@ -39,41 +38,43 @@ def seats_to_act(game: GameState) -> list[int]:
     return []
 
 
-def legal_actions(game: GameState, seat: int | None = None) -> list[Action]:
+def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
     """The candidate moves of ``seat`` (default: every seat to act); see the module docstring."""
     phase = game.phase
     if phase is Phase.CLAIM:
         assert game.window is not None
         waiting = game.window.waiting()
         seats = waiting if seat is None else [s for s in waiting if s == seat]
-        return [Action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)]
+        return CandidateMoves([Action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)])
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
-        return []
+        return CandidateMoves([])
     if phase is Phase.DRAW:
-        return [
+        return CandidateMoves([
             Action(game.active, verb)
             for verb in DRAW_VERBS
             if draw_error(game, verb) is None
-        ]
-    return list(_play_actions(game))
+        ])
+    return CandidateMoves(_play_actions(game))
 
 
-def _play_actions(game: GameState) -> Iterator[Action]:
+def _play_actions(game: GameState) -> list[Action | Deferred]:
     seat = game.active
     hand = game.hands[seat]
     held = [card for card in range(CARD_COUNT) if hand[card]]
-    for card in held:
-        if discard_error(game, card) is None:
-            yield Action(seat, Verb.DISCARD, card=card)
+    moves: list[Action | Deferred] = [
+        Action(seat, Verb.DISCARD, card=card) for card in held if discard_error(game, card) is None
+    ]
     variant = game.variant
     if variant.uses_books:
-        yield from _purchase_actions(game, held)
-        return
+        moves.extend(_purchase_actions(game, held))
+        return moves
     candidates: list[Action] = []
     if variant.has_contracts and not game.down[seat]:
-        lay_down = _best_lay_down(game)
-        if lay_down:
-            candidates.append(Action(seat, Verb.DOWN, melds=lay_down))
+        lay_down = _lay_down(game)
+        if isinstance(lay_down, Deferred):
+            moves.append(lay_down)
+        elif lay_down is not None:
+            candidates.append(lay_down)
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
     may_layoff = not variant.layoff_requires_down or game.down[seat]
@@ -85,13 +86,12 @@ def _play_actions(game: GameState) -> Iterator[Action]:
             candidates.extend(_rearrangements(game, held))
     if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
         candidates.extend(_wild_swaps(game, held))
-    for action in candidates:
-        if _applies(game, action):
-            yield action
+    moves.extend(action for action in candidates if _applies(game, action))
     if game.sizes[seat] <= 5 and may_layoff:
         going_out = _going_out_batch(game, held)
         if going_out is not None and _applies(game, going_out):
-            yield going_out
+            moves.append(going_out)
+    return moves
 
 
 def _applies(game: GameState, action: Action) -> bool:
@@ -105,24 +105,29 @@ def _applies(game: GameState, action: Action) -> bool:
     return True
 
 
-def _best_lay_down(game: GameState) -> tuple[MeldSpec, ...] | None:
+def _lay_down(game: GameState) -> Action | Deferred | None:
+    """The best lay-down of the active player: deferred until read when it is certainly legal, else the
+    action when it is legal (judged now), else None."""
     seat = game.active
     rules = game.rules
-    key = (id(game.variant), rules.contract, rules.final_discard_allowed, rules.must_go_out_on_laydown,
-           tuple(game.hands[seat]))
-    if key in _LAY_DOWN_CACHE:
-        return _LAY_DOWN_CACHE[key]
+    variant = game.variant
+    hand = tuple(game.hands[seat])
+    if deferrable(game):
+        if not can_lay_down_now(variant, rules.contract, hand):
+            return None
 
-    plan = find_lay_down(
-        game.hands[seat], rules.contract, game.variant,
-        final_discard_allowed=rules.final_discard_allowed,
-        must_use_all=rules.must_go_out_on_laydown,
-    )
-    specs = plan
-    if len(_LAY_DOWN_CACHE) > 50_000:
-        _LAY_DOWN_CACHE.clear()
-    _LAY_DOWN_CACHE[key] = specs
-    return specs
+        def make() -> Action:
+            melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
+            assert melds is not None, "a hand with a witness lay-down has a best one"
+            return Action(seat, Verb.DOWN, melds=melds)
+
+        return Deferred(Verb.DOWN, make)
+    melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=rules.final_discard_allowed,
+                          must_use_all=rules.must_go_out_on_laydown)
+    if melds is None:
+        return None
+    action = Action(seat, Verb.DOWN, melds=melds)
+    return action if _applies(game, action) else None
 
 
 def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:

@@ -64,7 +64,7 @@ Algorithm
 
 Modules
 -------
-* :mod:`~rummy.solver.contract`: :func:`find_lay_down`, :func:`can_lay_down` (step 5 too).
+* :mod:`~rummy.solver.contract`: :func:`find_lay_down`, :func:`can_lay_down`, :func:`first_lay_down` (step 5 too).
 * :mod:`~rummy.solver.tables`: per-variant and per-contract tables, dead naturals (steps 1–2).
 * :mod:`~rummy.solver.search`: the branch-and-bound search over the run slots (step 3).
 * :mod:`~rummy.solver.groups`: filling the group slots at the search's leaves (step 4).
@@ -75,7 +75,7 @@ Modules
 
 from __future__ import annotations
 
-from rummy.solver.contract import can_lay_down, find_lay_down
+from rummy.solver.contract import can_lay_down, find_lay_down, first_lay_down
 from rummy.solver.free_melding import best_melds_from
 from rummy.solver.planned import PlannedMeld
 
@@ -84,4 +84,4 @@ from rummy.solver.planned import PlannedMeld
 from rummy.solver.search import LayDownSearch as _Search  # noqa: F401
 from rummy.solver.tables import rules_for as _rules_for  # noqa: F401
 
-__all__ = ["PlannedMeld", "best_melds_from", "can_lay_down", "find_lay_down"]
+__all__ = ["PlannedMeld", "best_melds_from", "can_lay_down", "find_lay_down", "first_lay_down"]

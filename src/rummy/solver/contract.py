@@ -18,7 +18,7 @@ from rummy.solver.search import LayDownSearch
 from rummy.solver.tables import INF, ContractPlan, VariantRules, check_hand_length, rules_for
 from rummy.variants import JOKER_RANK, Slot, Variant
 
-__all__ = ["can_lay_down", "find_lay_down"]
+__all__ = ["can_lay_down", "find_lay_down", "first_lay_down"]
 
 
 def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, *,
@@ -53,6 +53,19 @@ def can_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant
         return any(True for _ in _lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed,
                                                               must_use_all, first_only=True))
     return _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=True) is not None
+
+
+def first_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, *,
+                   final_discard_allowed: bool = True, must_use_all: bool = False
+                   ) -> tuple[PlannedMeld, ...] | None:
+    """Some lay-down of ``contract`` from ``hand`` (the first the search meets, not the best), or None; it
+    exists exactly when :func:`find_lay_down` finds one.  A witness: any hand holding its cards can lay down.
+    """
+    if variant.twos_natural_in_place:
+        return next(_lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed, must_use_all,
+                                                 first_only=True), None)
+    search = _solve(hand, contract, variant, final_discard_allowed, must_use_all, first_only=True)
+    return None if search is None else build_lay_down(search)
 
 
 def _lay_downs_with_natural_twos(hand: Sequence[int], contract: Sequence[Slot], variant: Variant,

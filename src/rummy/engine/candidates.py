@@ -1,0 +1,89 @@
+"""The list :func:`rummy.engine.moves.legal_actions` returns: a read-only sequence of candidate moves whose
+costly entries are worked out only when they are read.
+
+Its length and the verb at every position are known at once, so a caller that picks one entry (a uniformly
+random player: ``rng.choice(moves)``) or counts entries by verb (the action mask) pays only for what it reads.
+Today one entry is deferred: the best lay-down of a player not yet down, whose existence is settled cheaply
+(:mod:`rummy.engine.lay_down`) and whose melds come from the full solver search when read.  A deferred
+entry is worked out from a copy of the hand taken when the list was made, so reading it after the game
+moved on still gives the move that was legal then.
+
+>>> from rummy.actions import Verb
+>>> moves = CandidateMoves([Action(0, Verb.DRAW), Deferred(Verb.TAKE, lambda: Action(0, Verb.TAKE))])
+>>> len(moves), moves.verb(1), str(moves[1])
+(2, <Verb.TAKE: 'take'>, 'p0 take')
+>>> moves == [Action(0, Verb.DRAW), Action(0, Verb.TAKE)]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import overload
+
+from rummy.actions import Action, Verb
+
+
+class Deferred:
+    """An entry whose action is made by ``make()`` the first time it is read; ``verb`` is known before."""
+
+    __slots__ = ("make", "verb")
+
+    def __init__(self, verb: Verb, make: Callable[[], Action]) -> None:
+        self.verb = verb
+        self.make = make
+
+
+class CandidateMoves(Sequence[Action]):
+    """The candidate moves of one decision, in their documented order (see :mod:`rummy.engine.moves`)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[Action | Deferred]) -> None:
+        self._items = items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self._read(i) for i in range(*index.indices(len(self._items)))]
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError("candidate move index out of range")
+        return self._read(index)
+
+    def _read(self, index: int) -> Action:
+        item = self._items[index]
+        if isinstance(item, Deferred):
+            item = self._items[index] = item.make()
+        return item
+
+    def __iter__(self) -> Iterator[Action]:
+        for index in range(len(self._items)):
+            yield self._read(index)
+
+    def verb(self, index: int) -> Verb:
+        """The verb of entry ``index``, without working the entry out."""
+        return self._items[index].verb
+
+    def verbs(self) -> list[Verb]:
+        """The verb of every entry, in order, without working any entry out."""
+        return [item.verb for item in self._items]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable contents (entries are filled in when read)
+
+    def __repr__(self) -> str:
+        return f"CandidateMoves({list(self)!r})"
