@@ -98,6 +98,72 @@ def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> It
 
 
 Spare = tuple[TableMeld, Card, tuple[Card, ...]]
+_TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int, list[Spare]]]
+
+# (meld, id of its variant) -> (the variant, the meld's spare cards with wilds); melds are immutable.
+_SPARES: dict[tuple[TableMeld, int], tuple[Variant, tuple[tuple[Card, tuple[Card, ...]], ...]]] = {}
+# id of a variant -> (the variant, whether each card is wild there).
+_WILD: dict[int, tuple[Variant, tuple[bool, ...]]] = {}
+
+
+def _spares_of(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[Card, ...]], ...]:
+    key = (meld, id(variant))
+    hit = _SPARES.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    spares = tuple(spare_cards(meld, variant, wilds=True))
+    if len(_SPARES) > 100_000:
+        _SPARES.clear()
+    _SPARES[key] = (variant, spares)
+    return spares
+
+
+def wild_flags(variant: Variant) -> tuple[bool, ...]:
+    """Whether each card (by index, the joker last) is wild under ``variant`` (memoised per variant)."""
+    hit = _WILD.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_WILD) > 256:
+            _WILD.clear()
+        hit = _WILD[id(variant)] = (variant, tuple(variant.is_wild(card) for card in range(JOKER + 1)))
+    return hit[1]
+
+
+# (ids of the table's melds, id of the variant) -> (the melds, the variant, the table's spares by kind).
+_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, _TableSpares]] = {}
+
+
+def _table_spares(table: list[TableMeld], variant: Variant) -> _TableSpares:
+    """Every spare of ``table`` (table order), the wild ones, and the spares by card and (naturals) by rank.
+
+    Memoised on the identity of the melds: the entry keeps them alive, so their ids cannot be reused.
+    """
+    key = (tuple(map(id, table)), id(variant))
+    hit = _TABLE_SPARES.get(key)
+    if hit is not None and hit[1] is variant:
+        return hit[2]
+    wild = wild_flags(variant)
+    spares = [(m, c, rest) for m in table for c, rest in _spares_of(m, variant)]
+    wild_spares = [s for s in spares if wild[s[1]]]
+    by_card: dict[Card, list[Spare]] = {}
+    by_rank: dict[int, list[Spare]] = {}
+    for spare in spares:
+        by_card.setdefault(spare[1], []).append(spare)
+        if not wild[spare[1]]:
+            by_rank.setdefault(rank_of(spare[1]), []).append(spare)
+    if len(_TABLE_SPARES) > 4096:
+        _TABLE_SPARES.clear()
+    found = (spares, wild_spares, by_card, by_rank)
+    _TABLE_SPARES[key] = (tuple(table), variant, found)
+    return found
+
+
+def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
+    """The first of ``spares`` from a meld no spare in ``used`` comes from."""
+    for spare in spares:
+        meld_id = spare[0].id
+        if all(meld_id != u[0].id for u in used):
+            return spare
+    return None
 
 
 def spare_builds(
@@ -108,51 +174,57 @@ def spare_builds(
     Yields ``(spares used, cards of the new meld, kind)``; each spare comes from a different meld.
     This is the rearrangement that lets a hand play cards no lay-off can place.
     """
-    spares = [(m, c, rest) for m in table for c, rest in spare_cards(m, variant, wilds=True)]
+    spares, wild_spares, by_card, by_rank = _table_spares(table, variant)
     if not spares:
         return
-    wild_spares = [s for s in spares if variant.is_wild(s[1])]
+    wild = wild_flags(variant)
+    group_min = variant.group_min
+    not_outnumber = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
     for rank in range(1, 14):
-        own = [make_card(rank, suit) for suit in range(4) for _ in range(supply[make_card(rank, suit)])]
-        own = [c for c in own if not variant.is_wild(c)]
+        own = [card for suit in range(4) for card in (make_card(rank, suit),) if not wild[card]
+               for _ in range(supply[card])]
         if not own:
             continue
         used: list[Spare] = []
-        for spare in [s for s in spares if not variant.is_wild(s[1]) and rank_of(s[1]) == rank] + wild_spares:
-            if len(own) + len(used) >= variant.group_min and used:
+        for spare in by_rank.get(rank, []) + wild_spares:
+            if len(own) + len(used) >= group_min and used:
                 break
             if all(spare[0].id != u[0].id for u in used):
                 used.append(spare)
-        wild_count = sum(1 for u in used if variant.is_wild(u[1]))
-        if not used or len(own) + len(used) < variant.group_min:
+        if not used or len(own) + len(used) < group_min:
             continue
-        if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
+        wild_count = sum(1 for u in used if wild[u[1]])
+        if not_outnumber and wild_count > len(own) + len(used) - wild_count:
             continue
         yield used, tuple(own) + tuple(u[1] for u in used), "set"
     low_bound, high_bound = variant.ace_mode.run_bounds
+    run_min = variant.run_min
     for suit in range(4):
-        for low in range(low_bound, high_bound - variant.run_min + 2):
+        row = [make_card(1 if value == 14 else value, suit) for value in range(15)]
+        # Values a run could cover at all: held (natural), or a spare of that card, or any wild spare.
+        own_here = [bool(supply[card]) and not wild[card] for card in row]
+        coverable = [own_here[v] or row[v] in by_card or bool(wild_spares) for v in range(15)]
+        for low in range(low_bound, high_bound - run_min + 2):
+            window = range(low, low + run_min)
+            if not all(coverable[v] for v in window) or not any(own_here[v] for v in window):
+                continue
             cards: list[Card] = []
             used = []
-            own_count = 0
-            for value in range(low, low + variant.run_min):
-                card = make_card(1 if value == 14 else value, suit)
-                if supply[card] and not variant.is_wild(card):
+            for value in window:
+                card = row[value]
+                if own_here[value]:
                     cards.append(card)
-                    own_count += 1
                     continue
-                pick = next((s for s in spares if s[1] == card and all(s[0].id != u[0].id for u in used)), None)
+                pick = _free(by_card.get(card, []), used)
                 if pick is None:
-                    pick = next((s for s in wild_spares if all(s[0].id != u[0].id for u in used)), None)
+                    pick = _free(wild_spares, used)
                 if pick is None:
                     break
                 used.append(pick)
                 cards.append(pick[1])
             else:
-                wild_count = sum(1 for c in cards if variant.is_wild(c))
-                if own_count and used and not (
-                    variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count
-                ):
+                wild_count = sum(1 for c in cards if wild[c])
+                if used and not (not_outnumber and wild_count > len(cards) - wild_count):
                     yield used, tuple(cards), "run"
 
 

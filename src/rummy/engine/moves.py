@@ -24,7 +24,7 @@ from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
 from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, wild_positions
+from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, table_meld, wild_positions
 from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
 from rummy.variants import Variant
 
@@ -78,15 +78,14 @@ def _play_actions(game: GameState) -> list[Action | Deferred]:
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
     may_layoff = not variant.layoff_requires_down or game.down[seat]
-    if may_layoff and not (
-        variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
-    ):
+    next_turn_wait = variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
+    if may_layoff and not next_turn_wait:
         candidates.extend(_layoffs(game, held))
-        if variant.rearrange_mode is not RearrangeMode.NONE:
-            candidates.extend(_rearrangements(game, held))
-    if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
-        candidates.extend(_wild_swaps(game, held))
     moves.extend(action for action in candidates if _applies(game, action))
+    if may_layoff and not next_turn_wait and variant.rearrange_mode is not RearrangeMode.NONE:
+        moves.extend(_rearrangements(game))
+    if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
+        moves.extend(action for action in _wild_swaps(game, held) if _applies(game, action))
     if game.sizes[seat] <= 5 and may_layoff:
         going_out = _going_out_batch(game, held)
         if going_out is not None and _applies(game, going_out):
@@ -166,17 +165,18 @@ def _layoffs(game: GameState, held: list[Card]) -> Iterator[Action]:
                 yield Action(seat, Verb.LAYOFF, meld=meld.id, card=card, end=end)
 
 
-# (meld, id of its variant) -> (the variant, every (card kind, end) the meld takes); melds are immutable, so
-# a meld's table is worked out once and serves every decision until the meld changes.
-_ACCEPTED: dict[tuple[TableMeld, int], tuple[object, tuple[tuple[Card, str | None], ...]]] = {}
+# (id of a meld, id of its variant) -> (the meld, the variant, every (card kind, end) the meld takes); melds are
+# immutable, so a meld's table is worked out once and serves every decision until the meld changes.  The entry
+# keeps the meld and the variant alive, so their ids cannot be reused while it stands.
+_ACCEPTED: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[tuple[Card, str | None], ...]]] = {}
 
 
 def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
     """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending."""
-    key = (meld, id(variant))
+    key = (id(meld), id(variant))
     hit = _ACCEPTED.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
     accepted = []
     for card in range(CARD_COUNT):
         for end in layoff_ends(meld, card, variant):
@@ -187,7 +187,7 @@ def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str
             accepted.append((card, end))
     if len(_ACCEPTED) > 100_000:
         _ACCEPTED.clear()
-    _ACCEPTED[key] = (variant, tuple(accepted))
+    _ACCEPTED[key] = (meld, variant, tuple(accepted))
     return tuple(accepted)
 
 
@@ -216,8 +216,29 @@ def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
                             yield Action(seat, Verb.MOVE, meld=meld.id, card=card, end=end)
 
 
-def _rearrangements(game: GameState, held: list[Card]) -> Iterator[Action]:
-    """Two useful families: split a run at a card the hand duplicates; pull a spare card into a new run."""
+def _rearrangements(game: GameState) -> Iterator[Action]:
+    """The legal ones among two useful families: split a run at a card the hand duplicates; pull a spare card
+    into a new run.
+
+    Both are built so that no table card is lost, every new meld keeps a table card and at least one card
+    comes from the hand; so for a player who is down, owes no wild to the table and keeps two cards or more,
+    a candidate is legal exactly when each of its melds is valid (:func:`_valid_meld`, memoised).  Any other
+    candidate is judged in full.
+    """
+    seat = game.active
+    quick = game.down[seat] and not game.stolen_pending
+    size = game.sizes[seat]
+    variant = game.variant
+    for action, from_hand in _rearrangement_candidates(game):
+        if quick and size - from_hand >= 2:
+            if all(_valid_meld(spec, variant) for spec in action.melds):
+                yield action
+        elif _applies(game, action):
+            yield action
+
+
+def _rearrangement_candidates(game: GameState) -> Iterator[tuple[Action, int]]:
+    """(rearrangement, cards it takes from the hand) for both families, valid or not."""
     variant = game.variant
     seat = game.active
     hand = game.hands[seat]
@@ -232,12 +253,34 @@ def _rearrangements(game: GameState, held: list[Card]) -> Iterator[Action]:
                 left = cards[: index + 1]
                 right = (target,) + cards[index + 1:]
                 yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
-                             melds=(_run_spec(left, meld, 0), _run_spec(right, meld, index)))
+                             melds=(_run_spec(left, meld, 0), _run_spec(right, meld, index))), 1
     for used, cards, kind in spare_builds(game.table, variant, hand):
         sources = tuple(meld.id for meld, _, _ in used)
         rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
         new = MeldSpec(kind, cards)
-        yield Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, new))
+        yield Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, new)), len(cards) - len(used)
+
+
+# (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
+_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = {}
+
+
+def _valid_meld(spec: MeldSpec, variant: Variant) -> bool:
+    """Whether ``spec`` is a valid set or run under ``variant`` (as a rearrangement builds it)."""
+    key = (spec, id(variant))
+    hit = _VALID.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    valid = spec.kind in ("set", "run")
+    if valid:
+        try:
+            table_meld(spec, variant, 0, 0)
+        except MeldError:
+            valid = False
+    if len(_VALID) > 100_000:
+        _VALID.clear()
+    _VALID[key] = (variant, valid)
+    return valid
 
 
 def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
