@@ -37,10 +37,11 @@ class Deferred:
 class CandidateMoves(Sequence[Action]):
     """The candidate moves of one decision, in their documented order (see :mod:`rummy.engine.moves`)."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_deferred")
 
     def __init__(self, items: list[Action | Deferred]) -> None:
         self._items = items
+        self._deferred = sum(1 for item in items if isinstance(item, Deferred))
 
     def __len__(self) -> int:
         return len(self._items)
@@ -64,11 +65,14 @@ class CandidateMoves(Sequence[Action]):
         item = self._items[index]
         if isinstance(item, Deferred):
             item = self._items[index] = item.make()
+            self._deferred -= 1
         return item
 
     def __iter__(self) -> Iterator[Action]:
-        for index in range(len(self._items)):
-            yield self._read(index)
+        if self._deferred:
+            for index in range(len(self._items)):
+                self._read(index)
+        return iter(self._items)  # type: ignore[arg-type]  # every entry is an Action now
 
     def verb(self, index: int) -> Verb:
         """The verb of entry ``index``, without working the entry out."""

@@ -180,11 +180,12 @@ def spare_builds(
     wild = wild_flags(variant)
     group_min = variant.group_min
     not_outnumber = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
-    for rank in range(1, 14):
-        own = [card for suit in range(4) for card in (make_card(rank, suit),) if not wild[card]
-               for _ in range(supply[card])]
-        if not own:
-            continue
+    own_by_rank: dict[int, list[Card]] = {}
+    for card in range(52):  # by rank, then suit: the order the cards of a set are listed in
+        count = supply[_BY_RANK_ORDER[card]]
+        if count and not wild[_BY_RANK_ORDER[card]]:
+            own_by_rank.setdefault(rank_of(_BY_RANK_ORDER[card]), []).extend([_BY_RANK_ORDER[card]] * count)
+    for rank, own in own_by_rank.items():
         used: list[Spare] = []
         for spare in by_rank.get(rank, []) + wild_spares:
             if len(own) + len(used) >= group_min and used:
@@ -199,14 +200,18 @@ def spare_builds(
         yield used, tuple(own) + tuple(u[1] for u in used), "set"
     low_bound, high_bound = variant.ace_mode.run_bounds
     run_min = variant.run_min
+    any_wild_spare = bool(wild_spares)
     for suit in range(4):
-        row = [make_card(1 if value == 14 else value, suit) for value in range(15)]
-        # Values a run could cover at all: held (natural), or a spare of that card, or any wild spare.
-        own_here = [bool(supply[card]) and not wild[card] for card in row]
-        coverable = [own_here[v] or row[v] in by_card or bool(wild_spares) for v in range(15)]
+        row = _ROWS[suit]
+        # A window of run_min values is tried when it holds a natural of the hand and every value is held
+        # (naturally), a spare of that card, or could take a wild spare.
+        own_here = [supply[card] > 0 and not wild[card] for card in row]
+        if not any(own_here):
+            continue
+        coverable = [any_wild_spare or own_here[v] or row[v] in by_card for v in range(15)]
         for low in range(low_bound, high_bound - run_min + 2):
             window = range(low, low + run_min)
-            if not all(coverable[v] for v in window) or not any(own_here[v] for v in window):
+            if not (True in own_here[low:low + run_min] and False not in coverable[low:low + run_min]):
                 continue
             cards: list[Card] = []
             used = []
@@ -226,6 +231,11 @@ def spare_builds(
                 wild_count = sum(1 for c in cards if wild[c])
                 if used and not (not_outnumber and wild_count > len(cards) - wild_count):
                     yield used, tuple(cards), "run"
+
+
+# Cards by rank, then suit; and per suit the card at each run value 0…14 (value 14 is the ace again).
+_BY_RANK_ORDER = tuple(make_card(rank, suit) for rank in range(1, 14) for suit in range(4))
+_ROWS = tuple(tuple(make_card(1 if value == 14 else max(value, 1), suit) for value in range(15)) for suit in range(4))
 
 
 def locked_out(game: GameState, seat: int) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy.cards import CARD_COUNT
+from rummy.engine.deadlock import wild_flags
 from rummy.engine.state import GameState
 from rummy.melds import MeldSpec
 from rummy.solver import find_lay_down, first_lay_down
@@ -58,20 +58,24 @@ def deferrable(game: GameState) -> bool:
 
 
 def most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> int:
-    """At most how many cards a lay-down of ``contract`` from ``hand`` uses: every wild, 13 per run, and per
-    group slot every natural of one rank (the ranks held most)."""
+    """At most how many cards a lay-down of ``contract`` from ``hand`` uses: every wild, per run one natural of
+    each value of the suit held in most kinds (13 at most), and per group slot every natural of one rank (the
+    ranks held most)."""
+    wild = wild_flags(variant)
     wilds = 0
     by_rank = [0] * 14
-    for card in range(CARD_COUNT):
-        count = hand[card]
+    for card, count in enumerate(hand):
         if count:
-            if variant.is_wild(card):
+            if wild[card]:
                 wilds += count
             else:
                 by_rank[card % 13 + 1] += count
     runs = sum(1 for slot in contract if slot.kind == RUN)
     groups = len(contract) - runs
-    return wilds + _LONGEST_RUN * runs + sum(sorted(by_rank, reverse=True)[:groups])
+    # A run holds each value of its suit once: its naturals are at most the kinds of that suit held.
+    kinds = max(sum(1 for card in range(suit * 13, suit * 13 + 13) if hand[card] and not wild[card])
+                for suit in range(4))
+    return wilds + min(_LONGEST_RUN, kinds) * runs + sum(sorted(by_rank, reverse=True)[:groups])
 
 
 def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequence[int]) -> bool:

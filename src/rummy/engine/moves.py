@@ -18,7 +18,6 @@ from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.deadlock import spare_builds
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
-from rummy.engine.rules.discard import discard_error
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
@@ -45,12 +44,12 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
         assert game.window is not None
         waiting = game.window.waiting()
         seats = waiting if seat is None else [s for s in waiting if s == seat]
-        return CandidateMoves([Action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)])
+        return CandidateMoves([simple_action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)])
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
         return CandidateMoves([])
     if phase is Phase.DRAW:
         return CandidateMoves([
-            Action(game.active, verb)
+            simple_action(game.active, verb)
             for verb in DRAW_VERBS
             if draw_error(game, verb) is None
         ])
@@ -61,9 +60,7 @@ def _play_actions(game: GameState) -> list[Action | Deferred]:
     seat = game.active
     hand = game.hands[seat]
     held = [card for card in range(CARD_COUNT) if hand[card]]
-    moves: list[Action | Deferred] = [
-        Action(seat, Verb.DISCARD, card=card) for card in held if discard_error(game, card) is None
-    ]
+    moves: list[Action | Deferred] = _discards(game, held)
     variant = game.variant
     if variant.uses_books:
         moves.extend(_purchase_actions(game, held))
@@ -91,6 +88,36 @@ def _play_actions(game: GameState) -> list[Action | Deferred]:
         if going_out is not None and _applies(game, going_out):
             moves.append(going_out)
     return moves
+
+
+# Actions are immutable, so the simple ones are made once and shared: (seat, verb, card, meld, end) -> action.
+_SIMPLE: dict[tuple[int, Verb, Card | None, int | None, str | None], Action] = {}
+
+
+def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | None = None,
+                  end: str | None = None) -> Action:
+    """``Action(seat, verb, card=card, meld=meld, end=end)``, shared with every earlier call that asked for it."""
+    key = (seat, verb, card, meld, end)
+    action = _SIMPLE.get(key)
+    if action is None:
+        if len(_SIMPLE) > 200_000:
+            _SIMPLE.clear()
+        action = _SIMPLE[key] = Action(seat, verb, card=card, meld=meld, end=end)
+    return action
+
+
+def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
+    """Every legal discard: each card held (:func:`~rummy.engine.rules.discard.discard_error` card by card,
+    worked out once for the hand)."""
+    seat = game.active
+    variant = game.variant
+    if (game.sizes[seat] == 1 and not game.rules.final_discard_allowed) or (
+            game.stolen_pending and variant.stolen_joker_must_be_played):
+        return []
+    taken = game.taken_card
+    if taken is not None and (variant.may_discard_card_taken_from_discard or game.hands[seat][taken] != 1):
+        taken = None
+    return [simple_action(seat, Verb.DISCARD, card) for card in held if card != taken]
 
 
 def _applies(game: GameState, action: Action) -> bool:
@@ -162,7 +189,7 @@ def _layoffs(game: GameState, held: list[Card]) -> Iterator[Action]:
     for meld in game.table:
         for card, end in accepted_layoffs(meld, variant):
             if hand[card]:
-                yield Action(seat, Verb.LAYOFF, meld=meld.id, card=card, end=end)
+                yield simple_action(seat, Verb.LAYOFF, card, meld.id, end)
 
 
 # (id of a meld, id of its variant) -> (the meld, the variant, every (card kind, end) the meld takes); melds are
