@@ -10,8 +10,9 @@ played together.  Every listed action is legal; a legal composite move need not 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
+from typing import TypeVar, cast
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
@@ -218,29 +219,56 @@ def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str
     return tuple(accepted)
 
 
+_T = TypeVar("_T")
+# (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
+_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = {}
+
+
+def _per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
+    """``work_out(meld, variant)``, memoised on the meld's identity (melds are immutable; the entry keeps the
+    meld and the variant alive, so their ids cannot be reused while it stands)."""
+    key = (what, id(meld), id(variant))
+    hit = _PER_MELD.get(key)
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return cast(_T, hit[2])
+    value = work_out(meld, variant)
+    if len(_PER_MELD) > 200_000:
+        _PER_MELD.clear()
+    _PER_MELD[key] = (meld, variant, value)
+    return value
+
+
+def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand."""
+    options: list[tuple[Verb, Card, str | None]] = []
+    for index in wild_positions(meld, variant):
+        if meld.is_run:
+            wanted = [meld.position_card(index)]
+        elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
+            wanted = [make_card(meld.rank, suit) for suit in range(4)]
+        else:
+            continue
+        for card in wanted:
+            if variant.is_wild(card):
+                continue
+            if variant.joker_swap is JokerSwap.TO_HAND:
+                options.append((Verb.SWAP, card, None))
+            elif meld.is_run:
+                if variant.wild_relocation_scope is WildRelocationScope.HAND:
+                    options.append((Verb.MOVE, card, None))
+                else:
+                    options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
+    return tuple(options)
+
+
 def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
     variant = game.variant
     seat = game.active
     hand = game.hands[seat]
     for meld in game.table:
-        for index in wild_positions(meld, variant):
-            if meld.is_run:
-                wanted = [meld.position_card(index)]
-            elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
-                wanted = [make_card(meld.rank, suit) for suit in range(4)]
-            else:
-                continue
-            for card in wanted:
-                if not hand[card] or variant.is_wild(card):
-                    continue
-                if variant.joker_swap is JokerSwap.TO_HAND:
-                    yield Action(seat, Verb.SWAP, meld=meld.id, card=card)
-                elif meld.is_run:
-                    if variant.wild_relocation_scope is WildRelocationScope.HAND:
-                        yield Action(seat, Verb.MOVE, meld=meld.id, card=card)
-                    else:
-                        for end in ("low", "high"):
-                            yield Action(seat, Verb.MOVE, meld=meld.id, card=card, end=end)
+        for verb, card, end in _per_meld("swaps", meld, variant, _swap_options):
+            if hand[card]:
+                yield simple_action(seat, verb, card, meld.id, end)
 
 
 def _rearrangements(game: GameState) -> Iterator[Action]:
@@ -252,40 +280,42 @@ def _rearrangements(game: GameState) -> Iterator[Action]:
     a candidate is legal exactly when each of its melds is valid (:func:`_valid_meld`, memoised).  Any other
     candidate is judged in full.
     """
+    variant = game.variant
     seat = game.active
+    hand = game.hands[seat]
     quick = game.down[seat] and not game.stolen_pending
     size = game.sizes[seat]
-    variant = game.variant
-    for action, from_hand in _rearrangement_candidates(game):
-        if quick and size - from_hand >= 2:
+    for meld in game.table:
+        if meld.is_run:
+            for target, melds in _per_meld("splits", meld, variant, _splits):
+                if hand[target]:
+                    action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=melds)
+                    if (quick and size > 2) or _applies(game, action):
+                        yield action
+    for used, cards, kind in spare_builds(game.table, variant, hand):
+        sources = tuple(meld.id for meld, _, _ in used)
+        rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
+        action = Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, MeldSpec(kind, cards)))
+        if quick and size - (len(cards) - len(used)) >= 2:
             if all(_valid_meld(spec, variant) for spec in action.melds):
                 yield action
         elif _applies(game, action):
             yield action
 
 
-def _rearrangement_candidates(game: GameState) -> Iterator[tuple[Action, int]]:
-    """(rearrangement, cards it takes from the hand) for both families, valid or not."""
-    variant = game.variant
-    seat = game.active
-    hand = game.hands[seat]
+def _splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
+    """Each natural card at which run ``meld`` can be split into two valid runs (the hand's copy starting the
+    second), with the two runs."""
     run_min = variant.run_min
-    for meld in game.table:
-        if not meld.is_run:
-            continue
-        cards = meld.cards
-        for index in range(run_min - 1, len(cards) - run_min + 1):
-            target = meld.position_card(index)
-            if hand[target] and not variant.is_wild(target):
-                left = cards[: index + 1]
-                right = (target,) + cards[index + 1:]
-                yield Action(seat, Verb.REARRANGE, sources=(meld.id,),
-                             melds=(_run_spec(left, meld, 0), _run_spec(right, meld, index))), 1
-    for used, cards, kind in spare_builds(game.table, variant, hand):
-        sources = tuple(meld.id for meld, _, _ in used)
-        rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
-        new = MeldSpec(kind, cards)
-        yield Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, new)), len(cards) - len(used)
+    cards = meld.cards
+    splits = []
+    for index in range(run_min - 1, len(cards) - run_min + 1):
+        target = meld.position_card(index)
+        if not variant.is_wild(target):
+            melds = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
+            if all(_valid_meld(spec, variant) for spec in melds):
+                splits.append((target, melds))
+    return tuple(splits)
 
 
 # (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
