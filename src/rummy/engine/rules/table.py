@@ -95,6 +95,8 @@ def check_completable(state: GameState, scratch: TurnScratch, action: Action) ->
         scratch = _with_stolen_wilds_laid_off(state, scratch, action)
         if scratch.size == 0:
             return
+    if scratch.size >= 2:
+        return  # of two cards or more one is always discardable (only a lone card taken this turn is not)
     if not any(discardable(state, scratch.hand, scratch.size, card) for card in range(CARD_COUNT)
                if scratch.hand[card]):
         if scratch.size == 1 and not state.rules.final_discard_allowed:
