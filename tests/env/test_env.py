@@ -16,6 +16,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from rummy.actions import Action, Verb  # noqa: E402
 from rummy.engine.action_space import ActionSpaceError  # noqa: E402
+from rummy.env import aec as aec_module  # noqa: E402
 from rummy.env import aec_env, gym_env  # noqa: E402
 from rummy.env.aec import RummyAECEnv  # noqa: E402
 from rummy.errors import IllegalActionError, UsageError  # noqa: E402
@@ -157,6 +158,54 @@ def test_no_observation_depends_on_a_hidden_card(variant: str, players: int, opt
         assert hand.tolist() == list(env.game.hands[seat])
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert checked >= 400
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), TABLES, ids=IDS)
+def test_the_environment_encodes_exactly_the_view(variant: str, players: int, options: dict[str, Any]) -> None:
+    # The environment encodes from the game (counts kept up to date from step to step) what the encoder makes
+    # of the seat's view: equal byte for byte for every seat at every turn, as the pile and the table change.
+    env = aec_env(variant, players, options, seed=10)
+    env.reset(seed=10)
+    rng = np.random.default_rng(10)
+    melds, piles = 0, set()
+    for _ in range(2500):
+        observation, _, terminated, truncated, _ = env.last()
+        melds, piles = max(melds, len(env.game.table)), piles | {len(env.game.discard)}
+        for seat, other in enumerate(env.possible_agents):
+            expected = env.encoder.encode(player_view(env.game, seat, with_actions=False))
+            assert env.observe(other)["observation"].tobytes() == expected.tobytes()
+        if terminated or truncated:
+            env.reset()
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert len(piles) >= 5
+    assert melds >= 2 or env.rules.uses_books  # random play seldom lays a book
+
+
+def test_each_step_lists_the_moves_once() -> None:
+    # The mask, the observation and the composite move an id names come from one listing of the candidates.
+    env = aec_env("progressive-buy-it", 4, seed=5)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    calls = 0
+    listing = aec_module.legal_actions
+
+    def counted(*arguments: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return listing(*arguments)
+
+    aec_module.legal_actions = counted  # type: ignore[assignment]
+    try:
+        steps = 0
+        for _ in env.agent_iter(max_iter=400):
+            observation, _, terminated, truncated, _ = env.last()
+            env.observe(env.agent_selection)
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+    finally:
+        aec_module.legal_actions = listing  # type: ignore[assignment]
+    assert calls == steps
 
 
 def test_illegal_ids_are_refused_and_change_nothing() -> None:

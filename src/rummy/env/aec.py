@@ -27,7 +27,8 @@ from pettingzoo import AECEnv
 
 from rummy.actions import Action
 from rummy.cards import card_name
-from rummy.engine.action_space import ACTION_SPACE_VERSION, ActionSpace
+from rummy.engine.action_space import ACTION_SPACE_VERSION, COMPOSITE_VERBS, ActionSpace
+from rummy.engine.moves import legal_actions
 from rummy.env.encoding import Encoder, Observation
 from rummy.errors import UsageError
 from rummy.game import Game, Phase, new_game
@@ -74,7 +75,9 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self._seeds = random.Random(seed)
         self.game: Game = new_game(self.rules, players, seed=self._seeds.getrandbits(63))
         self.actions_taken = 0
-        self._observed: dict[str, dict[str, Any]] = {}
+        self._composite_start = next(f.start for f in self.space.families if f.verb == "composite")
+        self._no_mask = np.zeros(self.space.size, dtype=np.int8)
+        self._forget_decision()
 
     # -- PettingZoo API -----------------------------------------------------------------------
 
@@ -97,20 +100,17 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._observed = {}
+        self._forget_decision()
         self.agent_selection = self._agent_to_act()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; worked out
-        once per step)."""
-        observed = self._observed.get(agent)
-        if observed is None:
-            seat = self._seat[agent]
-            mask = np.zeros(self.space.size, dtype=np.int8)
-            if agent == self.agent_selection and seat in self.game.to_act:
-                mask[self.space.legal_ids(self.game, seat)] = 1
-            observed = self._observed[agent] = {"observation": self.encode(seat), "action_mask": mask}
-        return {"observation": observed["observation"].copy(), "action_mask": observed["action_mask"].copy()}
+        """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; each
+        worked out once per step)."""
+        vector = self._vectors.get(agent)
+        if vector is None:
+            vector = self._vectors[agent] = self.encoder.encode_game(self.game, self._seat[agent])
+        mask = self._selected_mask() if agent == self.agent_selection else self._no_mask
+        return {"observation": vector.copy(), "action_mask": mask.copy()}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -119,7 +119,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             return
         if action is None:
             raise UsageError(f"{agent} is to act: None is only for an agent that is done")
-        self.play(self.space.action_of(self.game, self._seat[agent], int(action)))
+        self.play(self._action_of(self._seat[agent], int(action)))
 
     def play(self, move: Action) -> None:
         """Step with an engine action of the agent to act instead of an id (for bots, whose composite moves
@@ -129,7 +129,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             raise UsageError(f"{move} is not a move of {agent}, the agent to act")
         applied = self.game.apply(move)  # raises, changing nothing, when the move is illegal now
         self.actions_taken += 1
-        self._observed = {}
+        self._forget_decision()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if applied.round_result is not None and self.reward_mode == "score":
@@ -168,9 +168,46 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         return self.game.view(self._seat[agent])
 
     def encode(self, seat: int) -> Observation:
-        return self.encoder.encode(player_view(self.game, seat, with_actions=False))
+        """``seat``'s observation vector now (a new array)."""
+        return self.encoder.encode_game(self.game, seat)
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _forget_decision(self) -> None:
+        """Drop what was worked out for the state before a move: the vectors, the mask and the candidates."""
+        self._vectors: dict[str, Observation] = {}
+        self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
+        self._masked_agent = ""
+        self._composites: list[Action] = []
+
+    def _selected_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The mask of the agent to act (all zero when the engine waits for nobody, e.g. the game is over),
+        from one listing of its candidate moves; the composite ones are kept for :meth:`_action_of`."""
+        if self._mask is None or self._masked_agent != self.agent_selection:
+            seat = self._seat[self.agent_selection]
+            mask = bytearray(self.space.size)
+            composites: list[Action] = []
+            if seat in self.game.to_act:
+                space, game, slots = self.space, self.game, self.space.composite_slots
+                for move in legal_actions(game, seat):
+                    if move.verb in COMPOSITE_VERBS:
+                        if len(composites) < slots:
+                            mask[self._composite_start + len(composites)] = 1
+                            composites.append(move)
+                    else:
+                        mask[space.id_of(game, move)] = 1
+            self._mask = np.frombuffer(mask, dtype=np.int8)
+            self._masked_agent = self.agent_selection
+            self._composites = composites
+        return self._mask
+
+    def _action_of(self, seat: int, action_id: int) -> Action:
+        """The action of ``action_id`` for ``seat``: a composite slot from the listing the mask was made from
+        (when the mask was asked for), any other id from the action space."""
+        slot = action_id - self._composite_start
+        if self._masked_agent == self.possible_agents[seat] and 0 <= slot < len(self._composites):
+            return self._composites[slot]
+        return self.space.action_of(self.game, seat, action_id)
 
     def _agent_to_act(self) -> str:
         return self.possible_agents[self.game.next_to_act()]

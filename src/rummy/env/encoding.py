@@ -1,4 +1,4 @@
-"""The fixed-size numeric observation of one seat, built from that seat's :class:`~rummy.view.PlayerView` only.
+"""The fixed-size numeric observation of one seat, from the facts of that seat's :class:`~rummy.view.PlayerView` only.
 
 The vector is the concatenation of the blocks of :func:`observation_layout`, in order; card blocks have
 one entry per card kind (53: the 52 cards in suit order clubs, diamonds, hearts, spades, ace to king,
@@ -8,13 +8,17 @@ then the joker), seat blocks one row per seat starting with the observing seat a
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from rummy.cards import CARD_COUNT
-from rummy.variants import GROUP, RUN, Variant
+from rummy.engine.moves import seats_to_act
+from rummy.engine.state import GameState
+from rummy.melds import TableMeld
+from rummy.variants import GROUP, RUN, Slot, Variant
 from rummy.view import PlayerView
 
 PHASES = ("draw", "play", "claim", "round_over", "game_over")
@@ -68,7 +72,12 @@ def observation_size(players: int) -> int:
 
 
 class Encoder:
-    """Writes a :class:`PlayerView` into the observation vector of its table (one per variant and size)."""
+    """Writes one seat's observation of its table (one encoder per variant and size).
+
+    :meth:`encode` reads a :class:`PlayerView`; :meth:`encode_game` reads the same facts straight from the game
+    (the environment's path: no view is built, and the discard pile's and the table's card counts are kept
+    from the previous call and brought up to date).  Both give the same vector, byte for byte (tested).
+    """
 
     def __init__(self, variant: Variant, players: int) -> None:
         self.variant = variant
@@ -76,44 +85,159 @@ class Encoder:
         self.blocks = {block.name: block for block in observation_layout(players)}
         self.size = observation_size(players)
         self.rounds = variant.round_count or 0
+        self._hand = self.blocks["hand"].start
+        self._discard_top = self.blocks["discard_top"].start
+        self._discard_seen = self.blocks["discard_seen"].start
+        self._table = self.blocks["table"].start
+        self._claim_card = self.blocks["claim_card"].start
+        self._facts = self.blocks["phase"].start  # phase … seats: written as one run of numbers
+        self._phase_bits = {phase: tuple(float(phase == other) for other in PHASES) for phase in PHASES}
+        self._contracts: dict[tuple[Slot, ...], tuple[int, int, int]] = {}
+        self._pile = _PileCounts()
+        self._melds = _TableCounts()
 
     def encode(self, view: PlayerView) -> Observation:
+        """The observation of ``view``'s seat."""
         if view.seat is None:
             raise ValueError("a spectator has no observation")
         out = np.zeros(self.size, dtype=np.float32)
-        blocks = self.blocks
-        _add_cards(out, blocks["hand"].start, view.hand)
-        if view.discard:
-            out[blocks["discard_top"].start + view.discard[-1]] = 1
-        _add_cards(out, blocks["discard_seen"].start, view.discard)
-        table = blocks["table"].start
+        _add_cards(out, self._hand, view.hand)
+        _add_cards(out, self._discard_seen, view.discard)
         for meld in view.table:
-            _add_cards(out, table, meld.cards)
-        if view.claim_card is not None:
-            out[blocks["claim_card"].start + view.claim_card] = 1
-        if view.phase in PHASES:
-            out[blocks["phase"].start + PHASES.index(view.phase)] = 1
-        start = blocks["round"].start
-        out[start:start + 2] = (view.round, self.rounds)
-        groups = sum(1 for slot in view.contract if slot.kind == GROUP)
-        runs = sum(1 for slot in view.contract if slot.kind == RUN)
-        need = sum(self.variant.meld_size(slot) for slot in view.contract)
-        start = blocks["contract"].start
-        out[start:start + 3] = (groups, runs, need)
-        start = blocks["piles"].start
-        out[start:start + 4] = (view.stock_count, view.discard_count, len(view.table), view.kitty)
-        row = blocks["seats"].start
-        width = len(SEAT_FIELDS)
-        for offset in range(self.players):
-            seat = (view.seat + offset) % self.players
-            purchase = view.purchase_cards[seat] + 1 if view.purchase_cards is not None else 0
-            played = view.played_to_table[seat] if view.played_to_table else False
-            out[row:row + width] = (view.hand_sizes[seat], view.down[seat], view.claims_used[seat],
-                                    view.totals[seat], seat == view.active, seat in view.to_act, played, purchase)
-            row += width
+            _add_cards(out, self._table, meld.cards)
+        rows = [
+            (view.hand_sizes[seat], view.down[seat], view.claims_used[seat], view.totals[seat], seat == view.active,
+             seat in view.to_act, view.played_to_table[seat] if view.played_to_table else False,
+             view.purchase_cards[seat] + 1 if view.purchase_cards is not None else 0)
+            for seat in self._seats_from(view.seat)
+        ]
+        self._write_facts(out, view.discard[-1] if view.discard else None, view.claim_card, view.phase, view.round,
+                          view.contract, (view.stock_count, view.discard_count, len(view.table), view.kitty), rows)
         return out
 
+    def encode_game(self, game: GameState, seat: int) -> Observation:
+        """The observation of ``seat`` in ``game``: equal to ``encode(player_view(game, seat))``, and reading
+        nothing that view does not hold (the seat's own hand and public facts)."""
+        if not 0 <= seat < self.players or game.n != self.players:
+            raise ValueError(f"seat {seat} is not a seat of this {self.players}-player encoder")
+        out = np.zeros(self.size, dtype=np.float32)
+        out[self._hand:self._hand + CARD_COUNT] = game.hands[seat]
+        discard = game.discard
+        if self.variant.show_discard_history:
+            out[self._discard_seen:self._discard_seen + CARD_COUNT] = self._pile.counts(discard)
+        elif discard:
+            out[self._discard_seen + discard[-1]] = 1
+        if game.table:
+            out[self._table:self._table + CARD_COUNT] = self._melds.counts(game.table)
+        waiting = seats_to_act(game)
+        active = game.active
+        purchase = game.purchase_cards
+        rows = [
+            (game.sizes[other], game.down[other], game.claims_used[other], game.totals[other], other == active,
+             other in waiting, game.played_to_table[other], purchase[other] + 1 if purchase is not None else 0)
+            for other in self._seats_from(seat)
+        ]
+        self._write_facts(out, discard[-1] if discard else None, game.window.card if game.window is not None else None,
+                          game.phase.value, max(game.round_number, 1), game.rules.contract,
+                          (len(game.stock), len(discard), len(game.table), game.kitty), rows)
+        return out
 
-def _add_cards(out: Observation, start: int, cards: tuple[int, ...] | list[int]) -> None:
+    def _seats_from(self, seat: int) -> list[int]:
+        return [(seat + offset) % self.players for offset in range(self.players)]
+
+    def _write_facts(self, out: Observation, top: int | None, claim_card: int | None, phase: str, round_number: int,
+                     contract: tuple[Slot, ...], piles: tuple[int, int, int, int],
+                     rows: Sequence[tuple[int | bool, ...]]) -> None:
+        """Write the one-hot cards and the blocks from ``phase`` to the end (one slice assignment)."""
+        if top is not None:
+            out[self._discard_top + top] = 1
+        if claim_card is not None:
+            out[self._claim_card + claim_card] = 1
+        facts: list[float | int | bool] = list(self._phase_bits.get(phase, _NO_PHASE))
+        facts += (round_number, self.rounds)
+        facts += self._contract_facts(contract)
+        facts += piles
+        for row in rows:
+            facts += row
+        out[self._facts:] = facts
+
+    def _contract_facts(self, contract: tuple[Slot, ...]) -> tuple[int, int, int]:
+        facts = self._contracts.get(contract)
+        if facts is None:
+            groups = sum(1 for slot in contract if slot.kind == GROUP)
+            runs = sum(1 for slot in contract if slot.kind == RUN)
+            need = sum(self.variant.meld_size(slot) for slot in contract)
+            facts = self._contracts[contract] = (groups, runs, need)
+        return facts
+
+
+_NO_PHASE = (0.0,) * len(PHASES)
+
+
+def _add_cards(out: Observation, start: int, cards: Iterable[int]) -> None:
     for card in cards:
         out[start + card] += 1
+
+
+class _PileCounts:
+    """Copies of each card kind in a pile that mostly grows and shrinks at its end (the discard pile): the
+    counts of the pile last seen are brought up to date when the new pile extends it or is a prefix of it,
+    and counted anew otherwise (the pile is compared card by card, so any pile gives its true counts)."""
+
+    def __init__(self) -> None:
+        self._seen: list[int] = []
+        self._counts = [0] * CARD_COUNT
+        self._vector = np.zeros(CARD_COUNT, dtype=np.float32)
+
+    def counts(self, pile: list[int]) -> npt.NDArray[np.float32]:
+        seen = self._seen
+        if pile == seen:
+            return self._vector
+        counts = self._counts
+        known = len(seen)
+        if len(pile) > known and pile[:known] == seen:
+            for card in pile[known:]:
+                counts[card] += 1
+        elif len(pile) < known and seen[:len(pile)] == pile:
+            for card in seen[len(pile):]:
+                counts[card] -= 1
+        else:
+            counts[:] = [0] * CARD_COUNT
+            for card in pile:
+                counts[card] += 1
+        self._seen = list(pile)
+        self._vector = np.array(counts, dtype=np.float32)
+        return self._vector
+
+
+class _TableCounts:
+    """Copies of each card kind in the table's melds, brought up to date meld by meld: melds are immutable,
+    so a meld that is the same object as before holds the same cards."""
+
+    def __init__(self) -> None:
+        self._seen: list[TableMeld] = []
+        self._counts = [0] * CARD_COUNT
+        self._vector = np.zeros(CARD_COUNT, dtype=np.float32)
+
+    def counts(self, table: list[TableMeld]) -> npt.NDArray[np.float32]:
+        seen = self._seen
+        counts = self._counts
+        changed = len(table) != len(seen)
+        for old, new in zip(seen, table, strict=False):  # the longer one's tail is handled below
+            if old is not new:
+                changed = True
+                for card in old.cards:
+                    counts[card] -= 1
+                for card in new.cards:
+                    counts[card] += 1
+        if not changed:
+            return self._vector
+        for old in seen[len(table):]:
+            for card in old.cards:
+                counts[card] -= 1
+        for new in table[len(seen):]:
+            for card in new.cards:
+                counts[card] += 1
+        self._seen = list(table)
+        self._vector = np.array(counts, dtype=np.float32)
+        return self._vector
