@@ -106,14 +106,14 @@ def claim_text(snap: Snapshot, seconds_left: float | None) -> str:
     if view is None or view.get("claim_card") is None:
         return ""
     facts = view.get("facts") or {}
-    words = facts.get("claim_words") or {"call": "Buy", "ask": "Buy it?"}
+    words = facts.get("claim_words") or {"ask": "Buy", "call": "Buy"}
     cost = facts.get("claim_cost") or {}
     penalty = cost.get("penalty_cards") or 0
-    price = f" (with {penalty} penalty card{'s' if penalty != 1 else ''})" if penalty else ""
+    price = f", with {penalty} penalty card{'s' if penalty != 1 else ''}" if penalty else ""
     pennies = f", {cost['pennies']}¢" if cost.get("pennies") else ""
-    left = f"  [b]{seconds_left:.0f}s[/b]" if seconds_left is not None else ""
-    return (f"{card_markup(view['claim_card'])} is offered — {words.get('call', 'Buy')}{price}{pennies}?  "
-            f"[b]b[/b] = {words.get('call', 'buy')}, [b]p[/b] = pass{left}")
+    left = f"  [b]{seconds_left:.0f}s[/b] left" if seconds_left is not None else ""
+    return (f"{words['ask']} the {card_markup(view['claim_card'])}{price}{pennies}?  "
+            f"[b]b[/b] = {words['call']}  [b]p[/b] = pass{left}")
 
 
 def scores_text(snap: Snapshot) -> str:
