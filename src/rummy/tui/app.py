@@ -9,7 +9,6 @@ window waits for the player, ``b`` buys and ``p`` passes.  Words understood besi
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import ClassVar
 
@@ -236,7 +235,7 @@ class PlayApp(App[int]):
             await self.seat.send(text)
         except SeatError as error:
             self.say(f"{text}: {error}", error=True)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.say(f"{text}: the table did not answer", error=True)
 
     async def _ready(self) -> None:

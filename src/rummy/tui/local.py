@@ -29,7 +29,7 @@ from rummy.game import Game, Phase, new_game
 from rummy.record import dumps, record_of, results_json
 from rummy.server.describe import Before, describe_action, describe_deal
 from rummy.tui.entry import full_action
-from rummy.tui.session import SeatError, Publish
+from rummy.tui.session import Publish, SeatError
 from rummy.tui.snapshot import Snapshot
 from rummy.variants import Variant
 

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
 
 from rummy.errors import UsageError
 from rummy.tui.entry import full_action
@@ -114,11 +115,12 @@ class RemoteSeat:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._join_sent = False
         self._closing = False
+        self._last_error: str | None = None
 
     async def run(self, publish: Publish) -> None:
         self.cookie = await identity_cookie(self.base, self.name, self.cookies)
         headers = {"Cookie": f"{COOKIE}={self.cookie}"}
-        async with connect(self.socket_url, additional_headers=headers, origin=self.base,  # type: ignore[arg-type]
+        async with connect(self.socket_url, additional_headers=headers, origin=Origin(self.base),
                            max_size=2**20) as socket:
             self._socket = socket
             try:
@@ -128,16 +130,16 @@ class RemoteSeat:
                         await self._on_state(message, publish)
                     elif message.get("type") in ("ack", "error"):
                         self._answer(message)
-            except ConnectionClosed:
+            except ConnectionClosed as closed:
                 if not self._closing:
-                    raise
+                    code = closed.rcvd.code if closed.rcvd is not None else None
+                    raise SeatError(f"{self._last_error or 'the table closed the connection'} (close code {code})") \
+                        from None
             finally:
                 for future in self._waiting.values():
                     if not future.done():
                         future.set_exception(SeatError("the connection to the table closed"))
                 self._socket = None
-        if socket.close_code not in (None, 1000) and not self._closing:
-            raise SeatError(f"the table closed the connection ({socket.close_code} {socket.close_reason})")
 
     async def _on_state(self, message: dict[str, Any], publish: Publish) -> None:
         table = message.get("table") or {}
@@ -152,6 +154,8 @@ class RemoteSeat:
             await self._command({"type": "join"}, wait=False)
 
     def _answer(self, message: dict[str, Any]) -> None:
+        if message["type"] == "error" and message.get("id") is None:  # a refusal of the connection itself
+            self._last_error = str(message.get("message") or message.get("code"))
         future = self._waiting.pop(str(message.get("id")), None)
         if future is not None and not future.done():
             future.set_result(message)

@@ -53,7 +53,7 @@ def status_text(snap: Snapshot) -> str:
     parts.append("discard " + (card_markup(top) if top else "empty") + (" (dead)" if view["discard_dead"] else ""))
     active = names[view["active"]] if 0 <= view["active"] < len(names) else "?"
     line2 = {"draw": f"{active} to draw", "play": f"{active} to play", "claim": f"{active}'s discard is offered",
-             "round_over": "round over", "game_over": "game over"}.get(view["phase"], view["phase"])
+             "round_over": "round over", "game_over": "game over"}.get(view["phase"], str(view["phase"]))
     if snap.my_turn:
         line2 = "[reverse] Your turn [/reverse] — " + ("draw" if view["phase"] == "draw" else "play, then discard")
     return "  ·  ".join(parts) + "\n" + line2
