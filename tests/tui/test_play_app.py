@@ -143,3 +143,34 @@ def test_the_claim_window_counts_down_and_silence_passes(tmp_path: Path) -> None
             await pilot.press("ctrl+q")
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_whole_game_is_played_and_its_record_saved_at_the_end(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        app, table = new_app(tmp_path, seed=11)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.snapshot is not None, "the first state")
+            decisions = 0
+            while not table.game.game_over:
+                snap = app.snapshot
+                if snap.phase == "round_over":
+                    await pilot.press("enter")
+                    await wait_for(pilot, lambda: app.snapshot.phase != "round_over", "the next deal")
+                elif snap.my_turn or snap.claim_offered:
+                    await play_a_turn_by_hint(app, pilot)
+                    decisions += 1
+                else:
+                    await pilot.pause(0.02)
+                assert decisions < 3000
+            await wait_for(pilot, lambda: app.record_saved is not None, "the record")
+            assert app.messages[-1].startswith("Game over.")
+            assert "Winner:" in str(app.query_one("#scores").render())
+            await pilot.press("ctrl+q")
+        assert app.return_value == 0
+        result = replay_file(tmp_path / "game.json").to_json()
+        assert result["ok"] and result["results"]["game_over"]
+        assert result["results"]["totals"] == list(table.game.totals)
+        assert len(result["results"]["rounds"]) == 7
+
+    asyncio.run(scenario())

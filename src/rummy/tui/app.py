@@ -98,6 +98,7 @@ class PlayApp(App[int]):
         self.record_saved: str | None = None
         self.failure: str | None = None
         self._deadline_at: float | None = None
+        self._saving = False
 
     def compose(self) -> ComposeResult:
         yield Static("connecting…", id="status")
@@ -132,18 +133,18 @@ class PlayApp(App[int]):
         except (SeatError, OSError) as error:
             self.failure = str(error)
             self.say(f"The table stopped: {error}", error=True)
-            return
-        if self.snapshot is not None and self.snapshot.game_over:
-            await self._save_record()
 
     async def _save_record(self) -> None:
-        if self.record_saved is not None:
+        if self._saving or self.record_saved is not None:
             return
+        self._saving = True
         try:
             self.record_saved = await self.seat.save_record(self.record_path)
         except (SeatError, OSError) as error:
             self.say(f"The record could not be saved: {error}", error=True)
             return
+        finally:
+            self._saving = False
         self.say(f"Game over. The record is saved in {self.record_saved} (rummy replay {self.record_saved}). "
                  "Ctrl+Q leaves.")
 
@@ -165,7 +166,9 @@ class PlayApp(App[int]):
         self.query_one("#scores", Static).update(render.scores_text(snap))
         self._draw_hand()
         self._draw_claim()
-        if snap.phase == "round_over" and (previous is None or previous.phase != "round_over"):
+        if snap.game_over and (previous is None or not previous.game_over):
+            self.run_worker(self._save_record(), group="record")
+        elif snap.phase == "round_over" and (previous is None or previous.phase != "round_over"):
             self.say("Round over. Press Enter (or type next) for the next round.")
         elif snap.my_turn and (previous is None or not previous.my_turn):
             self.say("Your turn: " + ("draw or take." if snap.phase == "draw" else "play, then discard."))
@@ -269,6 +272,8 @@ class PlayApp(App[int]):
 
     async def _quit(self) -> None:
         snap = self.snapshot
+        while self._saving:  # the game just ended: let its record be written first
+            await asyncio.sleep(0.05)
         if snap is not None and snap.view is not None and self.record_saved is None:
             await self._save_record()  # a local game's record so far; a server serves only a finished game's
         await self.seat.close()

@@ -84,8 +84,8 @@ def _login_name() -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     try:
+        seat, record = build_seat(args)  # bad input is refused before the screen's library loads
         from rummy.tui.app import PlayApp
-        seat, record = build_seat(args)
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in TUI_PACKAGES:
             raise

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
 from rummy.errors import UsageError
@@ -30,6 +30,11 @@ from rummy.tui.session import Publish, SeatError
 from rummy.tui.snapshot import Snapshot
 
 COOKIE = "rummy_session"  # the server's identity cookie (docs/protocol.md, Identity)
+#: Close codes after which the browser reconnects (docs/protocol.md): abnormal, server error, restarting,
+#: try again later, fell behind.  Any other code (4403 cross-site, 4404 no such table, 4429 too many
+#: connections, 1009 too large) ends the game at this terminal with the server's reason.
+RECONNECT_CODES = frozenset({1006, 1011, 1012, 1013, 4008})
+RECONNECT_TRIES = 8
 
 
 def table_address(invite_url: str) -> tuple[str, str, str]:
@@ -116,9 +121,30 @@ class RemoteSeat:
         self._join_sent = False
         self._closing = False
         self._last_error: str | None = None
+        self._got_state = False
 
     async def run(self, publish: Publish) -> None:
+        """Play at the table until the connection is closed: reconnect, as the browser does, after a server
+        restart (1012), a lag (4008) or a dropped network; stop with a :class:`SeatError` on a refusal."""
         self.cookie = await identity_cookie(self.base, self.name, self.cookies)
+        failures = 0
+        while True:
+            try:
+                await self._connect_and_read(publish)
+                return
+            except (ConnectionClosed, OSError, InvalidHandshake) as error:
+                code = error.rcvd.code if isinstance(error, ConnectionClosed) and error.rcvd is not None else None
+                if self._closing:
+                    return
+                failures = 0 if self._got_state else failures + 1
+                if (code is not None and code not in RECONNECT_CODES) or self.latest is None \
+                        or failures > RECONNECT_TRIES:
+                    reason = self._last_error or (f"close code {code}" if code else str(error) or type(error).__name__)
+                    raise SeatError(f"the table closed the connection: {reason}") from None
+                self._got_state = False
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** failures))
+
+    async def _connect_and_read(self, publish: Publish) -> None:
         headers = {"Cookie": f"{COOKIE}={self.cookie}"}
         async with connect(self.socket_url, additional_headers=headers, origin=Origin(self.base),
                            max_size=2**20) as socket:
@@ -127,18 +153,15 @@ class RemoteSeat:
                 async for raw in socket:
                     message = json.loads(raw)
                     if message.get("type") == "state":
+                        self._got_state = True
                         await self._on_state(message, publish)
                     elif message.get("type") in ("ack", "error"):
                         self._answer(message)
-            except ConnectionClosed as closed:
-                if not self._closing:
-                    code = closed.rcvd.code if closed.rcvd is not None else None
-                    raise SeatError(f"{self._last_error or 'the table closed the connection'} (close code {code})") \
-                        from None
             finally:
                 for future in self._waiting.values():
                     if not future.done():
                         future.set_exception(SeatError("the connection to the table closed"))
+                self._waiting.clear()
                 self._socket = None
 
     async def _on_state(self, message: dict[str, Any], publish: Publish) -> None:
