@@ -45,7 +45,8 @@ def test_the_command_plays_in_a_terminal_and_saves_the_record(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--players", "heuristic,heuristic,heuristic"], "needs at least one 'me'"),
+    (["--players", "heuristic,heuristic,heuristic"], "needs exactly one 'me'"),
+    (["--players", "me,me,heuristic"], "needs exactly one 'me'"),
     (["--players", "me,nobody,heuristic"], "unknown bot 'nobody'"),
     (["--variant", "may-i", "--players", "me,heuristic"], "is for 3–8 players"),
     (["--option", "run_min=banana"], "run_min"),

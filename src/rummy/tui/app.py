@@ -9,6 +9,7 @@ window waits for the player, ``b`` buys and ``p`` passes.  Words understood besi
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import ClassVar
 

@@ -1,12 +1,12 @@
-"""A game in this process: one or more people at the keyboard against the project's bots.
+"""A game in this process: the person at the keyboard against the project's bots.
 
 :class:`LocalTable` owns the :class:`~rummy.game.Game`, asks the bots for their moves one at a time (so
 the screen can show each), applies what a person typed (the engine's message when it is refused, and
 nothing changes), and writes the game record.  It never shows a person more than their seat's view.
 
 >>> table = LocalTable.start("may-i", ["me", "heuristic", "heuristic", "heuristic"], seed=7)
->>> table.people
-(0,)
+>>> table.person
+0
 >>> while table.bot_to_act() is not None:
 ...     _ = table.step_bot()
 >>> table.snapshot().seat, table.game.to_act == [0] or table.game.phase.value == "claim"
@@ -39,7 +39,8 @@ PERSON = "me"
 
 @dataclass
 class LocalTable:
-    """The game, the bot of every computer seat, and the move log."""
+    """The game, the bot of every computer seat, and the move log; the one seat without a bot is the
+    person's."""
 
     game: Game
     bots: dict[int, Bot]
@@ -52,8 +53,9 @@ class LocalTable:
               options: Mapping[str, Any] | None = None,
               bot_options: Sequence[Mapping[str, Any]] | None = None) -> LocalTable:
         """A dealt game; ``players`` holds ``me`` for a person and a bot name or level for a bot."""
-        if PERSON not in players:
-            raise UsageError(f"--players needs at least one {PERSON!r} (a person at this keyboard)")
+        if list(players).count(PERSON) != 1:
+            raise UsageError(f"--players needs exactly one {PERSON!r} (the person at this keyboard; one screen "
+                             "cannot hide a hand from a second person)")
         names = _display_names(players)
         game = new_game(variant, names, seed=seed, options=dict(options or {}))
         bots: dict[int, Bot] = {}
@@ -66,13 +68,9 @@ class LocalTable:
         return table
 
     @property
-    def people(self) -> tuple[int, ...]:
-        return tuple(seat for seat in range(self.game.n) if seat not in self.bots)
-
-    def seat_shown(self) -> int:
-        """The person whose view the screen shows: the one the game waits for, else the first."""
-        waiting = [seat for seat in self.game.to_act if seat in self.people] if self._in_play() else []
-        return waiting[0] if waiting else self.people[0]
+    def person(self) -> int:
+        """The seat played at this keyboard."""
+        return next(seat for seat in range(self.game.n) if seat not in self.bots)
 
     def _in_play(self) -> bool:
         return self.game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER)
@@ -101,7 +99,7 @@ class LocalTable:
         A :class:`~rummy.errors.RummyError` (a syntax error or the engine's refusal) leaves the game as it
         was.
         """
-        if seat not in self.people:
+        if seat != self.person:
             raise UsageError(f"seat {seat} is not played at this keyboard")
         line = full_action(text, seat)
         action = parse_action(line, self.game.n)
@@ -144,8 +142,8 @@ class LocalTable:
     # -- what the screen shows ----------------------------------------------------------------
 
     def snapshot(self, seat: int | None = None, deadline: dict[str, Any] | None = None) -> Snapshot:
-        """What ``seat`` (default :meth:`seat_shown`) may see, in the server's state shape."""
-        shown = self.seat_shown() if seat is None else seat
+        """What ``seat`` (default the person's) may see, in the server's state shape."""
+        shown = self.person if seat is None else seat
         results = results_json(self.game)
         table = {
             "variant": self.game.variant.id,
@@ -171,15 +169,13 @@ class LocalTable:
 
 
 def _display_names(players: Sequence[str]) -> list[str]:
-    """``You`` for a single person (``You``, ``You 2`` … for several), the bot name (``heuristic 2``) else."""
+    """``You`` for the person, the bot's name for a bot (``heuristic``, ``heuristic 2`` … when repeated)."""
     counts: dict[str, int] = {}
     names = []
-    people = sum(1 for p in players if p == PERSON)
     for player in players:
-        base = ("You" if people == 1 else "Player") if player == PERSON else player.split(":")[0]
+        base = "You" if player == PERSON else player.split(":")[0]
         counts[base] = counts.get(base, 0) + 1
-        names.append(base if counts[base] == 1 and not (player == PERSON and people > 1)
-                     else f"{base} {counts[base]}")
+        names.append(base if counts[base] == 1 else f"{base} {counts[base]}")
     return names
 
 
@@ -207,7 +203,7 @@ class LocalSession:
                 table.step_bot()
                 self._show()
                 continue
-            seat = table.seat_shown()
+            seat = table.person
             if self.claim_seconds > 0 and table.game.phase is Phase.CLAIM and seat in table.game.to_act:
                 if self._claim_ends is None:
                     self._claim_ends = time.monotonic() + self.claim_seconds
@@ -233,7 +229,7 @@ class LocalSession:
     async def send(self, text: str) -> None:
         """Play what the person typed; :class:`SeatError` with the engine's message when it is refused."""
         try:
-            self.table.play(self.table.seat_shown(), text)
+            self.table.play(self.table.person, text)
         except RummyError as error:
             raise SeatError(str(error)) from None
         self._claim_ends = None
@@ -248,7 +244,7 @@ class LocalSession:
             self._wake.set()
 
     async def suggest(self) -> str | None:
-        return self.table.suggest(self.table.seat_shown())
+        return self.table.suggest(self.table.person)
 
     async def save_record(self, path: str) -> str:
         return str(self.table.save_record(path))
