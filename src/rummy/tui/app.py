@@ -200,7 +200,7 @@ class PlayApp(App[int]):
             self._draw_claim()
 
     def claim_waiting(self) -> bool:
-        return self.snapshot is not None and self.snapshot.claim_offered and "buy" in self.snapshot.legal
+        return self.snapshot is not None and self.snapshot.claim_offered
 
     def say(self, text: str, *, error: bool = False) -> None:
         self.messages.append(text)
@@ -228,9 +228,6 @@ class PlayApp(App[int]):
             self.action_quit_game()
         elif command in ("", "next", "ready"):
             self.run_worker(self._ready(), group="ready")
-        elif command == "pass" and not self.claim_waiting() and self.snapshot is not None \
-                and "pass" not in self.snapshot.legal:
-            self.say("No card is offered to you now.", error=True)
         else:
             self.run_worker(self._send(words), group="send")
 

@@ -112,6 +112,8 @@ def claim_text(snap: Snapshot, seconds_left: float | None) -> str:
     price = f", with {penalty} penalty card{'s' if penalty != 1 else ''}" if penalty else ""
     pennies = f", {cost['pennies']}¢" if cost.get("pennies") else ""
     left = f"  [b]{seconds_left:.0f}s[/b] left" if seconds_left is not None else ""
+    if "buy" not in snap.legal:
+        return f"The {card_markup(view['claim_card'])} is offered; you may not claim it now.  [b]p[/b] = pass{left}"
     return (f"{words['ask']} the {card_markup(view['claim_card'])}{price}{pennies}?  "
             f"[b]b[/b] = {words['call']}  [b]p[/b] = pass{left}")
 
