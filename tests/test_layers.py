@@ -14,7 +14,8 @@ SOURCE = Path(__file__).resolve().parent.parent / "src"
 ENGINE = ("rummy.engine", "rummy.actions", "rummy.cards", "rummy.errors", "rummy.house_rules", "rummy.melds",
           "rummy.modes", "rummy.scoring", "rummy.solver", "rummy.variants", "rummy.view", "rummy.table_facts",
           "rummy.house_rule_docs", "rummy.how_to_play")
-ABOVE_THE_ENGINE = ("rummy.search", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli", "rummy.env", "rummy.llm")
+ABOVE_THE_ENGINE = ("rummy.search", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli", "rummy.env", "rummy.llm",
+                    "rummy.tui")
 
 
 def module_name(path: Path) -> str:

@@ -1,5 +1,5 @@
 """The ``rummy`` command: ``variants``, ``rules ID``, ``rules --errors``, ``replay FILE [--json]``, ``sim``
-(see :mod:`rummy.sim`),
+(see :mod:`rummy.sim`), ``play`` (see :mod:`rummy.tui`; Textual is imported only when run),
 and ``serve`` / ``migrate`` (the game server, imported only when run: the others need no server extra)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from rummy.house_rule_docs import GROUPS, RULE_DOCS, rules_in_words, variant_val
 from rummy.house_rules import OPTION_PARSERS, get_variant, load_variant_file
 from rummy.how_to_play import how_to_play
 from rummy.record import ReplayResult, replay_file
+from rummy.tui.command import add_parser as add_play_parser
 from rummy.variants import VARIANTS, Variant, register_variant
 
 
@@ -178,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--variant-file", help="a TOML or JSON file defining a house variant")
     replay.set_defaults(run=cmd_replay)
     sim.add_parser(commands)
+    add_play_parser(commands)
     _add_server_commands(commands)
     return parser
 
