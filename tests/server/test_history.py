@@ -134,6 +134,8 @@ async def history_equals_records(server: LiveServer, games: dict[str, tuple[int,
             record = await ann.http("GET", f"/api/tables/{table_id}/record")
             assert record.status_code == 200
             expected[table_id] = expected_from_record(record.text)
+    seats = [seat for game in expected.values() for seat in game["seats"]]
+    assert any(seat["buys"] for seat in seats) and any(seat["rounds_out"] for seat in seats)  # not all zeros
     for me, player in (("Ann", ann), ("Bob", bob)):
         history = (await player.http("GET", "/api/history", params={"limit": 100})).json()
         check_history(history, expected, me)
