@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from rummy.house_rule_docs import RULE_DOCS, value_words
@@ -31,6 +31,7 @@ from rummy.scoring import scoring_rule
 from rummy.server.db import EVENTS, SEATS, TABLES, Database
 from rummy.server.game_results import GameResult, finished_games
 from rummy.server.history_schema import FINISHED_GAME_SEATS, FINISHED_GAMES, HISTORY_SCANS
+from rummy.server.side_writes import SideWriter
 
 log = logging.getLogger("rummy.server")
 
@@ -76,6 +77,7 @@ class History:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.writer = SideWriter(db)
         self._locks: dict[str, asyncio.Lock] = {}
 
     # -- filling ------------------------------------------------------------------------------
@@ -140,30 +142,30 @@ class History:
             return [(seq, kind, payload, created) for seq, kind, payload, created in rows]
 
     async def _store(self, table: _TableToScan, results: list[tuple[GameResult, datetime]], error: str | None) -> None:
-        async with self.db.engine.connect() as connection:
-            known = set((await connection.execute(select(FINISHED_GAMES.c.game).where(
-                FINISHED_GAMES.c.table_id == table.table_id))).scalars())
-            seats = {row.seat: row for row in (await connection.execute(
-                select(SEATS.c.seat, SEATS.c.player_id, SEATS.c.kind).where(SEATS.c.table_id == table.table_id)))}
-        new = [(result, finished_at) for result, finished_at in results if result.game not in known]
-        games = [{"table_id": table.table_id, "game": r.game, "variant": r.variant, "options": table.options,
-                  "players": r.players, "higher_is_better": r.higher_is_better, "rounds": r.rounds,
-                  "finished_at": finished_at} for r, finished_at in new]
-        seat_rows = [{"table_id": table.table_id, "game": r.game, "seat": s.seat, "name": s.name,
-                      "player_id": seats[s.seat].player_id if s.seat in seats else None,
-                      "kind": seats[s.seat].kind if s.seat in seats else "human",
-                      "score": s.score, "won": s.won, "rounds_out": s.rounds_out, "buys": s.buys}
-                     for r, _ in new for s in r.seats]
+        def write(connection: Connection) -> None:
+            known = set(connection.execute(select(FINISHED_GAMES.c.game).where(
+                FINISHED_GAMES.c.table_id == table.table_id)).scalars())
+            seats = {row.seat: row for row in connection.execute(
+                select(SEATS.c.seat, SEATS.c.player_id, SEATS.c.kind).where(SEATS.c.table_id == table.table_id))}
+            new = [(result, finished_at) for result, finished_at in results if result.game not in known]
+            if new:
+                connection.execute(insert(FINISHED_GAMES), [
+                    {"table_id": table.table_id, "game": r.game, "variant": r.variant, "options": table.options,
+                     "players": r.players, "higher_is_better": r.higher_is_better, "rounds": r.rounds,
+                     "finished_at": finished_at} for r, finished_at in new])
+                connection.execute(insert(FINISHED_GAME_SEATS), [
+                    {"table_id": table.table_id, "game": r.game, "seat": s.seat, "name": s.name,
+                     "player_id": seats[s.seat].player_id if s.seat in seats else None,
+                     "kind": seats[s.seat].kind if s.seat in seats else "human",
+                     "score": s.score, "won": s.won, "rounds_out": s.rounds_out, "buys": s.buys}
+                    for r, _ in new for s in r.seats])
+            connection.execute(delete(HISTORY_SCANS).where(HISTORY_SCANS.c.table_id == table.table_id))
+            connection.execute(insert(HISTORY_SCANS).values(
+                table_id=table.table_id, games=len(known) + len(new), error=error, table_updated_at=table.updated_at))
+
         try:
-            async with self.db.engine.begin() as connection:
-                if games:
-                    await connection.execute(insert(FINISHED_GAMES), games)
-                    await connection.execute(insert(FINISHED_GAME_SEATS), seat_rows)
-                await connection.execute(delete(HISTORY_SCANS).where(HISTORY_SCANS.c.table_id == table.table_id))
-                await connection.execute(insert(HISTORY_SCANS).values(
-                    table_id=table.table_id, games=len(known) + len(new), error=error,
-                    table_updated_at=table.updated_at))
-        except IntegrityError:
+            await self.writer.run(write)
+        except IntegrityError:  # another server (PostgreSQL) stored the same rows first
             log.info("table %s: another server stored its history first", table.table_id)
 
     # -- reading ------------------------------------------------------------------------------

@@ -28,12 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from rummy.server.db import Database, now
 from rummy.server.history_schema import IDENTITY_CODES
 from rummy.server.limits import LimitError
 from rummy.server.sessions import Session
+from rummy.server.side_writes import SideWriter
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32: no I, L, O, U
 CODE_CHARACTERS = 16
@@ -108,26 +109,30 @@ class IdentityCodes:
     def __init__(self, db: Database, *, lifetime: timedelta = CODE_LIFETIME, per_hour: int = CODES_PER_HOUR,
                  clock: Callable[[], datetime] = now) -> None:
         self.db, self.lifetime, self.per_hour, self.clock = db, lifetime, per_hour, clock
+        self.writer = SideWriter(db)
 
     async def issue(self, session: Session) -> IssuedCode:
         """A new code for ``session``'s identity; the player's earlier unused codes stop working."""
         moment = self.clock()
         code = new_code()
         expires_at = moment + self.lifetime
-        async with self.db.engine.begin() as connection:
-            recent = await connection.scalar(select(func.count()).select_from(IDENTITY_CODES).where(
+
+        def write(connection: Connection) -> None:
+            recent = connection.scalar(select(func.count()).select_from(IDENTITY_CODES).where(
                 IDENTITY_CODES.c.player_id == session.player_id,
                 IDENTITY_CODES.c.created_at > moment - timedelta(hours=1)))
             if (recent or 0) >= self.per_hour:
                 raise LimitError("too-many-codes",
                                  f"you asked for {self.per_hour} codes in the last hour: use one of them or wait")
-            await connection.execute(delete(IDENTITY_CODES).where(IDENTITY_CODES.c.created_at < moment - KEPT_FOR))
-            await connection.execute(update(IDENTITY_CODES).where(
+            connection.execute(delete(IDENTITY_CODES).where(IDENTITY_CODES.c.created_at < moment - KEPT_FOR))
+            connection.execute(update(IDENTITY_CODES).where(
                 IDENTITY_CODES.c.player_id == session.player_id, IDENTITY_CODES.c.status == "open",
             ).values(status="revoked"))
-            await connection.execute(insert(IDENTITY_CODES).values(
+            connection.execute(insert(IDENTITY_CODES).values(
                 code_hash=code_hash(normalize_code(code) or ""), player_id=session.player_id, name=session.name,
                 status="open", created_at=moment, expires_at=expires_at))
+
+        await self.writer.run(write)
         return IssuedCode(code, expires_at)
 
     async def redeem(self, text: object) -> Session | None:
@@ -137,14 +142,17 @@ class IdentityCodes:
             return None
         digest = code_hash(code)
         moment = self.clock()
-        async with self.db.engine.begin() as connection:
+
+        def write(connection: Connection) -> Session | None:
             # One conditional update: of two browsers racing with the same code exactly one wins.
-            result = await connection.execute(update(IDENTITY_CODES).where(and_(
+            result = connection.execute(update(IDENTITY_CODES).where(and_(
                 IDENTITY_CODES.c.code_hash == digest, IDENTITY_CODES.c.status == "open",
                 IDENTITY_CODES.c.expires_at > moment,
             )).values(status="used", used_at=moment))
             if result.rowcount != 1:
                 return None
-            row = (await connection.execute(select(IDENTITY_CODES.c.player_id, IDENTITY_CODES.c.name).where(
-                IDENTITY_CODES.c.code_hash == digest))).one()
-        return Session(row.player_id, row.name)
+            row = connection.execute(select(IDENTITY_CODES.c.player_id, IDENTITY_CODES.c.name).where(
+                IDENTITY_CODES.c.code_hash == digest)).one()
+            return Session(row.player_id, row.name)
+
+        return await self.writer.run(write)
