@@ -41,7 +41,8 @@ RECORD_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|[A2-9TJQK][CDHS])(?![A-Za-z0-9])"
 DECLARATION = re.compile(r"=[^\s;]*")
 SENTENCE_CARD = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])|\bjoker\b")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-NOT_CARDS = {"id", "invite_url", "player_id", "as", "name", "variant", "variant_name", "options", "players"}
+NOT_CARDS = {"id", "invite_url", "player_id", "as", "name", "variant", "variant_name", "options", "players",
+             "table_id", "replay_url"}
 
 
 @dataclass
@@ -160,10 +161,10 @@ def check_messages(player: Player, seat: int | None, facts: dict[int, Truth]) ->
 # listed here fails test_every_http_read_is_probed.
 HTTP_READS = ("/", "/table/{table_id}", "/healthz", "/api/session", "/api/variants", "/api/bots", "/api/tables",
               "/api/tables/{table_id}", "/api/tables/{table_id}/help", "/api/tables/{table_id}/record",
-              "/static/main.js")
+              "/history", "/transfer", "/api/history", "/api/history/stats", "/static/main.js")
 #: Routes whose answer is the rules in words, built from the variant data alone: they may name example cards.
 RULES_TEXT = ("/api/variants", "/api/tables/{table_id}/help")
-PAGES = {"/", "/table/{table_id}"}
+PAGES = {"/", "/table/{table_id}", "/history", "/transfer"}
 
 
 @dataclass

@@ -34,6 +34,7 @@ from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
 from rummy.server.gc_pauses import keep_collector_pauses_short
 from rummy.server.guard import Guard, address_key, cross_site, error_response
+from rummy.server.history_routes import add_history_routes
 from rummy.server.limits import LimitError, SocketCount
 from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message, parse_command
 from rummy.server.registry import TableRegistry
@@ -114,6 +115,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
     _add_pages(app)
     _add_api(app)
     _add_socket(app)
+    add_history_routes(app, server_of=_server, json_body=_json_body, page=_front_end)
     return app
 
 

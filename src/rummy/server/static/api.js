@@ -42,6 +42,10 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   help: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/help`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+  history: (limit, offset) => request("GET", `/api/history?limit=${limit}&offset=${offset}`),
+  historyStats: () => request("GET", "/api/history/stats"),
+  identityCode: () => request("POST", "/api/identity/code", {}),
+  redeemCode: (code) => request("POST", "/api/identity/redeem", { code }),
 };
 
 const GONE = new Set([4403, 4404]); // cross-site refused, no such table: reconnecting cannot help

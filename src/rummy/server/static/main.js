@@ -4,6 +4,8 @@ import { api, probeTable } from "./api.js";
 import { applyPrefs } from "./prefs.js";
 import { showLobby, askName } from "./lobby.js";
 import { showTable } from "./table.js";
+import { showHistory } from "./history.js";
+import { showTransfer } from "./transfer.js";
 import { showMissingTable } from "./waiting.js";
 import { unlockAudioOnGesture } from "./sound.js";
 import { el } from "./ui.js";
@@ -34,6 +36,15 @@ async function start() {
     return;
   }
   const tableId = match ? decodeURIComponent(match[1]) : null;
+  setWho(session);
+  if (location.pathname === "/transfer") {
+    showTransfer(main, session, (s) => setWho(s));
+    return;
+  }
+  if (location.pathname === "/history") {
+    await showHistory(main, session);
+    return;
+  }
   if (!session) {
     // A first visit by an invite link: make sure of the table before asking for a name.
     if (tableId !== null && (await probeTable(tableId)) === "missing") {
