@@ -30,7 +30,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.actions import Action
+from rummy.actions import Action, Verb
 from rummy.cards import card_names
 from rummy.game import Game
 from rummy.record import Record, replay, results_json
@@ -98,7 +98,7 @@ class _Collector:
         else:
             self._move += 1
             assert self._before is not None
-            events = describe_action(self._before, game, action)
+            events = describe_action(self._before, game, action) or [_silent(game, action)]
         self._before = Before.of(game)
         self.steps.append({
             "id": f"r{game.round_number}.a{self._move}",
@@ -123,6 +123,12 @@ class _Collector:
             self._sheet = results_json(game)["rounds"]
         view["score_sheet"] = self._sheet
         return view
+
+
+def _silent(game: Game, action: Action) -> str:
+    """Words for an action the table's move log keeps quiet about (a pass on a claim)."""
+    name = game.players[action.seat]
+    return f"{name} passed" if action.verb is Verb.PASS else f"{name}: {action}"
 
 
 def build_replay(record: Record, seat: int | None = None, limits: ReplayLimits | None = None) -> dict[str, Any]:
