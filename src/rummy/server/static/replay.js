@@ -2,7 +2,7 @@
 // rummy-record/1 file. The server replays the record with the engine and sends every step's frame (every hand
 // face up, or one seat's view); this module only draws them, with the table's own renderers.
 
-import { ApiError } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { renderPiles, renderSeats } from "./board.js";
 import { cardElement, suitKey } from "./cards.js";
 import { renderMelds } from "./melds.js";
@@ -60,7 +60,12 @@ export function showTableReplay(main, tableId) {
     source: el("span", {}, "Table ", el("a", { href: `/table/${encodeURIComponent(tableId)}` }, tableId)),
     recordUrl: `/api/tables/${encodeURIComponent(tableId)}/record`,
   });
-  viewer.open().catch((err) => {
+  // The table's summary first: a game still being played is refused before its replay is asked for.
+  api.table(tableId).then((summary) => {
+    if (summary.status === "finished") return viewer.open();
+    throw new ApiError(409, summary.status === "playing" ? "game-in-progress" : "not-started",
+      "No game has finished at this table yet.");
+  }).catch((err) => {
     const words = err.code === "game-in-progress"
       ? "This game is still being played: its replay opens once the game is over."
       : err.code === "not-found" ? `There is no table ${tableId}.` : err.message;
