@@ -130,6 +130,7 @@ class ReplayViewer {
     this.data = null;
     this.frames = [];
     this.logItems = [];
+    this.drawn = {};
   }
 
   async open() {
@@ -144,6 +145,9 @@ class ReplayViewer {
     this.seat = seat;
     this.frames = wholeFrames(data.frames);
     this.logItems = [];
+    this.logShown = undefined;
+    this.current = null;
+    this.drawn = {};
   }
 
   get last() {
@@ -297,17 +301,31 @@ class ReplayViewer {
     const players = data.players;
     const view = { ...frame, players, seat: null }; // the table's renderers address no reader: "(you)" is nobody here
     renderRoundInfo(this.els.roundInfo, view, {});
-    renderSeats(this.els.seats, null, view, {});
-    if (this.seat !== null) {
-      const mine = this.els.seats.querySelector(`[data-seat="${this.seat}"]`);
-      mine?.classList.add("mine");
-      mine?.querySelector(".badges, .seat-info")?.append(el("span", { class: "badge pov" }, "point of view"));
+    // A part is drawn again only when a field it shows changed: unchanged fields are the same objects from
+    // one frame to the next (wholeFrames), so comparing them costs nothing.
+    const f = frame;
+    if (this.changed("seats", [f.hand_sizes, f.down, f.totals, f.claims_used, f.active, f.phase, f.to_act, f.dealer,
+      f.purchase_cards, f.round, f.facts])) {
+      renderSeats(this.els.seats, null, view, {});
+      if (this.seat !== null) {
+        const mine = this.els.seats.querySelector(`[data-seat="${this.seat}"]`);
+        mine?.classList.add("mine");
+        mine?.querySelector(".badges, .seat-info")?.append(el("span", { class: "badge pov" }, "point of view"));
+      }
+      quiet(this.els.seats);
     }
-    renderPiles(this.els.piles, view, { spread: !!frame.facts?.discard_history || frame.discard.length > 1 });
-    renderMelds(this.els.melds, view, { facts: frame.facts, name: (seat) => players[seat] });
-    this.renderHands(frame);
-    renderScoreSheet(this.els.sheet, { score_sheet: frame.score_sheet }, view);
-    quiet(this.root.querySelector("#play-area"));
+    if (this.changed("piles", [f.discard, f.discard_count, f.stock_count, f.kitty, f.facts])) {
+      renderPiles(this.els.piles, view, { spread: !!f.facts?.discard_history || f.discard.length > 1 });
+      quiet(this.els.piles);
+    }
+    if (this.changed("melds", [f.table, f.facts])) {
+      renderMelds(this.els.melds, view, { facts: f.facts, name: (seat) => players[seat] });
+      quiet(this.els.melds);
+    }
+    if (this.changed("hands", [f.hands, f.hand, f.revealed_hands, f.phase, f.active])) this.renderHands(frame);
+    if (this.changed("sheet", [f.score_sheet, f.totals, f.kitty])) {
+      renderScoreSheet(this.els.sheet, { score_sheet: f.score_sheet }, view);
+    }
     this.renderLog();
     const roundMoves = this.roundMoves(index);
     const where = step.move === 0 ? `Round ${step.round} · the deal` : `Round ${step.round} · move ${step.move} of ${roundMoves}`;
@@ -323,12 +341,19 @@ class ReplayViewer {
     this.els.slider.setAttribute("aria-valuetext", where);
   }
 
+  /** Whether any of `values` differs (by identity) from when part `name` was last drawn. */
+  changed(name, values) {
+    const before = this.drawn[name];
+    this.drawn[name] = values;
+    return !before || before.length !== values.length || values.some((value, i) => value !== before[i]);
+  }
+
   /** How many moves the round of step `index` has in this record. */
   roundMoves(index) {
     const steps = this.data.steps;
     let end = index;
     while (end + 1 < steps.length && steps[end + 1].move !== 0) end++;
-    return steps[end].move;
+    return steps[end].move; // at most one round's moves: a few hundred comparisons
   }
 
   renderHands(frame) {
@@ -348,8 +373,10 @@ class ReplayViewer {
     }));
   }
 
+  /** The move log up to this step: lines are made once and added or taken away, never all redrawn. */
   renderLog() {
     const steps = this.data.steps;
+    const log = this.els.log;
     for (let i = this.logItems.length; i <= this.index; i++) {
       const step = steps[i];
       this.logItems.push(el("li", { dataset: { step: step.id } },
@@ -357,13 +384,20 @@ class ReplayViewer {
           step.move === 0 ? `R${step.round}` : `${step.move}.`),
         " ", step.events.join(". ")));
     }
-    this.logItems.forEach((item, i) => {
-      item.classList.toggle("current", i === this.index);
-      if (i === this.index) item.setAttribute("aria-current", "step");
-      else item.removeAttribute("aria-current");
-    });
-    this.els.log.replaceChildren(...this.logItems.slice(0, this.index + 1));
-    this.els.log.scrollTop = this.els.log.scrollHeight;
+    if (this.logShown === undefined || log.childElementCount !== this.logShown) {
+      log.replaceChildren(...this.logItems.slice(0, this.index + 1));
+    } else if (this.index + 1 > this.logShown) {
+      log.append(...this.logItems.slice(this.logShown, this.index + 1));
+    } else {
+      while (log.childElementCount > this.index + 1) log.lastElementChild.remove();
+    }
+    this.logShown = this.index + 1;
+    this.current?.classList.remove("current");
+    this.current?.removeAttribute("aria-current");
+    this.current = this.logItems[this.index];
+    this.current.classList.add("current");
+    this.current.setAttribute("aria-current", "step");
+    log.scrollTop = log.scrollHeight;
   }
 
   renderStopped() {
