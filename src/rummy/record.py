@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -312,7 +312,12 @@ def prepare(record: Record, variant: Variant | None = None) -> tuple[Game, list[
     return game, parsed
 
 
-def replay(record: Record, variant: Variant | None = None) -> ReplayResult:
+#: Called after each deal (with None) and after each applied action (with the action), for callers that
+#: follow a replay step by step (the server's replay viewer).
+StepObserver = Callable[[Game, Action | None], None]
+
+
+def replay(record: Record, variant: Variant | None = None, *, on_step: StepObserver | None = None) -> ReplayResult:
     """Replay ``record`` action by action; stop at the first illegal action."""
     try:
         game, parsed = prepare(record, variant)
@@ -328,6 +333,8 @@ def replay(record: Record, variant: Variant | None = None) -> ReplayResult:
             )
         game.deal(dealer=rnd.dealer, hands=rnd.hands, upcard=rnd.upcard, stock=rnd.stock,
                   purchase_cards=rnd.purchase_cards)
+        if on_step is not None:
+            on_step(game, None)
         for position, action in enumerate(parsed[index]):
             try:
                 game.apply(action)
@@ -339,6 +346,8 @@ def replay(record: Record, variant: Variant | None = None) -> ReplayResult:
                     "rule": error.rule.value,
                     "message": str(error),
                 })
+            if on_step is not None:
+                on_step(game, action)
     return ReplayResult(True, 0, game)
 
 

@@ -32,7 +32,7 @@ from rummy.server.db import migrate, normalize_db_url
 FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_second": 10_000,
         "message_burst": 10_000, "bot_processes": 0, "max_tables_per_player": 1000, "max_tables_per_address": 10_000,
         "max_unattended_games": 1000, "max_unattended_games_per_address": 1000, "max_sockets_per_address": 10_000,
-        "min_turn_seconds": 0}
+        "min_turn_seconds": 0, "replays_per_minute": 10_000, "replay_burst": 10_000}
 
 # The server runs in its own process, as in production: in a thread it would fight the test clients
 # for the GIL and every message would wait for the interpreter's switch interval.

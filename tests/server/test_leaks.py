@@ -161,10 +161,11 @@ def check_messages(player: Player, seat: int | None, facts: dict[int, Truth]) ->
 # listed here fails test_every_http_read_is_probed.
 HTTP_READS = ("/", "/table/{table_id}", "/healthz", "/api/session", "/api/variants", "/api/bots", "/api/tables",
               "/api/tables/{table_id}", "/api/tables/{table_id}/help", "/api/tables/{table_id}/record",
-              "/history", "/transfer", "/api/history", "/api/history/stats", "/static/main.js")
+              "/history", "/transfer", "/api/history", "/api/history/stats",
+              "/replay", "/replay/{table_id}", "/api/tables/{table_id}/replay", "/static/main.js")
 #: Routes whose answer is the rules in words, built from the variant data alone: they may name example cards.
 RULES_TEXT = ("/api/variants", "/api/tables/{table_id}/help")
-PAGES = {"/", "/table/{table_id}", "/history", "/transfer"}
+PAGES = {"/", "/table/{table_id}", "/history", "/transfer", "/replay", "/replay/{table_id}"}
 
 
 @dataclass
@@ -218,6 +219,13 @@ def check_answers(answers: list[Answer], who: str) -> list[str]:
                 if result.game is None or not result.game.game_over:
                     problems.append(f"{where}: a live game's record was served")
                 continue
+        if answer.path.endswith("/replay"):  # every hand face up: only ever a finished game's
+            if answer.finished and answer.status != 200:
+                problems.append(f"{where}: the finished game's replay is refused ({answer.status})")
+            if answer.status == 200 and not json.loads(answer.body)["results"]["game_over"]:
+                problems.append(f"{where}: a live game's replay was served")
+            if answer.status == 200:
+                continue
         named = cards_named(json.loads(answer.body))
         if named and answer.path not in RULES_TEXT:
             problems.append(f"{where}: names cards {named[:5]}")
@@ -259,6 +267,7 @@ async def leak_check(server: LiveServer, variant: str, seats: int, seed: int,
     for asked in answers:  # every route asked by everyone during the game, and the record served after it
         assert {answer.path for answer in asked if answer.status_seen == "playing"} == set(HTTP_READS)
         assert any(answer.finished and answer.status == 200 and answer.path.endswith("/record") for answer in asked)
+        assert any(answer.finished and answer.status == 200 and answer.path.endswith("/replay") for answer in asked)
     assert problems == [], f"{len(problems)} leak(s) in {checked} messages and {during} HTTP answers: {problems[:5]}"
     for player in [*players, spectator]:
         await player.close()

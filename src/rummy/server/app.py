@@ -38,6 +38,7 @@ from rummy.server.history_routes import add_history_routes
 from rummy.server.limits import LimitError, SocketCount
 from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message, parse_command
 from rummy.server.registry import TableRegistry
+from rummy.server.replay_routes import add_replay_routes
 from rummy.server.sessions import COOKIE_MAX_AGE, COOKIE_NAME, Session, SessionSigner, clean_name, new_player_id
 from rummy.server.settings import ServerSettings
 from rummy.server.strict_json import StrictJSONError, loads
@@ -116,6 +117,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
     _add_api(app)
     _add_socket(app)
     add_history_routes(app, server_of=_server, json_body=_json_body, page=_front_end)
+    add_replay_routes(app, front_end=_front_end, tables=lambda request: _server(request).registry, settings=config)
     return app
 
 

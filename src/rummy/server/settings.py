@@ -66,3 +66,11 @@ class ServerSettings:
     #: (0: never), and between full collections of everything (:mod:`rummy.server.gc_pauses`).
     gc_freeze_seconds: float = 10.0
     gc_full_seconds: float = 3600.0
+    #: The replay viewer (docs/replay-viewer.md): the largest record that may be uploaded, in bytes; the
+    #: most actions and rounds one replay works through; replays per minute per client address, and the
+    #: burst allowed.
+    max_record_bytes: int = 2**20
+    max_replay_actions: int = 10_000
+    max_replay_rounds: int = 200
+    replays_per_minute: float = 30.0
+    replay_burst: int = 10

@@ -192,7 +192,8 @@ export async function showLobby(main, session, onSession) {
   main.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "hero" },
       el("h1", {}, `Hello, ${session.name}!`), rename,
-      el("p", {}, "Create a table, send the invite link to family and friends, and fill empty seats with computer players.")),
+      el("p", {}, "Create a table, send the invite link to family and friends, and fill empty seats with computer players."),
+      el("p", {}, el("a", { href: "/replay", id: "replay-upload-link" }, "Watch a game record"), " — step through a saved game move by move.")),
     buildCreateForm(variants, created),
     buildJoinForm(variants)));
 }

@@ -1,4 +1,5 @@
-// Entry point: routes "/" to the lobby and "/table/{id}" to the table, after making sure of a session.
+// Entry point: routes "/" to the lobby and "/table/{id}" to the table, after making sure of a session;
+// "/replay" and "/replay/{id}" to the replay viewer, which needs none.
 
 import { api, probeTable } from "./api.js";
 import { applyPrefs } from "./prefs.js";
@@ -6,6 +7,7 @@ import { showLobby, askName } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showHistory } from "./history.js";
 import { showTransfer } from "./transfer.js";
+import { showTableReplay, showUploadReplay } from "./replay.js";
 import { showMissingTable } from "./waiting.js";
 import { unlockAudioOnGesture } from "./sound.js";
 import { el } from "./ui.js";
@@ -27,6 +29,12 @@ async function start() {
   applyPrefs();
   unlockAudioOnGesture();
   const main = document.getElementById("main");
+  const replay = location.pathname.match(/^\/replay(?:\/([^/]+))?\/?$/); // no name needed to watch a replay
+  if (replay) {
+    if (replay[1]) showTableReplay(main, decodeURIComponent(replay[1]));
+    else showUploadReplay(main);
+    return;
+  }
   const match = location.pathname.match(/^\/table\/([^/]+)\/?$/);
   let session;
   try {

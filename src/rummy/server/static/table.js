@@ -63,6 +63,7 @@ class TablePage {
           el("button", { type: "button", id: "help-button", class: "tool", title: "How to play at this table",
             onclick: () => this.showHelp() }, "? How to play"),
           el("a", { class: "tool", href: api.recordUrl(this.tableId), download: "", id: "record-link" }, "⤓ record"),
+          el("a", { class: "tool", href: `/replay/${encodeURIComponent(this.tableId)}`, id: "replay-link" }, "▶ replay"),
           el("a", { class: "tool", href: "/" }, "lobby"))),
       el("section", { class: "waiting panel", id: "waiting", hidden: true }),
       el("section", { class: "play-area", id: "play-area" },
@@ -222,6 +223,7 @@ class TablePage {
     const waiting = status === "waiting" || !view;
     this.els.waiting.hidden = !waiting;
     this.root.querySelector("#record-link").hidden = status !== "finished"; // a record only once the game is over
+    this.root.querySelector("#replay-link").hidden = status !== "finished";
     this.els.playArea.hidden = waiting;
     this.root.classList.toggle("my-turn", this.isMyTurn());
     if (waiting) {
