@@ -41,6 +41,7 @@ from rummy.server.sessions import COOKIE_MAX_AGE, COOKIE_NAME, Session, SessionS
 from rummy.server.settings import ServerSettings
 from rummy.server.strict_json import StrictJSONError, loads
 from rummy.server.table_inbox import ClientCommand, Connected, Disconnected
+from rummy.server.verify_routes import add_verify_routes
 
 log = logging.getLogger("rummy.server")
 
@@ -114,6 +115,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
     _add_pages(app)
     _add_api(app)
     _add_socket(app)
+    add_verify_routes(app, lambda request: _server(request).registry)
     return app
 
 
