@@ -89,12 +89,17 @@ def _summary(result: ReplayResult) -> str:
     if result.exit_code == 2:
         return f"malformed record: {data['error']['message']}"
     lines = []
-    if not result.ok:
-        error = data["error"]
+    error = data.get("error")
+    if error is not None and "index" in error:
         lines.append(f"illegal action in round {error['round']}, action {error['index']}: {error['message']}")
+    elif error is not None:
+        lines.append(error["message"])
     state = data["state"]
     lines.append(f"round {state['round']}, phase {state['phase']}, active p{state['active']}")
-    if result.ok:
+    for verdict in data["shuffles"]:
+        reason = f" ({verdict['reason']})" if "reason" in verdict else ""
+        lines.append(f"  round {verdict['round']} shuffle: {verdict['status']}{reason}")
+    if "results" in data:
         res = data["results"]
         for row in res["rounds"]:
             went = "nobody" if row["went_out"] is None else f"p{row['went_out']}"

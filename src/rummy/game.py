@@ -31,6 +31,7 @@ from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
 from rummy.errors import DealError, IllegalActionError, UsageError
+from rummy.fair_shuffle import ShuffleSecret
 from rummy.house_rules import get_variant
 from rummy.modes import FirstDealer
 from rummy.scoring import hand_points, scoring_rule
@@ -83,13 +84,16 @@ class Game(GameState):
         upcard: Card | None = None,
         stock: Sequence[Card] | None = None,
         purchase_cards: Sequence[Card] | None = None,
+        shuffle: ShuffleSecret | None = None,
     ) -> None:
-        """Deal the next round: shuffled with the game's RNG, or the cards the caller supplies.
+        """Deal the next round: shuffled with the game's RNG, or from ``shuffle``'s seed (a provably fair
+        deal, docs/fair-shuffle.md), or the cards the caller supplies.
 
         ``stock`` runs from the top down and may list only its top part; the rest of the pack
         follows in canonical order.
         """
-        deal(self, dealer=dealer, hands=hands, upcard=upcard, stock=stock, purchase_cards=purchase_cards)
+        deal(self, dealer=dealer, hands=hands, upcard=upcard, stock=stock, purchase_cards=purchase_cards,
+             shuffle=shuffle)
 
     def choose_first_dealer(self) -> int:
         """The first dealer by the variant's rule (random, high-card draw or seat 0)."""

@@ -19,6 +19,7 @@ from rummy.errors import DealError, IllegalActionError, RecordError, RecordSynta
 from rummy.game import Game, Phase
 from rummy.house_rules import apply_options, get_variant
 from rummy.melds import meld_json
+from rummy.shuffle_check import ROUND_KEY, ShuffleClaim, check_round, claim_data, read_claim
 from rummy.variants import Variant
 
 FORMAT = "rummy-record/1"
@@ -233,6 +234,9 @@ def record_of(game: Game) -> Record:
             stock=deal["stock"],
             purchase_cards=deal["purchase_cards"],
             actions=[str(a) for a in game.log[first:last]],
+            # The seed and salt of a round are written only once it is over (docs/fair-shuffle.md).
+            extra={} if deal.get("shuffle") is None
+            else {ROUND_KEY: claim_data(deal["shuffle"], revealed=index < len(game.results))},
         ))
     options = {k: v for k, v in game.variant.options if not k.startswith("__")}
     start: dict[str, Any] | None = None
@@ -259,14 +263,20 @@ class ReplayResult:
     exit_code: int
     game: Game | None = None
     error: dict[str, Any] | None = None
+    #: The verdict on each round's shuffle dealt so far (:func:`rummy.shuffle_check.check_round`).
+    shuffles: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         if self.exit_code == 2:
             return {"ok": False, "error": self.error}
         assert self.game is not None
-        if self.ok:
-            return {"ok": True, "state": state_json(self.game), "results": results_json(self.game)}
-        return {"ok": False, "error": self.error, "state": state_json(self.game)}
+        if self.error is None:
+            return {"ok": self.ok, "state": state_json(self.game), "results": results_json(self.game),
+                    "shuffles": self.shuffles}
+        data = {"ok": False, "error": self.error, "state": state_json(self.game), "shuffles": self.shuffles}
+        if "index" not in self.error:  # a mismatched shuffle: every action was legal
+            data["results"] = results_json(self.game)
+        return data
 
 
 def prepare(record: Record, variant: Variant | None = None) -> tuple[Game, list[list[Action]]]:
@@ -323,6 +333,7 @@ def replay(record: Record, variant: Variant | None = None, *, on_step: StepObser
         game, parsed = prepare(record, variant)
     except RummyError as error:
         return ReplayResult(False, 2, error={"message": str(error)})
+    shuffles: list[dict[str, Any]] = []
     for index, rnd in enumerate(record.rounds):
         if game.phase is Phase.GAME_OVER:
             message = f"round {game.round_number + 1} follows the end of the game"
@@ -331,8 +342,11 @@ def replay(record: Record, variant: Variant | None = None, *, on_step: StepObser
             return ReplayResult(
                 False, 2, error={"message": f"round {game.round_number} is unfinished but another round follows"}
             )
+        claim = _shuffle_claim(rnd)
+        before = game.copy()
         game.deal(dealer=rnd.dealer, hands=rnd.hands, upcard=rnd.upcard, stock=rnd.stock,
-                  purchase_cards=rnd.purchase_cards)
+                  purchase_cards=rnd.purchase_cards, shuffle=claim.secret if claim is not None else None)
+        shuffles.append(check_round(before, game, claim, game.round_number))
         if on_step is not None:
             on_step(game, None)
         for position, action in enumerate(parsed[index]):
@@ -345,10 +359,20 @@ def replay(record: Record, variant: Variant | None = None, *, on_step: StepObser
                     "action": rnd.actions[position],
                     "rule": error.rule.value,
                     "message": str(error),
-                })
+                }, shuffles=shuffles)
             if on_step is not None:
                 on_step(game, action)
-    return ReplayResult(True, 0, game)
+    mismatched = next((s for s in shuffles if s["status"] == "mismatched"), None)
+    if mismatched is not None:
+        return ReplayResult(False, 1, game, error={
+            "round": mismatched["round"], "shuffle": "mismatched",
+            "message": f"round {mismatched['round']}: the shuffle does not verify: {mismatched['reason']}",
+        }, shuffles=shuffles)
+    return ReplayResult(True, 0, game, shuffles=shuffles)
+
+
+def _shuffle_claim(rnd: RoundRecord) -> ShuffleClaim | None:
+    return read_claim(rnd.extra[ROUND_KEY]) if ROUND_KEY in rnd.extra else None
 
 
 def replay_file(path: str | Path, variant: Variant | None = None) -> ReplayResult:

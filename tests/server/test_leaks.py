@@ -9,7 +9,8 @@ another hand or the stock.  The expected count of such cards is zero.
 Meanwhile every seat and the spectator ask every HTTP route that reads (:data:`HTTP_READS`, checked
 against the application's own route list) over and over, with their cookies: while the game runs no
 answer names a card at all (the summary and the lists hold none; the record, which holds every hand,
-the stock and the seed, is refused); once it is over the record is served to everyone.
+the stock and the seed, is refused; a round's shuffle check names the cards of its deal only once
+that round is over); once it is over the record is served to everyone.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from fastapi.routing import APIRoute
 
 from rummy.actions import parse_action
 from rummy.cards import card_names
+from rummy.fair_shuffle import ShuffleSecret
 from rummy.game import Game, Phase
 from rummy.house_rules import get_variant
 from rummy.record import loads as record_loads
@@ -77,15 +79,18 @@ def truths(server: LiveServer, table_id: str, variant: str, options: dict[str, A
     result: dict[int, Truth] = {}
     game: Game | None = None
     start: dict[str, Any] = {}
+    secret: ShuffleSecret | None = None
     for seq, kind, payload in events:
         shown: Counter[str] = Counter()
         if kind == "start":
             start, game = payload, None
+        elif kind == "shuffle":
+            secret = ShuffleSecret(payload["seed"], payload["salt"])
         elif kind == "deal":
             if game is None:
-                game = replay_start(payload, rules, start["players"], start["seed"])
+                game = replay_start(payload, rules, start["players"], start["seed"], secret)
             else:
-                replay_deal(game, payload)
+                replay_deal(game, payload, secret)
         elif kind == "action":
             assert game is not None
             game.apply(parse_action(payload["action"], game.n))
@@ -162,10 +167,13 @@ def check_messages(player: Player, seat: int | None, facts: dict[int, Truth]) ->
 HTTP_READS = ("/", "/table/{table_id}", "/healthz", "/api/session", "/api/variants", "/api/bots", "/api/tables",
               "/api/tables/{table_id}", "/api/tables/{table_id}/help", "/api/tables/{table_id}/record",
               "/history", "/transfer", "/api/history", "/api/history/stats",
-              "/replay", "/replay/{table_id}", "/api/tables/{table_id}/replay", "/static/main.js")
+              "/replay", "/replay/{table_id}", "/api/tables/{table_id}/replay",
+              "/api/tables/{table_id}/shuffles/{round_text}", "/table/{table_id}/verify/{round_text}",
+              "/static/main.js")
 #: Routes whose answer is the rules in words, built from the variant data alone: they may name example cards.
 RULES_TEXT = ("/api/variants", "/api/tables/{table_id}/help")
 PAGES = {"/", "/table/{table_id}", "/history", "/transfer", "/replay", "/replay/{table_id}"}
+VERIFY_PAGE = "/table/{table_id}/verify/{round_text}"
 
 
 @dataclass
@@ -193,7 +201,7 @@ async def ask_every_route(player: Player, table_id: str, stop: asyncio.Event) ->
             last_round = stop.is_set()
             for template in HTTP_READS:
                 state = player.state or {"seq": 0, "table": {"status": "waiting"}}
-                response = await http.get(template.format(table_id=table_id))
+                response = await http.get(template.format(table_id=table_id, round_text=1))
                 answers.append(Answer(template, state["seq"], state["table"]["status"], response.status_code,
                                       response.content))
             if last_round:
@@ -206,8 +214,9 @@ def check_answers(answers: list[Answer], who: str) -> list[str]:
     index = (STATIC_DIR / "index.html").read_bytes()
     for answer in answers:
         where = f"GET {answer.path} by {who} at seq {answer.seq}"
-        if answer.path in PAGES or answer.path.startswith("/static/"):
-            expected = index if answer.path in PAGES else (STATIC_DIR / "main.js").read_bytes()
+        if answer.path in PAGES or answer.path == VERIFY_PAGE or answer.path.startswith("/static/"):
+            expected = index if answer.path in PAGES else (STATIC_DIR / (
+                "verify.html" if answer.path == VERIFY_PAGE else "main.js")).read_bytes()
             if answer.body != expected:
                 problems.append(f"{where}: not the static file")
             continue
@@ -226,7 +235,10 @@ def check_answers(answers: list[Answer], who: str) -> list[str]:
                 problems.append(f"{where}: a live game's replay was served")
             if answer.status == 200:
                 continue
-        named = cards_named(json.loads(answer.body))
+        body = json.loads(answer.body)
+        if answer.path.endswith("/shuffles/{round_text}") and body.get("status") not in (None, "pending"):
+            continue  # round 1 is over: its seed, and so its whole deal, are public (docs/fair-shuffle.md)
+        named = cards_named(body)
         if named and answer.path not in RULES_TEXT:
             problems.append(f"{where}: names cards {named[:5]}")
     return problems

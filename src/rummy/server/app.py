@@ -43,6 +43,7 @@ from rummy.server.sessions import COOKIE_MAX_AGE, COOKIE_NAME, Session, SessionS
 from rummy.server.settings import ServerSettings
 from rummy.server.strict_json import StrictJSONError, loads
 from rummy.server.table_inbox import ClientCommand, Connected, Disconnected
+from rummy.server.verify_routes import add_verify_routes
 
 log = logging.getLogger("rummy.server")
 
@@ -118,6 +119,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
     _add_socket(app)
     add_history_routes(app, server_of=_server, json_body=_json_body, page=_front_end)
     add_replay_routes(app, front_end=_front_end, tables=lambda request: _server(request).registry, settings=config)
+    add_verify_routes(app, lambda request: _server(request).registry)
     return app
 
 

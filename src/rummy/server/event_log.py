@@ -1,7 +1,9 @@
 """The event log of a table: what each event holds, and rebuilding a table's game from it.
 
 Events (``seq`` from 1, no gaps): ``join`` (a player took a seat), ``start`` (a game began: its number,
-seed and player names), ``deal`` (every card of a round's deal, so a restart needs no shuffle) and
+seed and player names), ``shuffle`` (the secret seed and salt of the round dealt next, and their
+commitment: :mod:`rummy.server.fair_deal`), ``deal`` (every card of a round's deal, so a restart needs
+no shuffle) and
 ``action`` (one action in record notation, and who made it: ``player``, ``bot``, ``takeover``,
 ``timer``, or ``auto`` for a pass the table made for a player who passes on claims or is away).
 
@@ -21,6 +23,7 @@ from typing import Any
 
 from rummy.actions import parse_action
 from rummy.cards import card_name, card_names, parse_card
+from rummy.fair_shuffle import ShuffleSecret
 from rummy.game import Game
 from rummy.house_rules import get_variant
 from rummy.server.describe import Before, describe_action, describe_deal
@@ -42,11 +45,12 @@ def deal_payload(game: Game) -> dict[str, Any]:
     }
 
 
-def replay_deal(game: Game, payload: dict[str, Any]) -> None:
-    """Deal the round of ``payload`` again: by the game's seeded shuffle when that gives the same cards
-    (so later shuffles stay as they were), else from the cards written in the log."""
+def replay_deal(game: Game, payload: dict[str, Any], shuffle: ShuffleSecret | None = None) -> None:
+    """Deal the round of ``payload`` again: by the game's seeded shuffle (or the round's ``shuffle``
+    secret) when that gives the same cards (so later shuffles stay as they were), else from the cards
+    written in the log."""
     saved = game.snapshot()
-    game.deal(dealer=payload["dealer"])
+    game.deal(dealer=payload["dealer"], shuffle=shuffle)
     if deal_payload(game) == payload:
         return
     game.restore(saved)
@@ -58,15 +62,17 @@ def replay_deal(game: Game, payload: dict[str, Any]) -> None:
         upcard=parse_card(upcard) if upcard is not None else None,
         stock=[parse_card(c) for c in payload["stock"]],
         purchase_cards=[parse_card(c) for c in purchase] if purchase is not None else None,
+        shuffle=shuffle,
     )
 
 
-def replay_start(payload: dict[str, Any], variant: str | Variant, players: list[str], seed: int) -> Game:
+def replay_start(payload: dict[str, Any], variant: str | Variant, players: list[str], seed: int,
+                 shuffle: ShuffleSecret | None = None) -> Game:
     """A game as its ``start`` event made it, with its first ``deal`` replayed."""
     rules = get_variant(variant) if isinstance(variant, str) else variant
     game = Game(rules, players, seed=seed)
     game.choose_first_dealer()  # the live game drew its first dealer from the seeded RNG before dealing
-    replay_deal(game, payload)
+    replay_deal(game, payload, shuffle)
     return game
 
 
@@ -84,17 +90,21 @@ def rebuild(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -
     """Replay a table's events (``join`` events change no game) and tell the moves as they happened."""
     result = Rebuilt()
     start: dict[str, Any] | None = None
+    shuffle: ShuffleSecret | None = None  # the secret of the next deal (a ``shuffle`` event)
     for seq, kind, payload in events:
         if kind == "start":
             start, result.game = payload, None
+        elif kind == "shuffle":
+            shuffle = ShuffleSecret(payload["seed"], payload["salt"])
         elif kind == "deal":
             if result.game is None:
                 assert start is not None, "a deal before the game's start"
-                result.game = replay_start(payload, rules, start["players"], start["seed"])
+                result.game = replay_start(payload, rules, start["players"], start["seed"], shuffle)
                 result.game_number = start["game"]
                 result.sentences.append(f"Game {result.game_number}: {rules.name}")
             else:
-                replay_deal(result.game, payload)
+                replay_deal(result.game, payload, shuffle)
+            shuffle = None
             result.sentences.extend(describe_deal(result.game))
         elif kind == "action":
             game = result.game

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from rummy.game import Game
 from rummy.record import results_json
 from rummy.server.catalog import TableConfig
+from rummy.server.fair_deal import table_shuffles
 from rummy.server.protocol import VERSION, encode
 from rummy.server.seats import SeatState
 from rummy.variants import Variant
@@ -50,6 +51,7 @@ def table_summary(table: TableCore, autoplay: int | None) -> dict[str, Any]:
         "winners": None,
         "ranking": None,
         "settlement": None,
+        "shuffles": table_shuffles(game),
     }
     if game is not None:
         results = results_json(game)

@@ -20,7 +20,7 @@ from rummy.game import ClaimWindow, Game, Phase
 from rummy.server.bot_runner import BotRunner
 from rummy.server.connections import Connection
 from rummy.server.describe import card_text, describe_deal
-from rummy.server.event_log import deal_payload
+from rummy.server.fair_deal import deal_round
 from rummy.server.protocol import Command, ProtocolError, ack_message, error_message
 from rummy.server.seats import player_names
 from rummy.server.table_core import Move, TableCore
@@ -218,9 +218,9 @@ class Table(TableCore):
         names = player_names(self.seats)
         seed = secrets.randbelow(2**31)
         game = Game(self.rules, names, seed=seed)
-        game.deal(dealer=game.choose_first_dealer())
+        dealt = deal_round(game, dealer=game.choose_first_dealer())
         number = self.game_number + 1
-        events = [("start", {"game": number, "seed": seed, "players": names}), ("deal", deal_payload(game))]
+        events = [("start", {"game": number, "seed": seed, "players": names}), *dealt]
         await self._persist(events, status="playing")
         self._begin(game, number)
         self._accept([f"Game {number}: {self.rules.name}", *describe_deal(game)], ack)
@@ -230,9 +230,9 @@ class Table(TableCore):
         if game.phase is not Phase.ROUND_OVER:
             return
         saved = game.snapshot()
-        game.deal()
+        dealt = deal_round(game)
         try:
-            await self._persist([("deal", deal_payload(game))])
+            await self._persist(dealt)
         except ProtocolError:
             game.restore(saved)
             raise

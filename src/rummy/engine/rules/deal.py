@@ -1,13 +1,16 @@
-"""Dealing a round (rules.md §2.3–2.4): shuffled with the game's RNG, or the cards a caller supplies."""
+"""Dealing a round (rules.md §2.3–2.4): shuffled with the game's RNG or from a round's shuffle seed
+(:mod:`rummy.fair_shuffle`), or the cards a caller supplies."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from rummy.cards import CARD_COUNT, Card, card_name, from_counts, to_counts
 from rummy.engine.rules.turns import start_turn
 from rummy.engine.state import GameState, Phase, round_state_fields
 from rummy.errors import DealError
+from rummy.fair_shuffle import ShuffleSecret
 from rummy.variants import RoundRules
 
 
@@ -24,9 +27,15 @@ def deal(
     upcard: Card | None = None,
     stock: Sequence[Card] | None = None,
     purchase_cards: Sequence[Card] | None = None,
+    shuffle: ShuffleSecret | None = None,
 ) -> None:
     """Deal the next round; ``stock`` runs from the top down and may list only its top part (the rest of
-    the pack follows in canonical order).  Raises :class:`DealError` and changes nothing on a bad deal."""
+    the pack follows in canonical order).  Raises :class:`DealError` and changes nothing on a bad deal.
+
+    With ``shuffle`` and no cards, the pack in canonical order is shuffled by
+    ``random.Random(shuffle.seed_number)`` instead of the game's RNG (which is left untouched); with
+    cards too, they are dealt as given.  Either way the round's reshuffles are seeded from the shuffle
+    seed and the secret is kept with the deal (``deals[-1]["shuffle"]``)."""
     if state.phase is not Phase.ROUND_OVER:
         raise DealError(f"cannot deal in phase {state.phase.value}")
     variant, n = state.variant, state.n
@@ -44,7 +53,7 @@ def deal(
     uses_pc = variant.uses_purchase_cards
     if hands is None:
         cards = from_counts(state.pack)
-        state.rng.shuffle(cards)
+        (random.Random(shuffle.seed_number) if shuffle is not None else state.rng).shuffle(cards)
         order = [(dealer + 1 + i) % n for i in range(n)]
         dealt: list[list[Card]] = [[] for _ in range(n)]
         for _ in range(rules.deal_size):
@@ -68,8 +77,9 @@ def deal(
         setattr(state, name, value)
     state.rules = rules
     state.dealer = dealer
+    state.round_seed = shuffle.seed_number if shuffle is not None else None
     state.deals.append({"dealer": dealer, "hands": [list(h) for h in dealt], "upcard": up, "stock": list(rest),
-                        "purchase_cards": list(pcs) if pcs is not None else None})
+                        "purchase_cards": list(pcs) if pcs is not None else None, "shuffle": shuffle})
     state.round_starts.append(len(state.log))
     for seat, cards_in_hand in enumerate(dealt):
         state.hands[seat] = to_counts(cards_in_hand)

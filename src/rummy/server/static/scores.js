@@ -22,6 +22,15 @@ export function sheetRows(table) {
   });
 }
 
+/** The "verify this deal" link of a finished round (the server revealed its seed and salt), else null. */
+export function verifyLink(table, round, text = "Verify this deal", attrs = {}) {
+  const entry = (table?.shuffles || []).find((s) => s.round === round && s.revealed);
+  if (!entry || !table.id) return null;
+  return el("a", { href: `/table/${encodeURIComponent(table.id)}/verify/${round}`, target: "_blank",
+    rel: "noopener", class: "verify-link", title: "Check that this round's shuffle was committed before play",
+    ...attrs }, text);
+}
+
 export function renderScoreSheet(container, table, view) {
   container.replaceChildren();
   const n = view?.players?.length || table?.seats?.length || 0;
@@ -36,7 +45,7 @@ export function renderScoreSheet(container, table, view) {
       names.map((name, s) => el("th", { scope: "col", class: view?.seat === s ? "mine" : "", title: name },
         name.replace(/ \(bot\)$/, ""))))),
     el("tbody", {}, rows.length ? rows.map((r) => el("tr", {},
-      el("th", { scope: "row" }, r.round),
+      el("th", { scope: "row" }, r.round, verifyLink(table, r.round, "✓", { "aria-label": `Verify the deal of round ${r.round}` })),
       Array.from({ length: n }, (_, s) => el("td", { class: r.wentOut === s ? "out" : "",
         title: r.wentOut === s ? "went out" : null }, r.scores[s] ?? "")))) :
       el("tr", {}, el("td", { colspan: n + 1, class: "muted" }, "No rounds finished yet."))),
@@ -124,6 +133,7 @@ export function roundSummary(table, view, opts) {
     over && opts.isHost ? el("button", { type: "button", class: "primary", id: "play-again", onclick: opts.onPlayAgain },
       "Play again") : null,
     over ? el("a", { class: "button", href: opts.recordUrl, download: "", id: "download-record" }, "Download record") : null,
+    verifyLink(table, view.round, "Verify this deal", { id: "verify-deal" }),
     el("button", { type: "button", class: "ghost", id: "summary-close", onclick: opts.onClose }, "Close")));
   return el("div", { class: "round-summary", role: "dialog", "aria-label": title }, parts);
 }
