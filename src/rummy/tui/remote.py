@@ -139,7 +139,8 @@ class RemoteSeat:
                 failures = 0 if self._got_state else failures + 1
                 if (code is not None and code not in RECONNECT_CODES) or self.latest is None \
                         or failures > RECONNECT_TRIES:
-                    reason = self._last_error or (f"close code {code}" if code else str(error) or type(error).__name__)
+                    said = self._last_error or str(error) or type(error).__name__
+                    reason = f"{said} (close code {code})" if code is not None else said
                     raise SeatError(f"the table closed the connection: {reason}") from None
                 self._got_state = False
                 await asyncio.sleep(min(30.0, 0.5 * 2 ** failures))
