@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("textual")
 
+from rummy.cards import card_names  # noqa: E402
 from rummy.record import replay_file, state_json  # noqa: E402
 from rummy.tui.app import PlayApp  # noqa: E402
 from rummy.tui.local import LocalSession, LocalTable  # noqa: E402
@@ -54,6 +55,9 @@ def test_a_whole_round_through_the_screen(tmp_path: Path) -> None:
             while not table.game.results:
                 snap = app.snapshot
                 assert snap is not None
+                # the screen holds the person's view only: their own hand, no other
+                assert snap.seat == 0 and snap.view["revealed_hands"] is None
+                assert sorted(snap.view["hand"]) == sorted(card_names(table.game.hand(0)))
                 if snap.my_turn or snap.claim_offered:
                     if snap.claim_offered:
                         assert app.query_one("#claim").has_class("open")

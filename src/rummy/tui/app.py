@@ -13,7 +13,7 @@ import asyncio
 import time
 from typing import ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -46,22 +46,13 @@ class MoveSuggester(Suggester):
 
 
 class MoveInput(Input):
-    """The entry line: Tab accepts the completion; ``b`` / ``p`` answer a claim window at once."""
+    """The entry line: Tab accepts the completion shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "accept_completion", "complete", show=False)]
 
     def action_accept_completion(self) -> None:
         self.action_cursor_right()
         self.cursor_position = len(self.value)
-
-    async def _on_key(self, event: events.Key) -> None:
-        app = self.app
-        if isinstance(app, PlayApp) and not self.value and event.character in ("b", "p") and app.claim_waiting():
-            event.prevent_default()
-            event.stop()
-            app.submit("buy" if event.character == "b" else "pass")
-            return
-        await super()._on_key(event)
 
 
 class PlayApp(App[int]):
@@ -156,7 +147,7 @@ class PlayApp(App[int]):
         previous = self.snapshot
         self.snapshot = snap
         log = self.query_one("#log", RichLog)
-        if snap.extra.get("history"):
+        if snap.history:
             log.clear()
         for sentence in snap.events:
             log.write(sentence)
@@ -209,6 +200,13 @@ class PlayApp(App[int]):
         message.set_class(error, "error")
 
     # -- input ------------------------------------------------------------------------------------
+
+    @on(Input.Changed, "#entry")
+    def typed(self, event: Input.Changed) -> None:
+        """``b`` or ``p`` alone answers a claim window at once."""
+        if event.value in ("b", "p") and self.claim_waiting():
+            event.input.value = ""
+            self.submit("buy" if event.value == "b" else "pass")
 
     @on(Input.Submitted, "#entry")
     def entered(self, event: Input.Submitted) -> None:

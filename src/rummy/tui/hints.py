@@ -55,8 +55,8 @@ def hint(legal: Sequence[str], suggested: str | None) -> Hint:
     if suggested is not None:
         return Hint(move_in_words(suggested).capitalize() + " — press Enter to play it.", suggested)
     if "draw" in legal:
-        others = " or take the top discard" if "take" in legal else ""
-        return Hint(f"Draw from the stock,{others}.".replace(",.", "."), "draw")
+        others = ", or take the top discard" if "take" in legal else ""
+        return Hint(f"Draw from the stock{others}.", "draw")
     for verbs, sentence in ((("down", "meld", "book"), "You can {}"), (("layoff", "swap", "move"), "You can {}")):
         move = next((m for m in legal if m.split(" ", 1)[0] in verbs and ";" not in m), None)
         if move is not None:

@@ -93,6 +93,16 @@ class LocalTable:
             raise UsageError("no computer player is to act")
         return self._apply(decide(self.game, seat, self.bots[seat]))
 
+    def bot_move(self, seat: int, game: Game) -> Action:
+        """What the bot of ``seat`` would play in ``game`` (a copy of this table's game, so the bot may think
+        in another thread while the screen goes on); :meth:`apply_bot` plays it."""
+        return decide(game, seat, self.bots[seat])
+
+    def apply_bot(self, action: Action) -> list[str]:
+        if action.seat not in self.bots:
+            raise UsageError(f"seat {action.seat} is not a computer player")
+        return self._apply(action)
+
     def play(self, seat: int, text: str) -> list[str]:
         """Apply what the person at ``seat`` typed (with or without the ``pN`` prefix).
 
@@ -191,36 +201,55 @@ class LocalSession:
         self._wake = asyncio.Event()
         self._claim_ends: float | None = None
         self._publish: Publish = lambda snapshot: None
+        self._closed = False
 
     async def run(self, publish: Publish) -> None:
         """Play until the game is over, sending every change to ``publish``."""
         self._publish = publish
         self._show()
         table = self.table
-        while not table.game.game_over:
-            if table.bot_to_act() is not None:
-                await asyncio.sleep(self.bot_delay)
-                table.step_bot()
+        while not table.game.game_over and not self._closed:
+            if self._claim_clock_ran_out():
+                table.pass_claim(table.person)
                 self._show()
                 continue
-            seat = table.person
-            if self.claim_seconds > 0 and table.game.phase is Phase.CLAIM and seat in table.game.to_act:
-                if self._claim_ends is None:
-                    self._claim_ends = time.monotonic() + self.claim_seconds
+            bot = table.bot_to_act()
+            if bot is not None:
+                seq = table.seq
+                started = time.monotonic()
+                # a search bot may think for a while: on a copy, in a thread
+                move = await asyncio.to_thread(table.bot_move, bot, table.game.copy())
+                await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
+                if table.seq == seq and table.bot_to_act() == bot and not self._closed:  # nothing moved meanwhile
+                    table.apply_bot(move)
                     self._show()
-                try:
-                    await asyncio.wait_for(self._wake.wait(), max(0.0, self._claim_ends - time.monotonic()))
-                except TimeoutError:
-                    self._claim_ends = None
-                    table.pass_claim(seat)
-                    self._show()
-                self._wake.clear()
                 continue
-            self._claim_ends = None
-            await self._wake.wait()
+            try:
+                left = None if self._claim_ends is None else max(0.0, self._claim_ends - time.monotonic())
+                await asyncio.wait_for(self._wake.wait(), left)
+            except TimeoutError:
+                pass
             self._wake.clear()
 
+    def _claim_clock_ran_out(self) -> bool:
+        """Start the claim clock when a window waits for the person (from the moment it opens, while the
+        bots answer too), stop it when it no longer does; True when it has run out."""
+        game = self.table.game
+        waiting = self.claim_seconds > 0 and game.phase is Phase.CLAIM and self.table.person in game.to_act
+        if not waiting:
+            self._claim_ends = None
+            return False
+        if self._claim_ends is None:
+            self._claim_ends = time.monotonic() + self.claim_seconds
+            self._show()
+        if time.monotonic() < self._claim_ends:
+            return False
+        self._claim_ends = None
+        return True
+
     def _show(self) -> None:
+        if self._closed:
+            return
         deadline = None
         if self._claim_ends is not None:
             deadline = {"kind": "claim", "seconds": max(0.0, self._claim_ends - time.monotonic())}
@@ -250,4 +279,5 @@ class LocalSession:
         return str(self.table.save_record(path))
 
     async def close(self) -> None:
+        self._closed = True
         self._wake.set()

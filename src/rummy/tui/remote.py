@@ -139,7 +139,8 @@ class RemoteSeat:
                 failures = 0 if self._got_state else failures + 1
                 if (code is not None and code not in RECONNECT_CODES) or self.latest is None \
                         or failures > RECONNECT_TRIES:
-                    reason = self._last_error or (f"close code {code}" if code else str(error) or type(error).__name__)
+                    said = self._last_error or str(error) or type(error).__name__
+                    reason = f"{said} (close code {code})" if code is not None else said
                     raise SeatError(f"the table closed the connection: {reason}") from None
                 self._got_state = False
                 await asyncio.sleep(min(30.0, 0.5 * 2 ** failures))
@@ -167,8 +168,7 @@ class RemoteSeat:
     async def _on_state(self, message: dict[str, Any], publish: Publish) -> None:
         table = message.get("table") or {}
         snapshot = Snapshot(message.get("seat"), message.get("view"), table, tuple(message.get("events") or ()),
-                            message.get("deadline"), int(message.get("seq") or 0),
-                            {"history": bool(message.get("history"))})
+                            message.get("deadline"), int(message.get("seq") or 0), bool(message.get("history")))
         self.latest = snapshot
         publish(snapshot)
         free = any(seat.get("kind") == "open" and not seat.get("name") for seat in table.get("seats", []))

@@ -67,7 +67,7 @@ def players_text(snap: Snapshot) -> str:
     lines = []
     for seat, name in enumerate(snap.names):
         marker = "▶" if seat == view["active"] else " "
-        you = " (you)" if seat == snap.seat else ""
+        you = " (you)" if seat == snap.seat and name != "You" else ""
         down = "  down" if view["down"][seat] else ""
         claims = view.get("claims_used", [0] * len(snap.names))[seat]
         bought = f"  bought {claims}" if claims else ""

@@ -3,7 +3,7 @@ which a local game builds too, so one screen serves both."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -23,7 +23,7 @@ class Snapshot:
     events: tuple[str, ...] = ()
     deadline: dict[str, Any] | None = None
     seq: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+    history: bool = False  # ``events`` is the recent move log (a new connection's first state): replace the log
 
     @property
     def names(self) -> list[str]:
