@@ -29,11 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT
+from rummy.cards import CARD_COUNT, Card
 from rummy.engine.moves import legal_actions
 from rummy.engine.state import GameState
 from rummy.errors import MeldError, RummyError
-from rummy.melds import lay_off
+from rummy.melds import TableMeld, lay_off
 from rummy.modes import JokerSwap, WildRelocationScope
 from rummy.variants import Variant
 
@@ -103,6 +103,8 @@ class ActionSpace:
             start = family.stop
         self.size = start
         self._by_verb = {family.verb: family for family in self.families}
+        self._discard_start = self._by_verb[Verb.DISCARD].start
+        self._implicit_ends: dict[tuple[int, Card], tuple[TableMeld, int]] = {}
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.variant.id!r}, players={self.players}, size={self.size}, v{ACTION_SPACE_VERSION})"
@@ -127,12 +129,7 @@ class ActionSpace:
         if verb is Verb.DISCARD:
             return family.start + _card(action.card)
         if verb in (Verb.LAYOFF, Verb.SWAP, Verb.MOVE):
-            slot = _slot_of(state, action.meld, action)
-            index = slot * CARD_COUNT + _card(action.card)
-            if verb is Verb.SWAP:
-                return family.start + index
-            ends = family.shape[2]
-            return family.start + index * ends + self._end_index(state, action, slot, ends)
+            return self._table_id(state, action, family, _slot_of(state, action.meld, action))
         if verb is Verb.PURCHASE:
             return family.start + _card(action.card) * CARD_COUNT + _card(action.new_pc)
         if verb is Verb.TRADE:
@@ -143,6 +140,14 @@ class ActionSpace:
             return family.start + offset * CARD_COUNT + _card(action.new_pc)
         return family.start + _card(action.new_pc)  # exchange
 
+    def _table_id(self, state: GameState, action: Action, family: Family, slot: int) -> int:
+        """The id of a lay-off, swap or move onto the meld in ``slot``."""
+        index = slot * CARD_COUNT + _card(action.card)
+        if action.verb is Verb.SWAP:
+            return family.start + index
+        ends = family.shape[2]
+        return family.start + index * ends + self._end_index(state, action, slot, ends)
+
     def _end_index(self, state: GameState, action: Action, slot: int, ends: int) -> int:
         if ends == 1 or action.end == "low":
             return 0
@@ -151,12 +156,21 @@ class ActionSpace:
         meld = state.table[slot]
         if not meld.is_run:
             return 0
-        # A run end left implicit is the one end the card fits (the engine refuses it where both fit).
+        # A run end left implicit is the one end the card fits (the engine refuses it where both fit);
+        # memoised per meld (immutable; the entry keeps it alive, so its id is not reused meanwhile).
+        card = _card(action.card)
+        hit = self._implicit_ends.get((id(meld), card))
+        if hit is not None and hit[0] is meld:
+            return hit[1]
         try:
-            grown = lay_off(meld, _card(action.card), None, self.variant)
+            grown = lay_off(meld, card, None, self.variant)
+            end = 0 if grown.low < meld.low else 1
         except MeldError:
-            return 1
-        return 0 if grown.low < meld.low else 1
+            end = 1
+        if len(self._implicit_ends) > 50_000:
+            self._implicit_ends.clear()
+        self._implicit_ends[(id(meld), card)] = (meld, end)
+        return end
 
     def action_of(self, state: GameState, seat: int, action_id: int) -> Action:
         """The action ``action_id`` names for ``seat`` in ``state``; raises :class:`ActionSpaceError` when it
@@ -210,11 +224,20 @@ class ActionSpace:
         composite = self._by_verb["composite"].start
         count = 0
         moves = legal_actions(state, seat)
+        slots = {meld.id: slot for slot, meld in enumerate(state.table)}
         for index, verb in enumerate(moves.verbs()):  # composite moves are counted, not worked out
             if verb in COMPOSITE_VERBS:
                 if count < self.composite_slots:
                     ids.add(composite + count)
                 count += 1
+            elif verb is Verb.DISCARD:
+                ids.add(self._discard_start + _card(moves[index].card))
+            elif verb in (Verb.LAYOFF, Verb.SWAP, Verb.MOVE):
+                action = moves[index]
+                slot = slots.get(action.meld if action.meld is not None else -1)
+                if slot is None:
+                    slot = _slot_of(state, action.meld, action)  # raises: no such meld
+                ids.add(self._table_id(state, action, self._by_verb[verb], slot))
             else:
                 ids.add(self.id_of(state, moves[index]))
         return sorted(ids)

@@ -10,6 +10,7 @@ from itertools import combinations, combinations_with_replacement
 
 from rummy.errors import UsageError
 from rummy.solver.groups import GroupSolution, general_groups, label_groups
+from rummy.solver.seed import SEED_FROM_CARDS, seed_incumbent
 from rummy.solver.tables import (
     FRONTIER_ORDER,
     INF,
@@ -87,6 +88,7 @@ class LayDownSearch:
         self.best_wr = 0
         self.best_extra = 0
         self.done = False
+        self.from_seed = False  # whether the best lay-down recorded is the seed's (rummy.solver.seed)
         # The runs chosen so far: (sorted slot position, suit, low, high, naturals taken, how many of them).
         self.stack: list[tuple[int, int, int, int, list[int], int]] = []
         self.group_memo: dict[tuple[tuple[int, ...], int], tuple[int, int, GroupSolution] | None] = {}
@@ -150,10 +152,19 @@ class LayDownSearch:
         """Search; True when some lay-down was found (then ``best_*`` describe the best one)."""
         if not self.feasible:
             return False
+        if self.greedy and self.plan.n_runs and not self.first_only and self.total >= SEED_FROM_CARDS:
+            seed_incumbent(self)
+        self._search()
+        if self.from_seed:  # the search met nothing as good as the seed (it is exact: never); search afresh
+            self.best_pts = self.best_cnt = INF
+            self.from_seed = self.done = False
+            self._search()
+        return self.best_pts < INF
+
+    def _search(self) -> None:
         self._runs(0, 0, 0, 0, 0, 0, 0, 0, self.n_wilds, 0, 0, 0, 0)
         if self.greedy and not self.plan.n_groups and self.total >= 13 * self.plan.n_runs and not self.done:
             self._full_runs()
-        return self.best_pts < INF
 
     def _full_runs(self) -> None:
         """Offer the best lay-down whose runs all hold 13 cards (a contract of runs only, greedy mode).
@@ -512,6 +523,7 @@ class LayDownSearch:
             return
         if left_pts < self.best_pts or (left_pts == self.best_pts and left_cnt < self.best_cnt):
             self.best_pts, self.best_cnt = left_pts, left_cnt
+            self.from_seed = False
             self.best_runs = [(i, s, a, b, tuple(t[:n])) for i, s, a, b, t, n in self.stack]
             self.best_groups = groups
             self.best_wr = wr
