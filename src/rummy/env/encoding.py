@@ -92,7 +92,10 @@ class Encoder:
         self._claim_card = self.blocks["claim_card"].start
         self._facts = self.blocks["phase"].start  # phase … seats: written as one run of numbers
         self._phase_bits = {phase: tuple(float(phase == other) for other in PHASES) for phase in PHASES}
+        #: per observing seat, the seats of its rows: itself, then to its left
+        self._rotations = tuple(tuple((seat + turn) % players for turn in range(players)) for seat in range(players))
         self._contracts: dict[tuple[Slot, ...], tuple[int, int, int]] = {}
+        self._last_contract: tuple[tuple[Slot, ...], tuple[int, int, int]] | None = None
         self._pile = _PileCounts()
         self._melds = _TableCounts()
 
@@ -109,7 +112,7 @@ class Encoder:
             (view.hand_sizes[seat], view.down[seat], view.claims_used[seat], view.totals[seat], seat == view.active,
              seat in view.to_act, view.played_to_table[seat] if view.played_to_table else False,
              view.purchase_cards[seat] + 1 if view.purchase_cards is not None else 0)
-            for seat in self._seats_from(view.seat)
+            for seat in self._rotations[view.seat]
         ]
         self._write_facts(out, view.discard[-1] if view.discard else None, view.claim_card, view.phase, view.round,
                           view.contract, (view.stock_count, view.discard_count, len(view.table), view.kitty), rows)
@@ -135,15 +138,12 @@ class Encoder:
         rows = [
             (game.sizes[other], game.down[other], game.claims_used[other], game.totals[other], other == active,
              other in waiting, game.played_to_table[other], purchase[other] + 1 if purchase is not None else 0)
-            for other in self._seats_from(seat)
+            for other in self._rotations[seat]
         ]
         self._write_facts(out, discard[-1] if discard else None, game.window.card if game.window is not None else None,
-                          game.phase.value, max(game.round_number, 1), game.rules.contract,
+                          game.phase, max(game.round_number, 1), game.rules.contract,
                           (len(game.stock), len(discard), len(game.table), game.kitty), rows)
         return out
-
-    def _seats_from(self, seat: int) -> list[int]:
-        return [(seat + offset) % self.players for offset in range(self.players)]
 
     def _write_facts(self, out: Observation, top: int | None, claim_card: int | None, phase: str, round_number: int,
                      contract: tuple[Slot, ...], piles: tuple[int, int, int, int],
@@ -162,12 +162,18 @@ class Encoder:
         out[self._facts:] = facts
 
     def _contract_facts(self, contract: tuple[Slot, ...]) -> tuple[int, int, int]:
+        """Group slots, run slots and the fewest cards that fill ``contract`` (the same contract object serves a
+        whole round, so the last one is checked first)."""
+        last = self._last_contract
+        if last is not None and last[0] is contract:
+            return last[1]
         facts = self._contracts.get(contract)
         if facts is None:
             groups = sum(1 for slot in contract if slot.kind == GROUP)
             runs = sum(1 for slot in contract if slot.kind == RUN)
             need = sum(self.variant.meld_size(slot) for slot in contract)
             facts = self._contracts[contract] = (groups, runs, need)
+        self._last_contract = (contract, facts)
         return facts
 
 
