@@ -19,6 +19,7 @@ from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, commitm
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay, to_data
+from rummy.search.determinize import redact
 from rummy.search.playout import random_choice
 
 HEX = st.text("0123456789abcdef", min_size=32, max_size=64)
@@ -233,3 +234,12 @@ def test_replay_text_names_each_verdict(capsys: pytest.CaptureFixture[str], tmp_
     out = capsys.readouterr().out
     assert "round 1: the shuffle does not verify" in out
     assert "round 1 shuffle: mismatched" in out and "round 2 shuffle: verified" in out
+
+
+def test_a_search_bots_redacted_game_holds_no_round_seed() -> None:
+    game = Game(get_variant("may-i"), 4, seed=2)
+    secret = new_shuffle()
+    game.deal(dealer=0, shuffle=secret)
+    public = redact(game, 1)
+    assert public.round_seed is None and public.deals == []
+    assert game.round_seed == secret.seed_number

@@ -16,7 +16,7 @@ from rummy.engine.fair_shuffle import commitment_of
 from tests.e2e.conftest import new_page
 from tests.server.conftest import LiveServer, Player
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def play_first_round(server: str, cookie: str, table_id: str, outcome: dict[str, Any]) -> None:
