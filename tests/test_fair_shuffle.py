@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy.cli import main
-from rummy.fair_shuffle import ShuffleFormatError, ShuffleSecret, commitment_of, new_shuffle
+from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, commitment_of, new_shuffle
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay, to_data
+from rummy.search.determinize import redact
 from rummy.search.playout import random_choice
 
 HEX = st.text("0123456789abcdef", min_size=32, max_size=64)
@@ -147,13 +148,19 @@ def test_replay_json_reports_verified(capsys: pytest.CaptureFixture[str], tmp_pa
 
 
 def test_changed_reveal_is_mismatched(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Another seed also reshuffles otherwise, so a later action may turn illegal: exit 1 either way."""
     data = _played_record()
     data["rounds"][1]["x-shuffle"]["seed"] = new_shuffle().seed
     code, out = _replay_json(capsys, tmp_path, data)
     assert code == 1 and out["ok"] is False
     assert [v["status"] for v in out["shuffles"]] == ["verified", "mismatched"]
-    assert out["error"]["round"] == 2 and out["error"]["shuffle"] == "mismatched"
     assert "SHA-256" in out["shuffles"][1]["reason"]
+    data["rounds"][1]["actions"] = data["rounds"][1]["actions"][:3]  # legal whatever the reshuffles
+    code, out = _replay_json(capsys, tmp_path, data)
+    assert code == 1 and out["error"] == {
+        "round": 2, "shuffle": "mismatched", "message": "round 2: the shuffle does not verify: "
+        "the commitment is not the SHA-256 of the revealed seed and salt"}
+    assert out["results"]["rounds"][0]["round"] == 1
 
 
 def test_changed_deal_is_mismatched(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -227,3 +234,12 @@ def test_replay_text_names_each_verdict(capsys: pytest.CaptureFixture[str], tmp_
     out = capsys.readouterr().out
     assert "round 1: the shuffle does not verify" in out
     assert "round 1 shuffle: mismatched" in out and "round 2 shuffle: verified" in out
+
+
+def test_a_search_bots_redacted_game_holds_no_round_seed() -> None:
+    game = Game(get_variant("may-i"), 4, seed=2)
+    secret = new_shuffle()
+    game.deal(dealer=0, shuffle=secret)
+    public = redact(game, 1)
+    assert public.round_seed is None and public.deals == []
+    assert game.round_seed == secret.seed_number

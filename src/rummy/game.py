@@ -27,11 +27,11 @@ from rummy.cards import Card, from_counts, pack
 from rummy.engine import rules
 from rummy.engine.applied import Applied
 from rummy.engine.candidates import CandidateMoves
+from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
 from rummy.errors import DealError, IllegalActionError, UsageError
-from rummy.fair_shuffle import ShuffleSecret
 from rummy.house_rules import get_variant
 from rummy.modes import FirstDealer
 from rummy.scoring import hand_points, scoring_rule

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import card_names
+from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, check_digest, check_secret
 from rummy.errors import DealError
-from rummy.fair_shuffle import ShuffleFormatError, ShuffleSecret, check_digest, check_secret
 from rummy.game import Game
 
 #: The round key of a record that carries the shuffle (an ``x-`` key: readers that predate it skip it).
@@ -80,7 +80,7 @@ def deal_json(deal: dict[str, Any]) -> dict[str, Any]:
     upcard, pcs = deal["upcard"], deal["purchase_cards"]
     return {
         "dealer": deal["dealer"],
-        "hands": [sorted(card_names(hand)) for hand in deal["hands"]],
+        "hands": [card_names(sorted(hand)) for hand in deal["hands"]],
         "upcard": card_names([upcard])[0] if upcard is not None else None,
         "purchase_cards": card_names(pcs) if pcs is not None else None,
         "stock": card_names(deal["stock"]),

@@ -30,7 +30,7 @@ from fastapi.routing import APIRoute
 
 from rummy.actions import parse_action
 from rummy.cards import card_names
-from rummy.fair_shuffle import ShuffleSecret
+from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.game import Game, Phase
 from rummy.house_rules import get_variant
 from rummy.record import loads as record_loads

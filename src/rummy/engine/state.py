@@ -92,7 +92,7 @@ class GameState:
     window: ClaimWindow | None
     refills: int
     depletions: int
-    #: The round's shuffle seed when it was dealt from a :class:`~rummy.fair_shuffle.ShuffleSecret`
+    #: The round's shuffle seed when it was dealt from a :class:`~rummy.engine.fair_shuffle.ShuffleSecret`
     #: (its reshuffles are then seeded from it), else None (they are seeded from ``seed``).
     round_seed: int | None
     #: Cards that went face up from the discard pile into a hand this round: (log index, seat, card).

@@ -147,6 +147,7 @@ def redact(game: GameState, seat: int) -> Game:
     public.round_starts = []
     public.log = []
     public.seed = 0
+    public.round_seed = None  # a provably fair round's seed would deal every hand again
     public.rng = random.Random(0)
     return public
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from rummy.actions import parse_action
 from rummy.cards import card_name, card_names, parse_card
-from rummy.fair_shuffle import ShuffleSecret
+from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.game import Game
 from rummy.house_rules import get_variant
 from rummy.server.describe import Before, describe_action, describe_deal

@@ -1,4 +1,4 @@
-"""Provably fair deals at a table: every round is dealt from a fresh secret (:mod:`rummy.fair_shuffle`),
+"""Provably fair deals at a table: every round is dealt from a fresh secret (:mod:`rummy.engine.fair_shuffle`),
 whose commitment every client sees from the deal on and whose seed and salt it sees once the round is
 over (docs/fair-shuffle.md).
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy.fair_shuffle import ShuffleSecret, new_shuffle
+from rummy.engine.fair_shuffle import ShuffleSecret, new_shuffle
 from rummy.game import Game
 from rummy.server.event_log import deal_payload
 from rummy.shuffle_check import check_round, deal_json, read_claim

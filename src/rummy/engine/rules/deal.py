@@ -1,5 +1,5 @@
 """Dealing a round (rules.md §2.3–2.4): shuffled with the game's RNG or from a round's shuffle seed
-(:mod:`rummy.fair_shuffle`), or the cards a caller supplies."""
+(:mod:`rummy.engine.fair_shuffle`), or the cards a caller supplies."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import random
 from collections.abc import Sequence
 
 from rummy.cards import CARD_COUNT, Card, card_name, from_counts, to_counts
+from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.engine.rules.turns import start_turn
 from rummy.engine.state import GameState, Phase, round_state_fields
 from rummy.errors import DealError
-from rummy.fair_shuffle import ShuffleSecret
 from rummy.variants import RoundRules
 
 
