@@ -85,6 +85,17 @@ async def play_table(server: LiveServer, people: list[Player], variant: str, sea
     return table_id
 
 
+async def settled(player: Player, path: str, **params: Any) -> dict[str, Any]:
+    """The answer of ``path`` once every table is scanned (a request replays for a moment and leaves the
+    rest, ``pending``, to the next)."""
+    for _ in range(200):
+        answer: dict[str, Any] = (await player.http("GET", path, params=params)).json()
+        if answer["pending"] == 0:
+            return answer
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{path} still has {answer['pending']} table(s) to scan")
+
+
 def check_history(history: dict[str, Any], expected: dict[str, dict[str, Any]], me: str) -> None:
     """``history`` lists exactly the games of ``expected`` (by table), each equal to its record."""
     assert history["total"] == len(expected)
@@ -137,10 +148,9 @@ async def history_equals_records(server: LiveServer, games: dict[str, tuple[int,
     seats = [seat for game in expected.values() for seat in game["seats"]]
     assert any(seat["buys"] for seat in seats) and any(seat["rounds_out"] for seat in seats)  # not all zeros
     for me, player in (("Ann", ann), ("Bob", bob)):
-        history = (await player.http("GET", "/api/history", params={"limit": 100})).json()
-        check_history(history, expected, me)
-        check_stats((await player.http("GET", "/api/history/stats")).json(), expected, me)
-    again = (await ann.http("GET", "/api/history", params={"limit": 100})).json()  # stored, not recomputed
+        check_history(await settled(player, "/api/history", limit=100), expected, me)
+        check_stats(await settled(player, "/api/history/stats"), expected, me)
+    again = await settled(ann, "/api/history", limit=100)  # stored, not recomputed
     assert again == (await ann.http("GET", "/api/history", params={"limit": 100})).json()
 
 
@@ -161,14 +171,14 @@ def test_only_my_finished_games(live_server: LiveServer) -> None:
         carl = await Player(live_server, "Carl").login()
         await start_game(ann)
         for player in (ann, bob, carl):  # a game in play is nobody's history yet
-            history = (await player.http("GET", "/api/history")).json()
+            history = await settled(player, "/api/history")
             assert table_id not in {g["table_id"] for g in history["games"]}
         await asyncio.gather(*(p.play(random.Random(i)) for i, p in enumerate((ann, bob))))
         for player in (ann, bob):
-            history = (await player.http("GET", "/api/history")).json()
+            history = await settled(player, "/api/history")
             assert [g["table_id"] for g in history["games"]] == [table_id]
-        assert (await carl.http("GET", "/api/history")).json() == {"games": [], "total": 0}
-        assert (await carl.http("GET", "/api/history/stats")).json() == {"variants": []}
+        assert (await carl.http("GET", "/api/history")).json() == {"games": [], "total": 0, "pending": 0}
+        assert (await carl.http("GET", "/api/history/stats")).json() == {"variants": [], "pending": 0}
         anonymous = Player(live_server, "Nobody")
         for path in ("/api/history", "/api/history/stats"):
             response = await anonymous.http("GET", path)
@@ -189,20 +199,20 @@ def test_every_game_of_a_table_played_again(live_server: LiveServer) -> None:
         await start_game(ann)
         await asyncio.gather(*(p.play(random.Random(i)) for i, p in enumerate((ann, bob))))
         first = expected_from_record((await ann.http("GET", f"/api/tables/{table_id}/record")).text)
-        history = (await ann.http("GET", "/api/history")).json()  # scanned after game 1
+        history = await settled(ann, "/api/history")  # scanned after game 1
         assert [g["game"] for g in history["games"]] == [1]
         assert (await ann.reply_to(await ann.send("play_again")))["type"] == "ack"
         for player in (ann, bob):
             await player.wait_state(lambda m: m["table"]["game"] == 2)
-        assert [g["game"] for g in (await ann.http("GET", "/api/history")).json()["games"]] == [1]
+        assert [g["game"] for g in (await settled(ann, "/api/history"))["games"]] == [1]
         await asyncio.gather(*(p.play(random.Random(i + 5)) for i, p in enumerate((ann, bob))))
         second = expected_from_record((await ann.http("GET", f"/api/tables/{table_id}/record")).text)
-        games = (await bob.http("GET", "/api/history")).json()["games"]
+        games = (await settled(bob, "/api/history"))["games"]
         assert [g["game"] for g in games] == [2, 1]
         for game, want in zip(games, (second, first), strict=True):
             got = [{k: p[k] for k in ("seat", "name", "score", "won", "rounds_out", "buys")} for p in game["players"]]
             assert got == want["seats"]
-        stats = (await bob.http("GET", "/api/history/stats")).json()["variants"]
+        stats = (await settled(bob, "/api/history/stats"))["variants"]
         assert [(row["variant"], row["games"]) for row in stats] == [("purchase", 2)]
         for player in (ann, bob):
             await player.close()

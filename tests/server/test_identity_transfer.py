@@ -19,6 +19,7 @@ from rummy.server.identity_transfer import ALPHABET, FailedRedeems, IdentityCode
 from rummy.server.limits import LimitError
 from rummy.server.sessions import Session
 from tests.server.conftest import LiveServer, Player, run
+from tests.server.test_history_migration import postgres_server, postgres_url  # noqa: F401 - fixtures
 
 
 class Clock:
@@ -29,7 +30,8 @@ class Clock:
         return self.now
 
 
-async def with_codes(path: Path, body: Any, **options: Any) -> Any:
+async def with_codes(path: Path | str, body: Any, **options: Any) -> Any:
+    """Run ``body(codes, db)`` on a migrated database: a SQLite file, or a database URL."""
     url = normalize_db_url(str(path))
     await migrate(url)
     db = Database(url)
@@ -59,6 +61,23 @@ def test_a_code_works_once_and_only_in_time(tmp_path: Path) -> None:
         assert await codes.redeem(fresh.code) == ANN
 
     run(with_codes(tmp_path / "codes.db", body, clock=clock))
+
+
+def test_codes_on_postgres(postgres_url: str) -> None:  # noqa: F811 - the imported fixture
+    clock = Clock()
+
+    async def body(codes: IdentityCodes, db: Database) -> None:
+        issued = await codes.issue(ANN)
+        answers = await asyncio.gather(*(codes.redeem(issued.code) for _ in range(4)))
+        assert answers.count(ANN) == 1 and answers.count(None) == 3
+        late = await codes.issue(ANN)
+        clock.now += timedelta(minutes=10)
+        assert await codes.redeem(late.code) is None
+        fresh = await codes.issue(ANN)
+        clock.now += timedelta(minutes=9)
+        assert await codes.redeem(fresh.code) == ANN
+
+    run(with_codes(postgres_url, body, clock=clock))
 
 
 def test_wrong_codes_and_a_new_code_cancels_the_old(tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ table's ``updated_at`` moves exactly when a game starts or ends) has its event l
 (:func:`rummy.server.game_results.finished_games`, in a worker thread) and its newly finished games
 written.  So games played before the history existed count as soon as someone looks, a finished
 game is replayed once, and a game still being played is never read (only the events before its
-``start`` are loaded).  Two servers scanning the same table at once write the same rows; the second
-write is dropped.
+``start`` are loaded).  One request replays for at most :data:`SCAN_BUDGET_SECONDS` and says how
+many tables it left (``pending``) for the next.  Two servers scanning the same table at once write
+the same rows; the second write is dropped.
 
 Only finished games are ever listed, and only to a player who had a seat in them.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,6 +38,9 @@ from rummy.server.side_writes import SideWriter
 log = logging.getLogger("rummy.server")
 
 MAX_PAGE = 100
+#: How long one request may spend replaying event logs before it answers with what is stored (the rest
+#: is scanned by the next requests); replaying costs about 0.2 ms an event.
+SCAN_BUDGET_SECONDS = 2.0
 
 
 def replay_url(table_id: str, game: int) -> str:
@@ -75,22 +80,27 @@ class _TableToScan:
 class History:
     """Reads and lazily fills the history tables of one database."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, scan_budget: float = SCAN_BUDGET_SECONDS) -> None:
         self.db = db
+        self.scan_budget = scan_budget
         self.writer = SideWriter(db)
         self._locks: dict[str, asyncio.Lock] = {}
 
     # -- filling ------------------------------------------------------------------------------
 
     async def refresh(self, player_id: str) -> int:
-        """Scan the tables of ``player_id`` that changed since their last scan; returns how many."""
+        """Scan the tables of ``player_id`` that changed since their last scan, for about
+        :attr:`scan_budget` seconds (at least one table); returns how many are left for the next call."""
         lock = self._locks.setdefault(player_id, asyncio.Lock())
         try:
             async with lock:  # one scan at a time per player in this process
                 stale = await self._stale_tables(player_id)
-                for table in stale:
+                started = time.monotonic()
+                for done, table in enumerate(stale):
+                    if done and time.monotonic() - started > self.scan_budget:
+                        return len(stale) - done
                     await self._scan(table)
-                return len(stale)
+                return 0
         finally:
             if not lock.locked():
                 self._locks.pop(player_id, None)
@@ -171,8 +181,9 @@ class History:
     # -- reading ------------------------------------------------------------------------------
 
     async def games(self, player_id: str, *, limit: int = 50, offset: int = 0) -> dict[str, Any]:
-        """The finished games of ``player_id``, newest first: ``{"games": [...], "total": N}``."""
-        await self.refresh(player_id)
+        """The finished games of ``player_id``, newest first: ``{"games": [...], "total": N, "pending": P}``
+        (``pending``: tables not scanned yet, whose games are missing)."""
+        pending = await self.refresh(player_id)
         mine = (select(FINISHED_GAME_SEATS.c.table_id, FINISHED_GAME_SEATS.c.game, FINISHED_GAME_SEATS.c.seat)
                 .where(FINISHED_GAME_SEATS.c.player_id == player_id))
         async with self.db.engine.connect() as connection:
@@ -193,11 +204,11 @@ class History:
                         .order_by(FINISHED_GAME_SEATS.c.seat))).mappings():
                     seats[(seat["table_id"], seat["game"])].append(seat)
         return {"games": [_game_json(row, seats[(row["table_id"], row["game"])]) for row in rows],
-                "total": int(total or 0)}
+                "total": int(total or 0), "pending": pending}
 
     async def stats(self, player_id: str) -> dict[str, Any]:
         """Per variant: games played and won, average final score, rounds gone out, buys made, best game."""
-        await self.refresh(player_id)
+        pending = await self.refresh(player_id)
         query = (
             select(FINISHED_GAMES.c.table_id, FINISHED_GAMES.c.game, FINISHED_GAMES.c.variant,
                    FINISHED_GAMES.c.higher_is_better, FINISHED_GAMES.c.finished_at, FINISHED_GAME_SEATS.c.score,
@@ -209,7 +220,7 @@ class History:
         )
         async with self.db.engine.connect() as connection:
             rows = (await connection.execute(query)).mappings().all()
-        return {"variants": variant_stats(rows)}
+        return {"variants": variant_stats(rows), "pending": pending}
 
 
 def variant_stats(rows: Iterable[Any]) -> list[dict[str, Any]]:

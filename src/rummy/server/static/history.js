@@ -103,10 +103,11 @@ export async function showHistory(main, session) {
   const list = el("ol", { class: "game-list", id: "games" });
   const more = el("button", { type: "button", id: "more-games", hidden: true }, "Show older games");
   const count = el("p", { class: "muted", id: "game-count" });
+  const pending = el("p", { class: "pending", id: "history-pending", role: "status", hidden: true });
   const page = el("div", { class: "history" },
     el("h1", {}, session ? `${session.name}'s games` : "My games"),
     el("section", { class: "panel", "aria-labelledby": "stats-title" },
-      el("h2", { id: "stats-title" }, "Statistics by game"), statsBox),
+      el("h2", { id: "stats-title" }, "Statistics by game"), pending, statsBox),
     el("section", { class: "panel", "aria-labelledby": "games-title" },
       el("h2", { id: "games-title" }, "Finished games"), count, list, more),
     session ? transferPanel() : el("section", { class: "panel" },
@@ -136,6 +137,12 @@ export async function showHistory(main, session) {
   more.addEventListener("click", loadGames);
   try {
     const stats = await api.historyStats();
+    if (stats.pending) {
+      // Older tables are still being counted (each request replays for a moment): show what is ready, look again.
+      pending.hidden = false;
+      pending.textContent = `Still counting ${plural(stats.pending, "older table")}…`;
+      setTimeout(() => main.contains(page) && showHistory(main, session), 1500);
+    }
     fill(statsBox, stats.variants.length ? stats.variants.map(variantStats) : el("p", { class: "muted" }, "No games yet."));
   } catch (err) {
     fill(statsBox, el("p", { class: "error" }, "Cannot load your statistics: " + err.message));
