@@ -174,6 +174,7 @@ def test_malformed_and_hostile_uploads_get_a_clear_error(live_server: LiveServer
         (json.dumps({**good, "colour": "red"}), "unknown key 'colour'"),
         (json.dumps({**good, "players": ["Ann", "Bob\u0007", "Cid"]}), "control character"),
         (json.dumps({**good, "players": ["Ann", "B" * 65, "Cid"]}), "1–64 characters"),
+        (json.dumps({**good, "players": ["Ann", "\u202eboB", "Cid"]}), "bidirectional control"),
         (json.dumps({**good, "start": {"round": 2**53}}), "rounds 1–7"),
         (json.dumps({**good, "seed": -1}), "seed must be an integer"),
         (json.dumps({**good, "rounds": [{**good["rounds"][0], "hands": [["ZZ"]]}]}), "ZZ"),
@@ -184,7 +185,7 @@ def test_malformed_and_hostile_uploads_get_a_clear_error(live_server: LiveServer
         assert (status, code) == (400, "bad-record"), (body[:80], status, code, message)
         assert words in message, (body[:80], message)
     # strange but valid names are shown as they are
-    names = ["\u202eevil", "👨‍👩‍👧", "Zoë"]
+    names = ["\u200fRTL", "👨‍👩‍👧", "Zoë"]
     data = post(live_server, json.dumps({**good, "players": names})).json()
     assert data["players"] == names
     status, code, _ = error_of(post(live_server, json.dumps(good), content_type="text/plain"))

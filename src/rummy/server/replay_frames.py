@@ -41,6 +41,9 @@ FORMAT = "rummy-replay/1"
 #: Fields of a seat's view the viewer has no use for (it plays nothing) or that the replay states once.
 DROPPED = ("seat", "variant", "players", "legal_actions")
 NAME_MAX = 64
+#: Embeddings, overrides and isolates (Unicode's bidirectional algorithm): a name may not reorder the words
+#: around it. Marks (LRM, RLM) and joiners (the emoji ZWJ) are harmless and allowed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class ReplayRefused(Exception):
@@ -74,6 +77,8 @@ def check_size(record: Record, limits: ReplayLimits) -> None:
             raise ReplayRefused("bad-record", f"player {seat}'s name must be 1–{NAME_MAX} characters")
         if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
             raise ReplayRefused("bad-record", f"player {seat}'s name holds a control character")
+        if any(ch in BIDI_CONTROLS for ch in name):  # it would turn the text after it around in every sentence
+            raise ReplayRefused("bad-record", f"player {seat}'s name holds a bidirectional control character")
 
 
 class _Collector:

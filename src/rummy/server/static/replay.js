@@ -174,7 +174,7 @@ class ReplayViewer {
       title: label, onclick }, el("span", { "aria-hidden": "true" }, text));
     const seatChoice = el("select", { id: "replay-seat" },
       el("option", { value: "all" }, "Every hand face up"),
-      data.players.map((name, seat) => el("option", { value: String(seat) }, `${name}’s view`)));
+      data.players.map((name, seat) => el("option", { value: String(seat) }, `\u2068${name}\u2069’s view`)));
     seatChoice.addEventListener("change", () => this.changeSeat(seatChoice.value === "all" ? null : Number(seatChoice.value)));
     this.root = el("div", { class: "table-page replay-page" },
       el("header", { class: "status-bar" },
