@@ -73,7 +73,12 @@ def test_finished_table_replay_every_hand_and_one_seat(live_server: LiveServer) 
         table_id, players = await finished_table(live_server)
         record = loads((await players[0].http("GET", f"/api/tables/{table_id}/record")).text)
         expected = replay(record).to_json()
-        full = (await players[1].http("GET", f"/api/tables/{table_id}/replay")).json()
+        # everyone opens the replay when the game ends: it is worked out once and sent to all
+        answers = await asyncio.gather(*(players[i % 2].http("GET", f"/api/tables/{table_id}/replay")
+                                         for i in range(6)))
+        assert {answer.status_code for answer in answers} == {200}
+        assert len({answer.content for answer in answers}) == 1
+        full = answers[0].json()
         assert full["results"] == expected["results"] and full["stopped"] is None
         assert full["steps"][0]["id"] == "r1.a0"
         assert len(full["steps"]) == len(full["frames"]) == sum(len(r.actions) + 1 for r in record.rounds)
