@@ -210,6 +210,7 @@ class ReplayViewer {
         el("details", { class: "panel", open: true }, el("summary", {}, "Moves"),
           el("ol", { id: "log", class: "log replay-log", "aria-label": "Moves so far" }))));
     this.main.replaceChildren(this.root);
+    document.title = `Replay · ${data.variant_name} · Rummy`;
     this.els = {
       roundInfo: q("#round-info"), seats: q("#seats"), piles: q("#piles"), melds: q("#melds"), hands: q("#hands"),
       sheet: q("#sheet"), log: q("#log"), label: q("#step-label"), slider: q("#replay-slider"), stopped: q("#replay-stopped"),
