@@ -93,6 +93,7 @@ class _Collector:
         self._before: Before | None = None
         self._sheet: list[dict[str, Any]] = []
         self._results_seen = -1
+        self._hands: dict[int, tuple[tuple[int, ...], list[str]]] = {}
 
     def __call__(self, game: Game, action: Action | None) -> None:
         if action is None:
@@ -116,13 +117,22 @@ class _Collector:
         self.frames.append({key: value for key, value in frame.items() if self._last.get(key, ...) != value})
         self._last = frame
 
+    def _hand(self, game: Game, seat: int) -> list[str]:
+        """A hand's card names, worked out again only when its counts changed (most steps change one)."""
+        counts = tuple(game.hands[seat])
+        known = self._hands.get(seat)
+        if known is None or known[0] != counts:
+            known = (counts, card_names(game.hand(seat)))
+            self._hands[seat] = known
+        return known[1]
+
     def _frame(self, game: Game) -> dict[str, Any]:
         view = player_view(game, self.seat, with_actions=False).to_json()
         for key in DROPPED:
             view.pop(key)
         if self.seat is None:
             view.pop("hand")
-            view["hands"] = [card_names(game.hand(seat)) for seat in range(game.n)]
+            view["hands"] = [self._hand(game, seat) for seat in range(game.n)]
         if len(game.results) != self._results_seen:
             self._results_seen = len(game.results)
             self._sheet = results_json(game)["rounds"]
