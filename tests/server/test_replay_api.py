@@ -73,7 +73,12 @@ def test_finished_table_replay_every_hand_and_one_seat(live_server: LiveServer) 
         table_id, players = await finished_table(live_server)
         record = loads((await players[0].http("GET", f"/api/tables/{table_id}/record")).text)
         expected = replay(record).to_json()
-        full = (await players[1].http("GET", f"/api/tables/{table_id}/replay")).json()
+        # everyone opens the replay when the game ends: it is worked out once and sent to all
+        answers = await asyncio.gather(*(players[i % 2].http("GET", f"/api/tables/{table_id}/replay")
+                                         for i in range(6)))
+        assert {answer.status_code for answer in answers} == {200}
+        assert len({answer.content for answer in answers}) == 1
+        full = answers[0].json()
         assert full["results"] == expected["results"] and full["stopped"] is None
         assert full["steps"][0]["id"] == "r1.a0"
         assert len(full["steps"]) == len(full["frames"]) == sum(len(r.actions) + 1 for r in record.rounds)
@@ -174,6 +179,7 @@ def test_malformed_and_hostile_uploads_get_a_clear_error(live_server: LiveServer
         (json.dumps({**good, "colour": "red"}), "unknown key 'colour'"),
         (json.dumps({**good, "players": ["Ann", "Bob\u0007", "Cid"]}), "control character"),
         (json.dumps({**good, "players": ["Ann", "B" * 65, "Cid"]}), "1–64 characters"),
+        (json.dumps({**good, "players": ["Ann", "\u202eboB", "Cid"]}), "bidirectional control"),
         (json.dumps({**good, "start": {"round": 2**53}}), "rounds 1–7"),
         (json.dumps({**good, "seed": -1}), "seed must be an integer"),
         (json.dumps({**good, "rounds": [{**good["rounds"][0], "hands": [["ZZ"]]}]}), "ZZ"),
@@ -184,7 +190,7 @@ def test_malformed_and_hostile_uploads_get_a_clear_error(live_server: LiveServer
         assert (status, code) == (400, "bad-record"), (body[:80], status, code, message)
         assert words in message, (body[:80], message)
     # strange but valid names are shown as they are
-    names = ["\u202eevil", "👨‍👩‍👧", "Zoë"]
+    names = ["\u200fRTL", "👨‍👩‍👧", "Zoë"]
     data = post(live_server, json.dumps({**good, "players": names})).json()
     assert data["players"] == names
     status, code, _ = error_of(post(live_server, json.dumps(good), content_type="text/plain"))

@@ -41,6 +41,9 @@ FORMAT = "rummy-replay/1"
 #: Fields of a seat's view the viewer has no use for (it plays nothing) or that the replay states once.
 DROPPED = ("seat", "variant", "players", "legal_actions")
 NAME_MAX = 64
+#: Embeddings, overrides and isolates (Unicode's bidirectional algorithm): a name may not reorder the words
+#: around it. Marks (LRM, RLM) and joiners (the emoji ZWJ) are harmless and allowed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class ReplayRefused(Exception):
@@ -74,6 +77,8 @@ def check_size(record: Record, limits: ReplayLimits) -> None:
             raise ReplayRefused("bad-record", f"player {seat}'s name must be 1–{NAME_MAX} characters")
         if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
             raise ReplayRefused("bad-record", f"player {seat}'s name holds a control character")
+        if any(ch in BIDI_CONTROLS for ch in name):  # it would turn the text after it around in every sentence
+            raise ReplayRefused("bad-record", f"player {seat}'s name holds a bidirectional control character")
 
 
 class _Collector:
@@ -88,6 +93,7 @@ class _Collector:
         self._before: Before | None = None
         self._sheet: list[dict[str, Any]] = []
         self._results_seen = -1
+        self._hands: dict[int, tuple[tuple[int, ...], list[str]]] = {}
 
     def __call__(self, game: Game, action: Action | None) -> None:
         if action is None:
@@ -111,13 +117,22 @@ class _Collector:
         self.frames.append({key: value for key, value in frame.items() if self._last.get(key, ...) != value})
         self._last = frame
 
+    def _hand(self, game: Game, seat: int) -> list[str]:
+        """A hand's card names, worked out again only when its counts changed (most steps change one)."""
+        counts = tuple(game.hands[seat])
+        known = self._hands.get(seat)
+        if known is None or known[0] != counts:
+            known = (counts, card_names(game.hand(seat)))
+            self._hands[seat] = known
+        return known[1]
+
     def _frame(self, game: Game) -> dict[str, Any]:
         view = player_view(game, self.seat, with_actions=False).to_json()
         for key in DROPPED:
             view.pop(key)
         if self.seat is None:
             view.pop("hand")
-            view["hands"] = [card_names(game.hand(seat)) for seat in range(game.n)]
+            view["hands"] = [self._hand(game, seat) for seat in range(game.n)]
         if len(game.results) != self._results_seen:
             self._results_seen = len(game.results)
             self._sheet = results_json(game)["rounds"]

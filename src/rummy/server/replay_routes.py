@@ -93,6 +93,7 @@ class Replays:
         self._worker = asyncio.Semaphore(1)
         self._waiting = 0
         self._cache: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+        self._building: dict[tuple[str, int, int | None], asyncio.Future[bytes]] = {}
 
     async def build(self, request: Request, record: Record, seat: int | None) -> bytes:
         """The gzipped JSON of the replay, worked out in a thread (raises :class:`ReplayRefused`)."""
@@ -114,11 +115,28 @@ class Replays:
 
     async def of_table(self, request: Request, table_id: str, game_number: int, record: Record,
                        seat: int | None) -> bytes:
+        """A finished table's replay: kept once worked out, and worked out once for everyone who asks
+        while it is being worked out (everyone at a table opens it when the game ends)."""
         key = (table_id, game_number, seat)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        body = await self.build(request, record, seat)
+        if key in self._building:
+            return await asyncio.shield(self._building[key])
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._building[key] = future
+        try:
+            body = await self.build(request, record, seat)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: nobody else may be waiting for it
+            raise
+        finally:
+            del self._building[key]
+        future.set_result(body)
         self._cache[key] = body
         while len(self._cache) > CACHED_REPLAYS:
             self._cache.popitem(last=False)

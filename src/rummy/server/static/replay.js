@@ -174,7 +174,7 @@ class ReplayViewer {
       title: label, onclick }, el("span", { "aria-hidden": "true" }, text));
     const seatChoice = el("select", { id: "replay-seat" },
       el("option", { value: "all" }, "Every hand face up"),
-      data.players.map((name, seat) => el("option", { value: String(seat) }, `${name}’s view`)));
+      data.players.map((name, seat) => el("option", { value: String(seat) }, `\u2068${name}\u2069’s view`)));
     seatChoice.addEventListener("change", () => this.changeSeat(seatChoice.value === "all" ? null : Number(seatChoice.value)));
     this.root = el("div", { class: "table-page replay-page" },
       el("header", { class: "status-bar" },
@@ -210,6 +210,7 @@ class ReplayViewer {
         el("details", { class: "panel", open: true }, el("summary", {}, "Moves"),
           el("ol", { id: "log", class: "log replay-log", "aria-label": "Moves so far" }))));
     this.main.replaceChildren(this.root);
+    document.title = `Replay · ${data.variant_name} · Rummy`;
     this.els = {
       roundInfo: q("#round-info"), seats: q("#seats"), piles: q("#piles"), melds: q("#melds"), hands: q("#hands"),
       sheet: q("#sheet"), log: q("#log"), label: q("#step-label"), slider: q("#replay-slider"), stopped: q("#replay-stopped"),
