@@ -66,3 +66,7 @@ class ServerSettings:
     #: (0: never), and between full collections of everything (:mod:`rummy.server.gc_pauses`).
     gc_freeze_seconds: float = 10.0
     gc_full_seconds: float = 3600.0
+    #: On a cluster (``--redis``): seconds between a worker's heartbeats, and how long after its last
+    #: one the others take its tables over (:mod:`rummy.server.cluster`).
+    heartbeat_seconds: float = 1.0
+    lease_seconds: float = 3.0
