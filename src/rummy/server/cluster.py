@@ -115,6 +115,8 @@ class Cluster:
         self.on_message: Handler = lambda message: None
         self.on_worker_dead: Callable[[str], Awaitable[None]] | None = None
         self.on_lapsed: Callable[[], Awaitable[None]] | None = None
+        #: The workers this one has links with: watched even once the others forgot a dead one.
+        self.peers: Callable[[], set[str]] = set
 
     async def start(self) -> None:
         """Register this worker and start listening (call before any claim)."""
@@ -177,7 +179,7 @@ class Cluster:
             await self._register()
             if self.on_lapsed is not None:
                 await self.on_lapsed()
-        workers = sorted(str(member) for member in await self.redis.smembers(WORKERS))
+        workers = sorted({str(member) for member in await self.redis.smembers(WORKERS)} | self.peers())
         async with self.redis.pipeline(transaction=False) as pipe:
             for worker in workers:
                 pipe.exists(worker_key(worker))

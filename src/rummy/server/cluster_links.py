@@ -102,6 +102,11 @@ class ClusterLinks:
         self.owned: dict[str, tuple[RemoteConnection, LocalTable]] = {}  # link id -> (stand-in, table)
         self._questions: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
         cluster.on_message = self.receive
+        cluster.peers = self.peers
+
+    def peers(self) -> set[str]:
+        """The workers at the other end of a link of this one."""
+        return {owner for _, owner in self.gateway.values()} | {remote.gateway for remote, _ in self.owned.values()}
 
     async def ask(self, owner: str, table_id: str) -> dict[str, Any] | None:
         question = f"{self.cluster.worker_id}.q{next(self.serial)}"
