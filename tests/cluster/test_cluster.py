@@ -265,16 +265,17 @@ def test_a_stale_owner_s_write_is_refused(services: Services) -> None:
         db = Database(normalize_db_url(services.db_url))
         await db.start()
         try:
-            row = {"id": "fenced", "variant": "basic", "options": {}, "config": {"variant": "basic"},
-                   "host": "p1", "status": "waiting"}
+            config = TableConfig.from_request({"variant": "basic", "seats": 2}).to_json()
+            row = {"id": "fenced", "variant": "basic", "options": {}, "config": config, "host": "p1",
+                   "status": "finished"}  # no worker started later restores it
             seat = {"seat": 0, "kind": "human", "player_id": "p1", "name": "Ann", "level": None}
             await db.commit(Commit("fenced", seats=[seat], new_table=row, fence=1))
             await db.commit(Commit("fenced", [(1, "join", {"seat": 1})], fence=1))
             assert await db.take_over("fenced") == 2
             with pytest.raises(StaleOwnerError):
-                await db.commit(Commit("fenced", [(2, "join", {"seat": 2})], status="playing", fence=1))
+                await db.commit(Commit("fenced", [(2, "join", {"seat": 2})], status="waiting", fence=1))
             stored = await db.load_table("fenced")
-            assert stored is not None and stored.row["status"] == "waiting" and len(stored.events) == 1
+            assert stored is not None and stored.row["status"] == "finished" and len(stored.events) == 1
             await db.commit(Commit("fenced", [(2, "join", {"seat": 3})], fence=2))
             assert [(seq, fence) for seq, _, _, fence in await event_log(services, "fenced")] == [(1, 1), (2, 2)]
             assert await db.take_over("no-such-table") is None
