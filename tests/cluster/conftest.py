@@ -26,9 +26,9 @@ class Services:
 @pytest.fixture(scope="module")
 def services() -> Iterator[Services]:
     try:
-        with postgres() as db_url, redis_server() as redis_url:
-            migrate(db_url)
-            yield Services(db_url, redis_url)
+        with postgres() as db, redis_server() as redis:
+            migrate(db.url)
+            yield Services(db.url, redis.url)
     except ServiceMissing as missing:
         pytest.skip(f"the cluster tests need PostgreSQL and Redis: {missing}")
 

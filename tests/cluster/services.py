@@ -20,15 +20,26 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 RUMMY = [sys.executable, "-m", "rummy"]
-FAST_FLAGS = ["--bot-delay", "0", "--round-pause", "0", "--rate-limit", "10000", "--log-level", os.environ.get("RUMMY_TEST_LOG_LEVEL", "warning"),
+# RUMMY_TEST_LOG_LEVEL=info and RUMMY_TEST_SERVER_OUTPUT=1 show what the workers say.
+FAST_FLAGS = ["--bot-delay", "0", "--round-pause", "0", "--rate-limit", "10000",
+              "--log-level", os.environ.get("RUMMY_TEST_LOG_LEVEL", "warning"),
               "--max-tables-per-player", "100000", "--max-tables-per-address", "100000",
               "--max-sockets-per-address", "100000", "--max-unattended-games", "100000",
               "--max-unattended-games-per-address", "100000"]
+
+
+@dataclass(frozen=True)
+class Service:
+    """A running server: its URL and the process id of its main process."""
+
+    url: str
+    pid: int
 
 
 class ServiceMissing(RuntimeError):
@@ -71,8 +82,8 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes] | None = None, tim
 
 
 @contextlib.contextmanager
-def postgres() -> Iterator[str]:
-    """A fresh PostgreSQL cluster with an empty database ``rummy``; yields its URL."""
+def postgres() -> Iterator[Service]:
+    """A fresh PostgreSQL cluster with an empty database ``rummy``."""
     initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
     root = Path(tempfile.mkdtemp(prefix="rummy-pg-"))
     as_user: list[str] = []
@@ -90,26 +101,37 @@ def postgres() -> Iterator[str]:
                        check=True, capture_output=True)
         subprocess.run([*as_user, postgres_bin("createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "rummy",
                         "rummy"], check=True, capture_output=True)
-        yield url
+        yield Service(url, int((data / "postmaster.pid").read_text().split()[0]))
     finally:
         subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
 
 
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A fresh Redis without persistence; yields its URL."""
+def redis_server() -> Iterator[Service]:
+    """A fresh Redis without persistence."""
     root = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
     port = free_port()
     process = subprocess.Popen([redis_server_bin(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                 "--appendonly", "no", "--dir", str(root)], stdout=subprocess.DEVNULL)
     try:
         wait_for_port(port, process)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield Service(f"redis://127.0.0.1:{port}/0", process.pid)
     finally:
         process.terminate()
         process.wait(timeout=10)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and of its descendants alive now (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(tree_cpu_seconds(int(child)) for child in children)
 
 
 def migrate(db_url: str) -> None:
