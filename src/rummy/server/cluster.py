@@ -139,10 +139,14 @@ class Cluster:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.flush()
         with contextlib.suppress(Exception):  # Redis may be gone: the lease then lapses by itself
-            for table_id in await self.redis.smembers(tables_key(self.worker_id)):
-                await self.release(str(table_id))
-            await self.redis.delete(worker_key(self.worker_id), tables_key(self.worker_id))
-            await self.redis.srem(WORKERS, self.worker_id)
+            owned = await self.redis.smembers(tables_key(self.worker_id))
+            sha = await self.redis.script_load(RELEASE)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id in owned:
+                    pipe.evalsha(sha, 1, owner_key(str(table_id)), self.worker_id, str(table_id))
+                pipe.delete(worker_key(self.worker_id), tables_key(self.worker_id))
+                pipe.srem(WORKERS, self.worker_id)
+                await pipe.execute()
         await self.redis.aclose()
 
     # -- ownership --------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from rummy.server.commit import Commit
+from rummy.server.postgres_log import PostgresLog, appendable
 from rummy.server.sqlite_log import SqliteLog, check_writable
 
 log = logging.getLogger("rummy.server")
@@ -285,6 +286,9 @@ class Database:
         path = sqlite_file(url)
         self._sqlite = SqliteLog(path, wal_limit_bytes) if path is not None else None
         self.engine = _engine(url)
+        parsed = make_url(url)
+        self._postgres = (PostgresLog(parsed.set(drivername="postgresql").render_as_string(hide_password=False))
+                          if parsed.get_backend_name() == "postgresql" else None)
         self._pending: list[tuple[Commit, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -306,6 +310,8 @@ class Database:
             await asyncio.gather(*self._tasks[1:], return_exceptions=True)
         if self._sqlite is not None:
             self._sqlite.close()
+        if self._postgres is not None:
+            await self._postgres.close()
         await self.engine.dispose()
 
     # -- reads ------------------------------------------------------------------------------
@@ -406,6 +412,11 @@ class Database:
         try:
             if self._sqlite is not None:
                 self._sqlite.write(units)
+            elif self._postgres is not None and appendable(units):
+                stale = await self._postgres.append(units, now())
+                if stale:
+                    self._refuse(batch, stale)
+                    batch = [item for item in batch if item[0].table_id not in stale]
             else:
                 async with self.engine.begin() as async_connection:
                     await async_connection.run_sync(_write_units, units)
@@ -422,6 +433,13 @@ class Database:
         for _, future in batch:
             if not future.done():
                 future.set_result(None)
+
+    @staticmethod
+    def _refuse(batch: list[tuple[Commit, asyncio.Future[None]]], stale: list[str]) -> None:
+        error = StaleOwnerError(stale)
+        for unit, future in batch:
+            if unit.table_id in stale and not future.done():
+                future.set_exception(error)
 
 
 def _write_units(connection: Connection, units: list[Commit]) -> None:
