@@ -7,6 +7,12 @@ decisions after a think time drawn uniformly from [0, 2·think] seconds (``--thi
 which saturates the server).  Latency is measured from sending a command to receiving the state it
 produced.  Prints actions per second, latency percentiles and the CPU the server used; asserts
 nothing.  Target on a 2-core machine: 200 four-seat tables with p99 under 100 ms.
+
+``--workers 1,2,4`` runs the same load against a cluster instead, once per worker count: throw-away
+PostgreSQL and Redis servers (tests/cluster/services.py) and ``rummy serve --workers N --redis``, whose
+workers share the port (a table's four sockets land on any of them; its commands reach its owner
+through Redis).  It ends with one line per worker count: actions/s, latency, and CPU per action of the
+workers and of PostgreSQL + Redis.
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from typing import Any
 import httpx
 import websockets
 
-from rummy.actions import parse_action
-from rummy.search.playout import random_choice
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests/cluster/services.py
+from rummy.actions import parse_action  # noqa: E402
+from rummy.search.playout import random_choice  # noqa: E402
+from tests.cluster.services import postgres, redis_server, tree_cpu_seconds  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -226,7 +234,21 @@ async def wait_for_server(base: str, server: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("the server did not start")
 
 
-async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes]) -> None:
+@dataclass
+class Outcome:
+    """One run's figures, for the summary of a ``--workers`` run."""
+
+    label: str
+    actions_per_second: float = 0.0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    max_ms: float = 0.0
+    server_cpu: float = 0.0
+    services_cpu: float = 0.0
+
+
+async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes],
+                services: tuple[int, ...] = (), label: str = "") -> Outcome:
     figures = Figures()
     rng = random.Random(args.seed)
     server_pid = server.pid
@@ -244,22 +266,29 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     print(f"{args.tables} tables × {args.seats} seats of {args.variant} playing; warming up {args.warmup:g} s")
     await asyncio.sleep(args.warmup)
     figures.measuring = True
-    cpu_before, started = cpu_seconds(server_pid), time.perf_counter()
+    cpu_before, started = tree_cpu_seconds(server_pid), time.perf_counter()
+    services_before = sum(tree_cpu_seconds(pid) for pid in services)
     client_before, pressure_before = time.process_time(), cpu_pressure()
     await asyncio.sleep(args.seconds)
     figures.measuring = False
     elapsed = time.perf_counter() - started
-    server_cpu = (cpu_seconds(server_pid) - cpu_before) / elapsed
+    server_cpu = (tree_cpu_seconds(server_pid) - cpu_before) / elapsed
+    services_cpu = (sum(tree_cpu_seconds(pid) for pid in services) - services_before) / elapsed
     client_cpu = (time.process_time() - client_before) / elapsed
     pressure_after = cpu_pressure()
     for reader in readers:
         reader.cancel()
     report(args, figures, elapsed, server_cpu, client_cpu)
+    if services:
+        print(f"CPU (cores)     PostgreSQL + Redis {services_cpu:.2f}")
     machine = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     if pressure_before is not None and pressure_after is not None:
         waiting = (pressure_after - pressure_before) / 1e6 / elapsed * 100
         machine += f"; some task waited for a CPU {waiting:.0f}% of the time (PSI)"
     print(f"machine         {machine}")
+    latencies = sorted(figures.latencies) or [0.0]
+    return Outcome(label, len(figures.latencies) / elapsed, percentile_ms(latencies, 50), percentile_ms(latencies, 99),
+                   latencies[-1] * 1000, server_cpu, services_cpu)
 
 
 def percentile_ms(latencies: list[float], p: float) -> float:
@@ -300,13 +329,50 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="measuring time")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--port", type=int, default=0, help="port for the server (default: a free one)")
+    parser.add_argument("--workers", metavar="N,N,…", help="worker counts of a PostgreSQL + Redis cluster to "
+                        "measure in turn (e.g. 1,2,4); default: one process on SQLite")
     args = parser.parse_args()
     try:
         from uvloop import run as run_loop  # the clients need less CPU on uvloop
     except ImportError:
         run_loop = asyncio.run
-    with running_server(SATURATING, args.port) as (base, server, _):
-        run_loop(bench(args, base, server))
+    if not args.workers:
+        with running_server(SATURATING, args.port) as (base, server, _):
+            run_loop(bench(args, base, server))
+        return
+    outcomes = []
+    for count in [int(n) for n in args.workers.split(",")]:
+        print(f"--- {count} worker(s), PostgreSQL + Redis")
+        with postgres() as db, redis_server() as redis, running_cluster(db.url, redis.url, count, args.port) as (
+                base, server):
+            outcomes.append(run_loop(bench(args, base, server, (db.pid, redis.pid), f"{count} worker(s)")))
+    print(f"\n{args.tables} tables × {args.seats} seats, think {args.think:g} s; CPU per action in ms "
+          "(workers | PostgreSQL + Redis); the machine is shared, so figures vary from run to run")
+    for o in outcomes:
+        per_action = 1000 / o.actions_per_second if o.actions_per_second else 0.0
+        print(f"{o.label:12} {o.actions_per_second:8.1f} actions/s   p50 {o.p50_ms:6.1f}   p99 {o.p99_ms:7.1f}   "
+              f"max {o.max_ms:7.1f} ms   CPU {o.server_cpu * per_action:.2f} | {o.services_cpu * per_action:.2f} ms "
+              f"({o.server_cpu:.2f} + {o.services_cpu:.2f} cores)")
+
+
+@contextlib.contextmanager
+def running_cluster(db: str, redis: str, workers: int, port: int = 0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``rummy serve --workers N --redis`` on a migrated PostgreSQL; yields its base URL and supervisor."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if not port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    rummy = [sys.executable, "-m", "rummy"]
+    subprocess.run([*rummy, "migrate", "--db", db], check=True, capture_output=True)
+    server = subprocess.Popen([*rummy, "serve", "--db", db, "--redis", redis, "--workers", str(workers),
+                               "--port", str(port), *SATURATING])
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from rummy.bots import LEVELS
 from rummy.record import dumps, record_of
 from rummy.server.bot_runner import BotRunner, bot_name, playable_level
 from rummy.server.catalog import RequestError, TableConfig, rules_help, variant_catalog
+from rummy.server.cluster import Cluster
+from rummy.server.cluster_links import RemoteTable
 from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
 from rummy.server.gc_pauses import keep_collector_pauses_short
@@ -50,7 +52,8 @@ log = logging.getLogger("rummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 65_536
 HTTP_CODES = {400: "bad-request", 401: "no-session", 403: "forbidden", 404: "not-found",
-              405: "method-not-allowed", 413: "too-large", 415: "unsupported-media-type", 500: "internal"}
+              405: "method-not-allowed", 413: "too-large", 415: "unsupported-media-type", 500: "internal",
+              503: "unavailable"}
 CLOSE_CROSS_SITE = 4403
 CLOSE_TOO_MANY = 4429
 CLOSE_NOT_FOUND = 4404
@@ -73,8 +76,9 @@ class Server:
 
 
 def create_app(db_url: str | None = None, *, secret: str | None = None,
-               settings: ServerSettings | None = None) -> FastAPI:
-    """The application; ``db_url`` defaults to ``rummy.db`` in the working directory."""
+               settings: ServerSettings | None = None, redis_url: str | None = None) -> FastAPI:
+    """The application; ``db_url`` defaults to ``rummy.db`` in the working directory.  With
+    ``redis_url`` the process is one worker of a cluster (:mod:`rummy.server.cluster`; PostgreSQL only)."""
     url = normalize_db_url(db_url) if db_url else default_db_url()
     config = settings or ServerSettings()
 
@@ -91,7 +95,12 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
         await db.start()
         key = secret or os.environ.get("RUMMY_SECRET") or await db.secret("session")
         bots = BotRunner(config.bot_processes, config.bot_timeout)
-        registry = TableRegistry(db, bots, config)
+        cluster = None
+        if redis_url is not None:
+            cluster = Cluster(redis_url, heartbeat_seconds=config.heartbeat_seconds, lease_seconds=config.lease_seconds)
+            await cluster.start()
+            log.info("worker %s joined the cluster at %s", cluster.worker_id, redis_url.split("@")[-1])
+        registry = TableRegistry(db, bots, config, cluster)
         app.state.server = Server(db, SessionSigner(key), registry, bots, config,
                                   SocketCount(config.max_sockets_per_address))
         restored = await registry.restore_unfinished()
@@ -108,6 +117,8 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
                 chore.cancel()
             await asyncio.gather(*chores, return_exceptions=True)
             await registry.close()
+            if cluster is not None:
+                await cluster.close()
             bots.close()
             await db.close()
 
@@ -260,23 +271,25 @@ def _add_api(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}")
     async def table_summary(request: Request, table_id: str) -> Response:
-        table = await _server(request).registry.get(table_id)
+        table = await _server(request).registry.locate(table_id)
         if table is None:
             return error_response(404, "not-found", f"there is no table {table_id!r}")
-        summary = table.summary()
+        summary = await table.summary() if isinstance(table, RemoteTable) else table.summary()
+        if summary is None:
+            return error_response(503, "unavailable", "the server running this table did not answer; try again")
         summary["invite_url"] = _absolute(request, summary["invite_url"])
         return JSONResponse(summary)
 
     @app.get("/api/tables/{table_id}/help")
     async def table_help(request: Request, table_id: str) -> Response:
-        table = await _server(request).registry.get(table_id)
+        table = await _server(request).registry.read_only(table_id)
         if table is None:
             return error_response(404, "not-found", f"there is no table {table_id!r}")
         return JSONResponse(rules_help(table.rules, len(table.seats)))
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(request: Request, table_id: str) -> Response:
-        table = await _server(request).registry.get(table_id)
+        table = await _server(request).registry.read_only(table_id)
         if table is None:
             return error_response(404, "not-found", f"there is no table {table_id!r}")
         if table.game is None:
@@ -323,7 +336,7 @@ def _add_socket(app: FastAPI) -> None:
 
 
 async def _serve_socket(server: Server, websocket: WebSocket, table_id: str) -> None:
-    table = await server.registry.get(table_id)
+    table = await server.registry.locate(table_id)
     if table is None:
         await _refuse(websocket, "not-found", f"there is no table {table_id!r}", CLOSE_NOT_FOUND)
         return

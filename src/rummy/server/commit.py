@@ -16,3 +16,6 @@ class Commit:
     status: str | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
     new_table: dict[str, Any] | None = None
+    #: The writer's fencing token (``rummy serve --redis``): the write is refused unless it is still the
+    #: table's (:class:`rummy.server.db.StaleOwnerError`); None on a single server.
+    fence: int | None = None

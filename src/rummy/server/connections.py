@@ -23,9 +23,10 @@ CLOSE_TOO_SLOW = 4008
 
 
 class Connection:
-    """A client socket at one table."""
+    """A client socket at one table (``websocket`` None: a socket held by another server of a cluster,
+    :class:`rummy.server.cluster_links.RemoteConnection`)."""
 
-    def __init__(self, websocket: WebSocket, session: Session | None, settings: ServerSettings) -> None:
+    def __init__(self, websocket: WebSocket | None, session: Session | None, settings: ServerSettings) -> None:
         self.websocket = websocket
         self.session = session
         self.seat: int | None = None
@@ -96,6 +97,7 @@ class Connection:
 
     async def write_forever(self) -> None:
         """Send queued messages until :meth:`close` (run as a task beside the reader)."""
+        assert self.websocket is not None, "a connection of another server has no socket here"
         while True:
             text = await self._outbox.get()
             if text is None:

@@ -46,6 +46,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -54,6 +55,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from rummy.server.commit import Commit
+from rummy.server.postgres_log import PostgresLog, appendable
 from rummy.server.sqlite_log import SqliteLog, check_writable
 
 log = logging.getLogger("rummy.server")
@@ -132,6 +134,7 @@ TABLES = Table(
     Column("status", String(16), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("fence", Integer, nullable=False, server_default="0"),
 )
 
 SEATS = Table(
@@ -153,6 +156,7 @@ EVENTS = Table(
     Column("kind", String(16), nullable=False),
     Column("payload", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("fence", Integer, nullable=False, server_default="0"),
 )
 
 SECRETS = Table(
@@ -259,6 +263,14 @@ class StoredTable:
     events: list[tuple[int, str, dict[str, Any]]]
 
 
+class StaleOwnerError(RuntimeError):
+    """A write made with an old fencing token: another server took the table over (nothing was written)."""
+
+    def __init__(self, table_ids: list[str]) -> None:
+        super().__init__(f"table(s) {', '.join(table_ids)} now belong to another server")
+        self.table_ids = table_ids
+
+
 class Database:
     """The server's connection to its database; call :meth:`start` before use and :meth:`close` after.
 
@@ -274,6 +286,9 @@ class Database:
         path = sqlite_file(url)
         self._sqlite = SqliteLog(path, wal_limit_bytes) if path is not None else None
         self.engine = _engine(url)
+        parsed = make_url(url)
+        self._postgres = (PostgresLog(parsed.set(drivername="postgresql").render_as_string(hide_password=False))
+                          if parsed.get_backend_name() == "postgresql" else None)
         self._pending: list[tuple[Commit, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -295,6 +310,8 @@ class Database:
             await asyncio.gather(*self._tasks[1:], return_exceptions=True)
         if self._sqlite is not None:
             self._sqlite.close()
+        if self._postgres is not None:
+            await self._postgres.close()
         await self.engine.dispose()
 
     # -- reads ------------------------------------------------------------------------------
@@ -352,6 +369,15 @@ class Database:
             {"table_id": r["id"], "variant": r["variant"], "status": r["status"], "seat": r["seat"]} for r in rows
         ]
 
+    async def take_over(self, table_id: str) -> int | None:
+        """Raise the fencing token of ``table_id`` and return it (None: no such table).  Every write made
+        with an older token fails from now on, so the log read after this call is the whole log."""
+        async with self.engine.begin() as connection:
+            fence = await connection.scalar(
+                update(TABLES).where(TABLES.c.id == table_id).values(fence=TABLES.c.fence + 1).returning(TABLES.c.fence)
+            )
+        return int(fence) if fence is not None else None
+
     # -- writes -----------------------------------------------------------------------------
 
     async def commit(self, unit: Commit) -> None:
@@ -386,6 +412,11 @@ class Database:
         try:
             if self._sqlite is not None:
                 self._sqlite.write(units)
+            elif self._postgres is not None and appendable(units):
+                stale = await self._postgres.append(units, now())
+                if stale:
+                    self._refuse(batch, stale)
+                    batch = [item for item in batch if item[0].table_id not in stale]
             else:
                 async with self.engine.begin() as async_connection:
                     await async_connection.run_sync(_write_units, units)
@@ -394,7 +425,8 @@ class Database:
                 for item in batch:
                     await self._write_batch([item])
                 return
-            log.error("database write for table %s failed: %s", batch[0][0].table_id, error)
+            if not isinstance(error, StaleOwnerError):
+                log.error("database write for table %s failed: %s", batch[0][0].table_id, error)
             if not batch[0][1].done():
                 batch[0][1].set_exception(error)
             return
@@ -402,14 +434,32 @@ class Database:
             if not future.done():
                 future.set_result(None)
 
+    @staticmethod
+    def _refuse(batch: list[tuple[Commit, asyncio.Future[None]]], stale: list[str]) -> None:
+        error = StaleOwnerError(stale)
+        for unit, future in batch:
+            if unit.table_id in stale and not future.done():
+                future.set_exception(error)
+
 
 def _write_units(connection: Connection, units: list[Commit]) -> None:
-    """Write ``units`` in the caller's transaction: new tables and seats, events, then table updates."""
+    """Write ``units`` in the caller's transaction: the owners' fences first (their rows stay locked to
+    the end, so a take-over waits for this transaction), new tables and seats, events, then table updates."""
     stamp = now()
+    fenced = sorted((unit.table_id, unit.fence) for unit in units if unit.fence is not None and unit.new_table is None)
+    if fenced:
+        kept = connection.execute(
+            update(TABLES).where(tuple_(TABLES.c.id, TABLES.c.fence).in_(fenced)).values(updated_at=stamp)
+            .returning(TABLES.c.id)
+        ).scalars().all()
+        stale = sorted({table_id for table_id, _ in fenced} - set(kept))
+        if stale:
+            raise StaleOwnerError(stale)
     events: list[dict[str, Any]] = []
     for unit in units:
         if unit.new_table is not None:
-            connection.execute(insert(TABLES).values(**unit.new_table, created_at=stamp, updated_at=stamp))
+            connection.execute(insert(TABLES).values(**unit.new_table, fence=unit.fence or 0, created_at=stamp,
+                                                     updated_at=stamp))
             if unit.seats:
                 connection.execute(insert(SEATS), [{"table_id": unit.table_id, **s} for s in unit.seats])
         elif unit.seats:
@@ -418,7 +468,8 @@ def _write_units(connection: Connection, units: list[Commit]) -> None:
                 where = (SEATS.c.table_id == unit.table_id) & (SEATS.c.seat == seat["seat"])
                 connection.execute(update(SEATS).where(where).values(**values))
         events.extend(
-            {"table_id": unit.table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": stamp}
+            {"table_id": unit.table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": stamp,
+             "fence": unit.fence or 0}
             for seq, kind, payload in unit.events
         )
     if events:

@@ -50,6 +50,13 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
     limits.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another origin whose pages may use this server (behind a proxy that rewrites Host)")
     limits.add_argument("--secure-cookies", action="store_true", help="mark the session cookie Secure (behind HTTPS)")
+    cluster = serve.add_argument_group("several processes sharing one game world (docs/deploy.md)")
+    cluster.add_argument("--redis", metavar="URL",
+                         help="redis://HOST:PORT/N shared by every worker (needs a PostgreSQL --db)")
+    cluster.add_argument("--workers", type=_count, default=1, metavar="N",
+                         help="worker processes on this port (more than 1 needs --redis)")
+    cluster.add_argument("--lease-seconds", type=float, default=DEFAULTS.lease_seconds, metavar="SECONDS",
+                         help="a worker silent this long is dead: the others take its tables over")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -63,5 +70,6 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         max_unattended_games_per_address=args.max_unattended_games_per_address,
         max_sockets_per_address=args.max_sockets_per_address, wal_limit_bytes=args.wal_limit_mb * 2**20,
         allowed_origins=tuple(origin.rstrip("/").lower() for origin in args.allow_origin),
-        secure_cookies=args.secure_cookies,
+        secure_cookies=args.secure_cookies, lease_seconds=args.lease_seconds,
+        heartbeat_seconds=args.lease_seconds / 3,
     )

@@ -3,6 +3,10 @@
 ``rummy migrate [--db URL]`` creates or upgrades the schema (Alembic ``upgrade head``).  ``rummy
 serve`` checks the schema first: the default SQLite file is migrated on the spot (one process, so no
 race); any other database must have been migrated, or the server refuses to start and says so.
+
+``--redis URL`` makes the process a worker of a cluster (:mod:`rummy.server.cluster`), and
+``--workers N`` starts N such workers on one listening socket (the kernel spreads the connections
+among them), restarting any that dies.
 """
 
 from __future__ import annotations
@@ -12,13 +16,18 @@ import asyncio
 import contextlib
 import errno
 import logging
+import os
 import signal
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
 
+import redis
 import uvicorn
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from rummy.server.app import create_app
@@ -137,6 +146,9 @@ def serve_command(args: argparse.Namespace) -> int:
         ensure_writable(url)
     except DatabaseNotWritable as error:
         return _fail(str(error), 2)
+    problem = _cluster_problem(args, url)
+    if problem is not None:
+        return _fail(problem, 2)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port must be 0–65535, not {args.port}", 2)
     try:
@@ -146,19 +158,113 @@ def serve_command(args: argparse.Namespace) -> int:
             return _fail(f"port {args.port} on {args.host} is already in use: stop the other server or "
                          "choose another port with --port")
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
-    app = create_app(url, secret=args.secret, settings=settings_from_args(args))
-    # No per-message deflate: a state is a few kB, and compressing every one costs more CPU than the
-    # bandwidth it saves on a family game server.
-    config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log, ws_max_size=65_536,
-                            ws_per_message_deflate=False, timeout_graceful_shutdown=5, lifespan="on")
-    server = _Server(config)
     host, port = sock.getsockname()[:2]
     shown = socket.gethostname() if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    server.announce = f"rummy: serving on http://{shown}:{port}/ (database {display_url(url)}); Ctrl+C stops"
+    announce = f"rummy: serving on http://{shown}:{port}/ (database {display_url(url)}"
+    announce += f", Redis {_display_redis(args.redis)})" if args.redis else ")"
+
+    def make_server(worker: str) -> _Server:
+        app = create_app(url, secret=args.secret, settings=settings_from_args(args), redis_url=args.redis)
+        # No per-message deflate: a state is a few kB, and compressing every one costs more CPU than the
+        # bandwidth it saves on a family game server.
+        config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log, ws_max_size=65_536,
+                                ws_per_message_deflate=False, timeout_graceful_shutdown=5, lifespan="on")
+        server = _Server(config)
+        server.announce = f"{announce}{worker}; Ctrl+C stops"
+        return server
+
+    if args.workers > 1:
+        return _run_workers(args.workers, sock, make_server)
+    server = make_server("")
     server.run(sockets=[sock])
     if not server.started:
         return _fail("the server did not start (see the messages above)")
+    print("rummy: stopped")
+    return 0
+
+
+def _display_redis(url: str) -> str:
+    """``url`` for messages: without its password."""
+    parts = urlsplit(url)
+    return url.replace(f":{parts.password}@", ":***@", 1) if parts.password else url
+
+
+def _cluster_problem(args: argparse.Namespace, url: str) -> str | None:
+    """Why ``--redis`` / ``--workers`` cannot work with these arguments (None: they can)."""
+    if args.workers > 1 and not args.redis:
+        return "--workers needs --redis URL: the workers share their tables through Redis"
+    if args.workers < 1:
+        return "--workers must be 1 or more"
+    if not args.redis:
+        return None
+    if make_url(url).get_backend_name() != "postgresql":
+        return "--redis needs a PostgreSQL --db (every worker writes the same event log)"
+    if args.lease_seconds < 0.3:
+        return "--lease-seconds must be at least 0.3"
+    try:
+        client = redis.Redis.from_url(args.redis, socket_connect_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError) as error:
+        return f"cannot reach Redis at {_display_redis(args.redis)}: {error}"
+    return None
+
+
+def _run_workers(count: int, sock: socket.socket, make_server: Callable[[str], _Server]) -> int:
+    """Fork ``count`` workers serving ``sock``; start another when one dies; SIGINT or SIGTERM stops them all."""
+    children: dict[int, tuple[int, float]] = {}  # pid -> (worker number, started at)
+    stopping = False
+
+    def spawn(number: int) -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                server = make_server(f", worker {number} pid {os.getpid()}")
+                server.run(sockets=[sock])
+                code = 0 if server.started else 1
+            finally:
+                os._exit(code)
+        children[pid] = (number, time.monotonic())
+
+    def stop(signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for number in range(1, count + 1):
+            spawn(number)
+        failed = False
+        while children:
+            pid, status = os.wait()
+            if pid not in children:
+                continue
+            number, started = children.pop(pid)
+            if stopping:
+                continue
+            how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"code {os.WEXITSTATUS(status)}"
+            if not os.WIFSIGNALED(status) and time.monotonic() - started < 10:
+                print(f"rummy: worker {number} did not start ({how}); stopping", file=sys.stderr, flush=True)
+                failed = True
+                stop(signal.SIGTERM, None)
+                continue
+            print(f"rummy: worker {number} ended ({how}); starting another", file=sys.stderr, flush=True)
+            time.sleep(0.5)
+            spawn(number)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if failed:
+        return _fail("the workers did not start (see the messages above)")
     print("rummy: stopped")
     return 0
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rummy.actions import Action
@@ -22,7 +22,7 @@ from rummy.server.catalog import TableConfig
 from rummy.server.clock import TableClock
 from rummy.server.commit import Commit
 from rummy.server.connections import Connection
-from rummy.server.db import Database
+from rummy.server.db import Database, StaleOwnerError
 from rummy.server.describe import Before, describe_action
 from rummy.server.event_log import rebuild
 from rummy.server.limits import UnattendedGames
@@ -60,6 +60,10 @@ class TableCore:
         self.game: Game | None = None
         self.game_number = 0
         self.seq = 0
+        #: This server's fencing token for the table (``rummy serve --redis``; None on a single server),
+        #: and what to do once a write shows another server took the table over.
+        self.fence: int | None = None
+        self.on_lost: Callable[[TableCore], None] | None = None
         self.connections: set[Connection] = set()
         self.recent: deque[str] = deque(maxlen=settings.recent_events)
         self._fresh: list[str] = []
@@ -108,7 +112,12 @@ class TableCore:
         """Write ``events`` to the log (raises ``unavailable`` when the database refuses)."""
         rows = [(self.seq + i + 1, kind, payload) for i, (kind, payload) in enumerate(events)]
         try:
-            await self.db.commit(Commit(self.id, rows, status=status, seats=seats or []))
+            await self.db.commit(Commit(self.id, rows, status=status, seats=seats or [], fence=self.fence))
+        except StaleOwnerError:
+            log.warning("table %s: another server took the table over; this one lets it go", self.id)
+            if self.on_lost is not None:
+                self.on_lost(self)
+            raise ProtocolError("unavailable", "this table moved to another server: reconnect and try again") from None
         except Exception as error:  # noqa: BLE001 - any database failure leaves the table as it was
             log.error("table %s: could not write %d event(s): %s", self.id, len(rows), error)
             raise ProtocolError("unavailable", "the server could not save this; nothing changed, try again") from None
