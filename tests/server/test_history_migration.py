@@ -1,6 +1,6 @@
-"""Migration ``0002`` on SQLite and PostgreSQL, and the history of games played before it.
+"""Migration ``0003`` on SQLite and PostgreSQL, and the history of games played before it.
 
-A database is made at revision ``0001`` and given the event logs of finished games of every variant
+A database is made at revision ``0002_owner_fence`` and given the event logs of finished games of every variant
 (random play, several seeds), as a server of that version wrote them; after ``rummy migrate`` the
 history computed from those logs equals what replaying each game's record gives.
 
@@ -113,7 +113,7 @@ async def history_of(url: str, me: str) -> tuple[dict[str, Any], dict[str, Any],
 
 
 def old_games_count_after_the_migration(url: str) -> None:
-    upgrade_to(url, "0001")
+    upgrade_to(url, "0002_owner_fence")
     assert asyncio.run(schema_status(url)).state == "outdated"
     me = "p-" + secrets.token_urlsafe(8)
     expected = asyncio.run(write_old_games(url, me))
@@ -125,7 +125,7 @@ def old_games_count_after_the_migration(url: str) -> None:
     assert partial_answers == len(OLD_GAMES) - 1  # one table a request, each scanned once
     nobody = ({"games": [], "total": 0, "pending": 0}, {"variants": [], "pending": 0})
     assert asyncio.run(history_of(url, "p-somebody-else"))[:2] == nobody
-    downgrade_to(url, "0001")  # the way back works too, and up again
+    downgrade_to(url, "0002_owner_fence")  # the way back works too, and up again
     assert asyncio.run(schema_status(url)).state == "outdated"
     asyncio.run(migrate(url))
     games_again, _, _ = asyncio.run(history_of(url, me))

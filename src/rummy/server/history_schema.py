@@ -1,4 +1,4 @@
-"""The tables of game history and identity transfer (migration ``0002``), beside the event log's.
+"""The tables of game history and identity transfer (migration ``0003``), beside the event log's.
 
 ``finished_games`` holds one row per finished game (a table plays several when its host plays
 again), ``finished_game_seats`` one row per seat of it: who sat there, the final score, whether the

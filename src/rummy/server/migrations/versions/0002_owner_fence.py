@@ -6,7 +6,7 @@ log; a write made with an older token is refused, so a stalled former owner can 
 after the new owner read the log.
 
 Revision ID: 0002_owner_fence
-Revises: 0002
+Revises: 0001
 Create Date: 2026-11-26
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0002_owner_fence"
-down_revision = "0002"
+down_revision = "0001"
 branch_labels = None
 depends_on = None
 

@@ -4,8 +4,8 @@ The history rows are not back-filled here: :mod:`rummy.server.history` computes 
 games from its event log the first time a player's history is asked for, so games played before this
 migration count as soon as someone looks (docs/history.md).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002_owner_fence
 Create Date: 2026-11-26
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002_owner_fence"
 branch_labels = None
 depends_on = None
 
