@@ -138,16 +138,19 @@ class History:
         await self._store(table, results, error)
 
     async def _finished_part_of_log(self, table: _TableToScan) -> list[tuple[int, str, dict[str, Any], datetime]]:
-        """The table's events up to the end of its last finished game (a game in play is never read)."""
+        """The table's events from the first game not stored yet to the end of its last finished game (a
+        game stored already is not read again, a game in play never)."""
         query = select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.payload, EVENTS.c.created_at).where(
             EVENTS.c.table_id == table.table_id, EVENTS.c.kind != "join")
         async with self.db.engine.connect() as connection:
-            if table.status != "finished":
-                last_start = await connection.scalar(select(func.max(EVENTS.c.seq)).where(
-                    EVENTS.c.table_id == table.table_id, EVENTS.c.kind == "start"))
-                if last_start is None:
-                    return []
-                query = query.where(EVENTS.c.seq < last_start)
+            starts = list((await connection.execute(select(EVENTS.c.seq).where(
+                EVENTS.c.table_id == table.table_id, EVENTS.c.kind == "start").order_by(EVENTS.c.seq))).scalars())
+            finished = len(starts) if table.status == "finished" else len(starts) - 1
+            if finished <= table.games_stored:
+                return []
+            query = query.where(EVENTS.c.seq >= starts[table.games_stored])
+            if finished < len(starts):
+                query = query.where(EVENTS.c.seq < starts[finished])
             rows = await connection.execute(query.order_by(EVENTS.c.seq))
             return [(seq, kind, payload, created) for seq, kind, payload, created in rows]
 
