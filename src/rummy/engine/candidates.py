@@ -79,6 +79,10 @@ class CandidateMoves(Sequence[Action]):
         """The verb of entry ``index``, without working the entry out."""
         return self._items[index].verb
 
+    def entries(self) -> list[Action | Deferred]:
+        """The entries as they stand (a copy): each an action, or a :class:`Deferred` not worked out yet."""
+        return list(self._items)
+
     def verbs(self) -> list[Verb]:
         """The verb of every entry, in order, without working any entry out."""
         return [item.verb for item in self._items]
