@@ -223,23 +223,26 @@ class ActionSpace:
         ids = set()
         composite = self._by_verb["composite"].start
         count = 0
-        moves = legal_actions(state, seat)
-        slots = {meld.id: slot for slot, meld in enumerate(state.table)}
-        for index, verb in enumerate(moves.verbs()):  # composite moves are counted, not worked out
+        slots: dict[int | None, int] | None = None
+        for entry in legal_actions(state, seat).entries():  # composite moves are counted, not worked out
+            verb = entry.verb
             if verb in COMPOSITE_VERBS:
                 if count < self.composite_slots:
                     ids.add(composite + count)
                 count += 1
-            elif verb is Verb.DISCARD:
-                ids.add(self._discard_start + _card(moves[index].card))
+                continue
+            assert isinstance(entry, Action)
+            if verb is Verb.DISCARD:
+                ids.add(self._discard_start + _card(entry.card))
             elif verb in (Verb.LAYOFF, Verb.SWAP, Verb.MOVE):
-                action = moves[index]
-                slot = slots.get(action.meld if action.meld is not None else -1)
+                if slots is None:
+                    slots = {meld.id: slot for slot, meld in enumerate(state.table)}
+                slot = slots.get(entry.meld)
                 if slot is None:
-                    slot = _slot_of(state, action.meld, action)  # raises: no such meld
-                ids.add(self._table_id(state, action, self._by_verb[verb], slot))
+                    slot = _slot_of(state, entry.meld, entry)  # raises: no such meld
+                ids.add(self._table_id(state, entry, self._by_verb[verb], slot))
             else:
-                ids.add(self.id_of(state, moves[index]))
+                ids.add(self.id_of(state, entry))
         return sorted(ids)
 
     def _composites(self, state: GameState, seat: int) -> list[Action]:

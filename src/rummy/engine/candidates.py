@@ -39,9 +39,10 @@ class CandidateMoves(Sequence[Action]):
 
     __slots__ = ("_items", "_deferred")
 
-    def __init__(self, items: list[Action | Deferred]) -> None:
+    def __init__(self, items: list[Action | Deferred], *, deferred: int | None = None) -> None:
+        """``deferred``: how many of ``items`` are :class:`Deferred`, when the caller knows (else counted)."""
         self._items = items
-        self._deferred = sum(1 for item in items if isinstance(item, Deferred))
+        self._deferred = sum(1 for item in items if isinstance(item, Deferred)) if deferred is None else deferred
 
     def __len__(self) -> int:
         return len(self._items)
@@ -77,6 +78,10 @@ class CandidateMoves(Sequence[Action]):
     def verb(self, index: int) -> Verb:
         """The verb of entry ``index``, without working the entry out."""
         return self._items[index].verb
+
+    def entries(self) -> list[Action | Deferred]:
+        """The entries as they stand (a copy): each an action, or a :class:`Deferred` not worked out yet."""
+        return list(self._items)
 
     def verbs(self) -> list[Verb]:
         """The verb of every entry, in order, without working any entry out."""

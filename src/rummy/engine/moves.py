@@ -45,19 +45,21 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
         assert game.window is not None
         waiting = game.window.waiting()
         seats = waiting if seat is None else [s for s in waiting if s == seat]
-        return CandidateMoves([simple_action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)])
+        return CandidateMoves([simple_action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)], deferred=0)
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
-        return CandidateMoves([])
+        return CandidateMoves([], deferred=0)
     if phase is Phase.DRAW:
         return CandidateMoves([
             simple_action(game.active, verb)
             for verb in DRAW_VERBS
             if draw_error(game, verb) is None
-        ])
-    return CandidateMoves(_play_actions(game))
+        ], deferred=0)
+    moves, deferred = _play_actions(game)
+    return CandidateMoves(moves, deferred=deferred)
 
 
-def _play_actions(game: GameState) -> list[Action | Deferred]:
+def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
+    """The candidate moves of the active player in the play phase, and how many of them are deferred."""
     seat = game.active
     hand = game.hands[seat]
     held = [card for card in range(CARD_COUNT) if hand[card]]
@@ -65,12 +67,14 @@ def _play_actions(game: GameState) -> list[Action | Deferred]:
     variant = game.variant
     if variant.uses_books:
         moves.extend(_purchase_actions(game, held))
-        return moves
+        return moves, 0
     candidates: list[Action] = []
+    deferred = 0
     if variant.has_contracts and not game.down[seat]:
         lay_down = _lay_down(game)
         if isinstance(lay_down, Deferred):
             moves.append(lay_down)
+            deferred = 1
         elif lay_down is not None:
             candidates.append(lay_down)
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
@@ -88,7 +92,7 @@ def _play_actions(game: GameState) -> list[Action | Deferred]:
         going_out = _going_out_batch(game, held)
         if going_out is not None and _applies(game, going_out):
             moves.append(going_out)
-    return moves
+    return moves, deferred
 
 
 # Actions are immutable, so the simple ones are made once and shared: (seat, verb, card, meld, end) -> action.
