@@ -15,6 +15,7 @@ from typing import Any
 
 from rummy.actions import Action, parse_action
 from rummy.cards import Card, card_name, card_names, parse_card
+from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.errors import DealError, IllegalActionError, RecordError, RecordSyntaxError, RummyError
 from rummy.game import Game, Phase
 from rummy.house_rules import apply_options, get_variant
@@ -373,6 +374,12 @@ def replay(record: Record, variant: Variant | None = None, *, on_step: StepObser
 
 def _shuffle_claim(rnd: RoundRecord) -> ShuffleClaim | None:
     return read_claim(rnd.extra[ROUND_KEY]) if ROUND_KEY in rnd.extra else None
+
+
+def revealed_shuffle(rnd: RoundRecord) -> ShuffleSecret | None:
+    """The secret the round was dealt from, when the record reveals it (its reshuffles are seeded by it)."""
+    claim = _shuffle_claim(rnd)
+    return claim.secret if claim is not None else None
 
 
 def replay_file(path: str | Path, variant: Variant | None = None) -> ReplayResult:

@@ -4,14 +4,19 @@ numbers."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rummy.engine.state import Phase
+from rummy.game import Game
 from rummy.house_rules import get_variant
 from rummy.record import dumps, record_of
-from rummy.search.playout import random_game
+from rummy.search.playout import random_choice, random_game
+from rummy.server.event_log import rebuild
+from rummy.server.fair_deal import deal_round
 from rummy.server.game_results import finished_games
 from tests.server.test_history import expected_from_record
 from tests.server.test_history_migration import event_log
@@ -50,3 +55,35 @@ def test_a_game_in_play_gives_nothing_and_games_keep_their_numbers() -> None:
     assert as_expected(results[1]) == expected_from_record(dumps(record_of(second)))
     in_play = table[:-1]  # the second game not over yet: only the first counts
     assert [r.game for r in finished_games(get_variant("basic"), in_play)] == [1]
+
+
+def fairly_dealt_game(variant: str, players: int, seed: int) -> tuple[Game, list[tuple[int, str, dict[str, Any]]], int]:
+    """A random game dealt as the server deals (each round from a fresh secret, ``shuffle`` events logged),
+    its event log, and how many times its stock was refilled from the discards."""
+    rng = random.Random(seed)
+    game = Game(get_variant(variant), players, seed=seed)
+    dealer = game.choose_first_dealer()
+    events: list[tuple[str, dict[str, Any]]] = [("start", {"game": 1, "seed": seed, "players": game.players})]
+    events += deal_round(game, dealer=dealer)
+    refills = 0
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            events += deal_round(game)
+            continue
+        action = random_choice(game.legal_actions(game.next_to_act()), rng)
+        before = game.refills
+        game.apply(action)
+        refills += game.refills > before
+        events.append(("action", {"action": str(action), "by": "player"}))
+    return game, [(seq, kind, payload) for seq, (kind, payload) in enumerate(events, start=1)], refills
+
+
+def test_a_log_of_secret_deals_replays_through_its_reshuffles() -> None:
+    """Each round's stock is reshuffled from that round's secret seed: the log's ``shuffle`` events must be
+    used, or the stock comes out in another order after a refill and later moves no longer fit."""
+    game, events, refills = fairly_dealt_game("basic", 4, seed=5)
+    assert refills > 0, "pick a seed whose game refills its stock"
+    results = list(finished_games(get_variant("basic"), events))
+    assert [as_expected(r) for r in results] == [expected_from_record(dumps(record_of(game)))]
+    rebuilt = rebuild(get_variant("basic"), events).game
+    assert rebuilt is not None and rebuilt.log == game.log and rebuilt.totals == game.totals

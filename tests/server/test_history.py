@@ -18,7 +18,7 @@ import pytest
 from rummy.actions import Verb
 from rummy.house_rules import get_variant
 from rummy.modes import ClaimMode
-from rummy.record import loads, prepare, replay, results_json
+from rummy.record import loads, prepare, replay, results_json, revealed_shuffle
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 
 #: Seats and house rules that keep a whole game short enough for the default run.
@@ -46,7 +46,8 @@ def expected_from_record(text: str) -> dict[str, Any]:
     buys = [0] * n
     for round_record, actions in zip(record.rounds, parsed, strict=True):
         game.deal(dealer=round_record.dealer, hands=round_record.hands, upcard=round_record.upcard,
-                  stock=round_record.stock, purchase_cards=round_record.purchase_cards)
+                  stock=round_record.stock, purchase_cards=round_record.purchase_cards,
+                  shuffle=revealed_shuffle(round_record))
         for action in actions:
             applied = game.apply(action)
             if applied.claimed_by is not None:

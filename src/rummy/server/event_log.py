@@ -17,7 +17,7 @@ no shuffle) and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,32 +86,57 @@ class Rebuilt:
     sentences: list[str] = field(default_factory=list)
 
 
-def rebuild(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Rebuilt:
-    """Replay a table's events (``join`` events change no game) and tell the moves as they happened."""
-    result = Rebuilt()
+@dataclass
+class LogPosition:
+    """Where :func:`follow_log` stands: the current game's ``start`` event and the game as dealt so far."""
+
     start: dict[str, Any] | None = None
+    game: Game | None = None
+
+
+def follow_log(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]
+               ) -> Iterator[tuple[int, str, dict[str, Any], LogPosition]]:
+    """Give each event with the position after its ``start``, ``shuffle`` and ``deal`` are taken in (each
+    round dealt with its ``shuffle`` secret, so a reshuffle of the stock comes out as it did); ``action``
+    events are left to the caller to apply."""
+    position = LogPosition()
     shuffle: ShuffleSecret | None = None  # the secret of the next deal (a ``shuffle`` event)
     for seq, kind, payload in events:
         if kind == "start":
-            start, result.game = payload, None
+            position.start, position.game = payload, None
         elif kind == "shuffle":
             shuffle = ShuffleSecret(payload["seed"], payload["salt"])
         elif kind == "deal":
-            if result.game is None:
-                assert start is not None, "a deal before the game's start"
-                result.game = replay_start(payload, rules, start["players"], start["seed"], shuffle)
-                result.game_number = start["game"]
-                result.sentences.append(f"Game {result.game_number}: {rules.name}")
+            if position.start is None:
+                raise ValueError(f"event {seq}: a deal before the game's start")
+            if position.game is None:
+                position.game = replay_start(payload, rules, position.start["players"], position.start["seed"],
+                                             shuffle)
             else:
-                replay_deal(result.game, payload, shuffle)
+                replay_deal(position.game, payload, shuffle)
             shuffle = None
-            result.sentences.extend(describe_deal(result.game))
+        elif kind == "action" and position.game is None:
+            raise ValueError(f"event {seq}: an action before the first deal")
+        yield seq, kind, payload, position
+
+
+def rebuild(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Rebuilt:
+    """Replay a table's events (``join`` events change no game) and tell the moves as they happened."""
+    result = Rebuilt()
+    for seq, kind, payload, position in follow_log(rules, events):
+        if kind == "deal":
+            assert position.game is not None and position.start is not None
+            if position.game is not result.game:  # the first deal of a game
+                result.game_number = position.start["game"]
+                result.sentences.append(f"Game {result.game_number}: {rules.name}")
+            result.sentences.extend(describe_deal(position.game))
         elif kind == "action":
-            game = result.game
-            assert game is not None, "an action before the first deal"
+            game = position.game
+            assert game is not None
             action = parse_action(payload["action"], game.n)
             before = Before.of(game)
             game.apply(action)
             result.sentences.extend(describe_action(before, game, action))
+        result.game = position.game
         result.seq = seq
     return result

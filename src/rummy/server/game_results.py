@@ -27,7 +27,7 @@ from rummy.actions import Verb, parse_action
 from rummy.game import Game
 from rummy.modes import ClaimMode
 from rummy.scoring import scoring_rule
-from rummy.server.event_log import replay_deal, replay_start
+from rummy.server.event_log import follow_log
 from rummy.variants import Variant
 
 
@@ -89,21 +89,9 @@ def result_of(game: Game, number: int, end_seq: int = 0) -> GameResult:
 
 def finished_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Iterator[GameResult]:
     """Replay a table's event log and give the result of every game in it that ended, in order."""
-    start: dict[str, Any] | None = None
-    game: Game | None = None
-    for seq, kind, payload in events:
-        if kind == "start":
-            start, game = payload, None
-        elif kind == "deal":
-            if game is None:
-                if start is None:
-                    raise ValueError(f"event {seq}: a deal before the game's start")
-                game = replay_start(payload, rules, start["players"], start["seed"])
-            else:
-                replay_deal(game, payload)
-        elif kind == "action":
-            if game is None or start is None:
-                raise ValueError(f"event {seq}: an action before the first deal")
+    for seq, kind, payload, position in follow_log(rules, events):
+        game, start = position.game, position.start
+        if kind == "action" and game is not None and start is not None:
             game.apply(parse_action(payload["action"], game.n))
             if game.game_over:
                 yield result_of(game, int(start["game"]), seq)
