@@ -196,7 +196,8 @@ async def ask_every_route(player: Player, table_id: str, stop: asyncio.Event) ->
     (one more round after it)."""
     answers = []
     cookies = {"rummy_session": player.cookie} if player.cookie else {}
-    async with httpx.AsyncClient(base_url=player.server.base_url, cookies=cookies) as http:
+    # a finished game's replay is worked out on the first request: seconds for a long game on a busy machine
+    async with httpx.AsyncClient(base_url=player.server.base_url, cookies=cookies, timeout=60) as http:
         while True:
             last_round = stop.is_set()
             for template in HTTP_READS:

@@ -212,3 +212,20 @@ def test_size_and_rate_limits(server_factory: Any) -> None:
     answers = [post(server, short) for _ in range(3)]
     assert [answer.status_code for answer in answers] == [200, 200, 429]
     assert answers[-1].json()["error"]["code"] == "rate-limited" and answers[-1].headers["retry-after"] == "2"
+
+
+def test_a_tables_game_is_replayed_whatever_its_length(server_factory: Any) -> None:
+    """The limits on actions and rounds are for uploaded records: a game played here is always replayed."""
+    server = server_factory(max_replay_actions=5, max_replay_rounds=1)
+
+    async def body() -> None:
+        table_id, players = await finished_table(server)
+        answer = await players[0].http("GET", f"/api/tables/{table_id}/replay")
+        assert answer.status_code == 200 and len(answer.json()["steps"]) > 6
+        record = (await players[0].http("GET", f"/api/tables/{table_id}/record")).content
+        refused = post(server, record)
+        assert refused.status_code == 413 and refused.json()["error"]["code"] == "too-large"
+        for player in players:
+            await player.close()
+
+    run(body())

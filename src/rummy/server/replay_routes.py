@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -38,6 +39,8 @@ from rummy.server.settings import ServerSettings
 from rummy.server.strict_json import StrictJSONError, loads
 
 CACHED_REPLAYS = 64
+#: A game played on this server is replayed whatever its length (the limits are for uploaded records).
+TABLE_GAME = ReplayLimits(max_actions=sys.maxsize, max_rounds=sys.maxsize)
 MAX_WAITING = 8  # replays queued behind the one being worked out; past that the server is busy
 STATUS = {"bad-record": 400, "bad-seat": 400, "too-large": 413, "unsupported-media-type": 415,
           "rate-limited": 429, "busy": 503}
@@ -95,8 +98,10 @@ class Replays:
         self._cache: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
         self._building: dict[tuple[str, int, int | None], asyncio.Future[bytes]] = {}
 
-    async def build(self, request: Request, record: Record, seat: int | None) -> bytes:
-        """The gzipped JSON of the replay, worked out in a thread (raises :class:`ReplayRefused`)."""
+    async def build(self, request: Request, record: Record, seat: int | None,
+                    limits: ReplayLimits | None = None) -> bytes:
+        """The gzipped JSON of the replay, worked out in a thread (raises :class:`ReplayRefused`); an
+        uploaded record is held to ``limits`` (the server's by default)."""
         if not self.rate.allow(address_key(request.client.host if request.client else None)):
             raise ReplayRefused("rate-limited", "too many replays from this address: wait a little")
         if self._waiting >= MAX_WAITING:
@@ -104,12 +109,12 @@ class Replays:
         self._waiting += 1
         try:
             async with self._worker:
-                return await asyncio.to_thread(self._encode, record, seat)
+                return await asyncio.to_thread(self._encode, record, seat, limits or self.limits)
         finally:
             self._waiting -= 1
 
-    def _encode(self, record: Record, seat: int | None) -> bytes:
-        data = build_replay(record, seat, self.limits)
+    def _encode(self, record: Record, seat: int | None, limits: ReplayLimits) -> bytes:
+        data = build_replay(record, seat, limits)
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         return gzip.compress(text.encode("utf-8"), compresslevel=6)
 
@@ -126,7 +131,7 @@ class Replays:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._building[key] = future
         try:
-            body = await self.build(request, record, seat)
+            body = await self.build(request, record, seat, TABLE_GAME)
         except asyncio.CancelledError:
             future.cancel()
             raise
