@@ -229,3 +229,27 @@ def test_a_tables_game_is_replayed_whatever_its_length(server_factory: Any) -> N
             await player.close()
 
     run(body())
+
+
+def test_an_earlier_game_of_a_table_played_again(live_server: LiveServer) -> None:
+    """My games links to ``/replay/TABLE?game=N``: a game the table finished before its latest one is read
+    from the event log, while the latest game, still being played, stays refused."""
+    async def body() -> None:
+        table_id, players = await finished_table(live_server)
+        first = replay(loads((await players[0].http("GET", f"/api/tables/{table_id}/record")).text)).to_json()
+        assert (await players[0].reply_to(await players[0].send("play_again")))["type"] == "ack"
+        for player in players:
+            await player.wait_state(lambda m: m["table"]["game"] == 2)
+        earlier = await players[1].http("GET", f"/api/tables/{table_id}/replay?game=1")
+        assert earlier.status_code == 200 and earlier.json()["results"] == first["results"]
+        mine = await players[1].http("GET", f"/api/tables/{table_id}/replay?game=1&seat=1")
+        assert mine.status_code == 200 and all("hands" not in frame for frame in mine.json()["frames"])
+        live = await players[1].http("GET", f"/api/tables/{table_id}/replay?game=2")
+        assert live.status_code == 409 and live.json()["error"]["code"] == "game-in-progress"
+        for wrong in ("0", "3", "x", "-1", "1" * 40):
+            bad = await players[1].http("GET", f"/api/tables/{table_id}/replay?game={wrong}")
+            assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad-game", wrong
+        for player in players:
+            await player.close()
+
+    run(body())

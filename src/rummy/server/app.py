@@ -27,6 +27,8 @@ from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect
 
 from rummy.bots import LEVELS
+from rummy.game import Game
+from rummy.house_rules import get_variant
 from rummy.record import dumps, record_of
 from rummy.server.bot_runner import BotRunner, bot_name, playable_level
 from rummy.server.catalog import RequestError, TableConfig, rules_help, variant_catalog
@@ -34,6 +36,7 @@ from rummy.server.cluster import Cluster
 from rummy.server.cluster_links import RemoteTable
 from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
+from rummy.server.game_results import game_of_log
 from rummy.server.gc_pauses import keep_collector_pauses_short
 from rummy.server.guard import Guard, address_key, cross_site, error_response
 from rummy.server.history_routes import add_history_routes
@@ -129,9 +132,19 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
     _add_api(app)
     _add_socket(app)
     add_history_routes(app, server_of=_server, json_body=_json_body, page=_front_end)
-    add_replay_routes(app, front_end=_front_end, tables=lambda request: _server(request).registry, settings=config)
+    add_replay_routes(app, front_end=_front_end, tables=lambda request: _server(request).registry,
+                      earlier_game=_earlier_game, settings=config)
     add_verify_routes(app, lambda request: _server(request).registry)
     return app
+
+
+async def _earlier_game(request: Request, table_id: str, number: int) -> Game | None:
+    """Game ``number`` of a table as its event log ends it (for the replay of a table played again)."""
+    stored = await _server(request).db.load_table(table_id)
+    if stored is None:
+        return None
+    rules = get_variant(stored.row["variant"], dict(stored.row["options"] or {}))
+    return await asyncio.to_thread(game_of_log, rules, stored.events, number)
 
 
 def _server(request: Request | WebSocket) -> Server:

@@ -87,11 +87,24 @@ def result_of(game: Game, number: int, end_seq: int = 0) -> GameResult:
     return GameResult(number, game.variant.id, rule.higher_is_better, len(game.results), seats, end_seq)
 
 
-def finished_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Iterator[GameResult]:
-    """Replay a table's event log and give the result of every game in it that ended, in order."""
+def ended_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]
+                ) -> Iterator[tuple[Game, int, int]]:
+    """Replay a table's event log and give every game in it that ended, in order: the game, its number at
+    the table and the ``seq`` of the event that ended it."""
     for seq, kind, payload, position in follow_log(rules, events):
         game, start = position.game, position.start
         if kind == "action" and game is not None and start is not None:
             game.apply(parse_action(payload["action"], game.n))
             if game.game_over:
-                yield result_of(game, int(start["game"]), seq)
+                yield game, int(start["game"]), seq
+
+
+def finished_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Iterator[GameResult]:
+    """The result of every game of a table's event log that ended, in order."""
+    for game, number, end_seq in ended_games(rules, events):
+        yield result_of(game, number, end_seq)
+
+
+def game_of_log(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]], number: int) -> Game | None:
+    """Game ``number`` of a table's event log as it ended; None when the log holds no such finished game."""
+    return next((game for game, ended, _ in ended_games(rules, events) if ended == number), None)

@@ -23,7 +23,7 @@ import json
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
@@ -42,8 +42,8 @@ CACHED_REPLAYS = 64
 #: A game played on this server is replayed whatever its length (the limits are for uploaded records).
 TABLE_GAME = ReplayLimits(max_actions=sys.maxsize, max_rounds=sys.maxsize)
 MAX_WAITING = 8  # replays queued behind the one being worked out; past that the server is busy
-STATUS = {"bad-record": 400, "bad-seat": 400, "too-large": 413, "unsupported-media-type": 415,
-          "rate-limited": 429, "busy": 503}
+STATUS = {"bad-record": 400, "bad-seat": 400, "bad-game": 400, "too-large": 413,
+          "unsupported-media-type": 415, "rate-limited": 429, "busy": 503}
 
 
 class ReplayTable(Protocol):
@@ -51,6 +51,10 @@ class ReplayTable(Protocol):
 
     game: Game | None
     game_number: int
+
+
+#: ``(request, table_id, number)`` → game ``number`` of the table as it ended, or None (no such finished game).
+EarlierGame = Callable[[Request, str, int], Awaitable[Game | None]]
 
 
 class TableSource(Protocol):
@@ -157,6 +161,16 @@ def _json_answer(request: Request, gzipped: bytes) -> Response:
     return Response(gzip.decompress(gzipped), media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
+def _game_number(request: Request, latest: int) -> int:
+    """The ``game`` asked for (``?game=N``, 1 for a table's first game; the latest when not given)."""
+    text = request.query_params.get("game")
+    if text is None or text == "":
+        return latest
+    if not text.isdecimal() or len(text) > 9 or not 1 <= int(text) <= latest:
+        raise ReplayRefused("bad-game", f"game must be a number from 1 to {latest}, not {text[:20]!r}")
+    return int(text)
+
+
 def _seat(request: Request) -> int | None:
     text = request.query_params.get("seat")
     if text is None or text in ("", "all"):
@@ -198,8 +212,9 @@ async def _record_body(request: Request, limit: int) -> Record:
 
 
 def add_replay_routes(app: FastAPI, *, front_end: Callable[[], Response], tables: Callable[[Request], TableSource],
-                      settings: ServerSettings) -> None:
-    """Add the viewer's page and API routes to ``app``; ``tables(request)`` gives the server's tables."""
+                      earlier_game: EarlierGame, settings: ServerSettings) -> None:
+    """Add the viewer's page and API routes to ``app``; ``tables(request)`` gives the server's tables and
+    ``earlier_game(request, table_id, number)`` a game the table finished before its latest one."""
     replays = Replays(settings)
 
     @app.exception_handler(ReplayRefused)
@@ -223,6 +238,12 @@ def add_replay_routes(app: FastAPI, *, front_end: Callable[[], Response], tables
             return error_response(404, "not-found", f"there is no table {table_id!r}")
         if table.game is None:
             return error_response(404, "not-started", "no game has been played at this table yet")
+        number = _game_number(request, table.game_number)
+        if number < table.game_number:  # an earlier game of a table played again: over, read from the log
+            earlier = await earlier_game(request, table_id, number)
+            if earlier is None:
+                return error_response(404, "no-such-game", f"table {table_id!r} finished no game {number}")
+            return _json_answer(request, await replays.of_table(request, table_id, number, record_of(earlier), seat))
         if not table.game.game_over:
             # A live game's record holds every hand, the stock and the deal seed: never served.
             return error_response(409, "game-in-progress", "the replay is available once the game is over")

@@ -54,7 +54,11 @@ function wholeFrames(deltas) {
 /** "/replay/{table}": a finished table's game. */
 export function showTableReplay(main, tableId) {
   useStylesheet();
-  const path = (seat) => `/api/tables/${encodeURIComponent(tableId)}/replay` + (seat === null ? "" : `?seat=${seat}`);
+  // "?game=N": an earlier game of a table played again (links from My games); the server checks N.
+  const game = new URLSearchParams(location.search).get("game");
+  const query = (seat) => [game === null ? null : `game=${encodeURIComponent(game)}`,
+    seat === null ? null : `seat=${seat}`].filter((part) => part !== null).join("&");
+  const path = (seat) => `/api/tables/${encodeURIComponent(tableId)}/replay` + (query(seat) ? `?${query(seat)}` : "");
   const viewer = new ReplayViewer(main, {
     load: (seat) => fetchReplay(path(seat)),
     source: el("span", {}, "Table ", el("a", { href: `/table/${encodeURIComponent(tableId)}` }, tableId)),
@@ -62,7 +66,7 @@ export function showTableReplay(main, tableId) {
   });
   // The table's summary first: a game still being played is refused before its replay is asked for.
   api.table(tableId).then((summary) => {
-    if (summary.status === "finished") return viewer.open();
+    if (summary.status === "finished" || game !== null) return viewer.open();
     throw new ApiError(409, summary.status === "playing" ? "game-in-progress" : "not-started",
       "No game has finished at this table yet.");
   }).catch((err) => {
