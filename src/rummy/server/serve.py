@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
-import redis
 import uvicorn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -202,6 +201,8 @@ def _cluster_problem(args: argparse.Namespace, url: str) -> str | None:
         return "--redis needs a PostgreSQL --db (every worker writes the same event log)"
     if args.lease_seconds < 0.3:
         return "--lease-seconds must be at least 0.3"
+    import redis  # only for a cluster
+
     try:
         client = redis.Redis.from_url(args.redis, socket_connect_timeout=5)
         try:
