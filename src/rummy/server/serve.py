@@ -128,6 +128,9 @@ def serve_command(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         url = _database(args)
+        problem = _cluster_problem(args, url)
+        if problem is not None:
+            return _fail(problem, 2)
         status = _status(url)
     except (DatabaseURLError, ConnectionError) as error:
         return _fail(str(error), 2)
@@ -145,9 +148,6 @@ def serve_command(args: argparse.Namespace) -> int:
         ensure_writable(url)
     except DatabaseNotWritable as error:
         return _fail(str(error), 2)
-    problem = _cluster_problem(args, url)
-    if problem is not None:
-        return _fail(problem, 2)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port must be 0–65535, not {args.port}", 2)
     try:
