@@ -296,7 +296,10 @@ def test_a_stalled_owner_wakes_up_and_lets_the_table_go(services: Services, work
                                                claim_seconds=0)
         ann, bob = players
         await start_game(ann)
-        state = await ann.wait_state(lambda m: m["view"] is not None)
+        for player in players:
+            await player.wait_state(lambda m: m["view"] is not None)
+        state = ann.state
+        assert state is not None
         mover = ann if state["view"]["active"] == 0 else bob
         if mover is bob:  # the one whose socket is on the owner must be the one to move
             await bob.finish_turn(random.Random(3))
@@ -350,7 +353,11 @@ def test_workers_flag_replaces_a_killed_worker(services: Services, workers: Call
             await player.close()
         os.kill(first[0], signal.SIGKILL)
         await until(lambda: len(supervisor.children()) == 2 and first[0] not in supervisor.children())
-        back = [await Player(at(supervisor), p.name, cookie=p.cookie).connect(table_id) for p in players]  # type: ignore[arg-type]
+        back = []
+        for player in players:  # a socket linked to the killed worker is closed (1012): connect again
+            tracked = Tracked(at(supervisor), player.name, cookie=player.cookie)  # type: ignore[arg-type]
+            tracked.ledger = []
+            back.append(await reconnect(tracked, [supervisor], table_id))
         assert all(p.state is not None and p.state["table"]["status"] == "playing" for p in back)
         await asyncio.gather(*(p.play(random.Random(i)) for i, p in enumerate(back)))
         check_log(await event_log(services, table_id), "basic")

@@ -32,7 +32,6 @@ from rummy.house_rules import get_variant
 from rummy.record import dumps, record_of
 from rummy.server.bot_runner import BotRunner, bot_name, playable_level
 from rummy.server.catalog import RequestError, TableConfig, rules_help, variant_catalog
-from rummy.server.cluster import Cluster
 from rummy.server.cluster_links import RemoteTable
 from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
@@ -100,6 +99,8 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
         bots = BotRunner(config.bot_processes, config.bot_timeout)
         cluster = None
         if redis_url is not None:
+            from rummy.server.cluster import Cluster  # redis only for a cluster
+
             cluster = Cluster(redis_url, heartbeat_seconds=config.heartbeat_seconds, lease_seconds=config.lease_seconds)
             await cluster.start()
             log.info("worker %s joined the cluster at %s", cluster.worker_id, redis_url.split("@")[-1])

@@ -33,6 +33,7 @@ log = logging.getLogger("rummy.server")
 
 PREFIX = "rummy:"
 WORKERS = PREFIX + "workers"
+CLOSE_SECONDS = 3.0  # the longest a closing worker waits for Redis at each step
 
 #: Claim table ARGV[2] for worker ARGV[1] unless a live worker owns it; returns the owner after the call.
 CLAIM = """
@@ -136,8 +137,10 @@ class Cluster:
         """Leave the cluster: the tables this worker owned are free to be claimed at once."""
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.flush()
+        if self._tasks:  # never hang a shutdown on Redis
+            await asyncio.wait(self._tasks, timeout=CLOSE_SECONDS)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
         with contextlib.suppress(Exception):  # Redis may be gone: the lease then lapses by itself
             owned = await self.redis.smembers(tables_key(self.worker_id))
             sha = await self.redis.script_load(RELEASE)
@@ -146,8 +149,9 @@ class Cluster:
                     pipe.evalsha(sha, 1, owner_key(str(table_id)), self.worker_id, str(table_id))
                 pipe.delete(worker_key(self.worker_id), tables_key(self.worker_id))
                 pipe.srem(WORKERS, self.worker_id)
-                await pipe.execute()
-        await self.redis.aclose()
+                await asyncio.wait_for(pipe.execute(), CLOSE_SECONDS)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.redis.aclose(), CLOSE_SECONDS)
 
     # -- ownership --------------------------------------------------------------------------
 

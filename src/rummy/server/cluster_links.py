@@ -18,14 +18,16 @@ import dataclasses
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from rummy.server.cluster import Cluster
 from rummy.server.connections import Connection
 from rummy.server.protocol import Command
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
 from rummy.server.table_inbox import ClientCommand, Connected, Disconnected, Item
+
+if TYPE_CHECKING:  # redis is imported only by a server started with --redis
+    from rummy.server.cluster import Cluster
 
 log = logging.getLogger("rummy.server")
 

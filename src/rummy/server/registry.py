@@ -18,11 +18,10 @@ import logging
 import re
 import secrets
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummy.server.bot_runner import BotRunner
 from rummy.server.catalog import TableConfig
-from rummy.server.cluster import Cluster
 from rummy.server.cluster_links import ClusterLinks, LocalTable, RemoteTable
 from rummy.server.commit import Commit
 from rummy.server.db import Database
@@ -32,6 +31,9 @@ from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
 from rummy.server.table_core import TableCore
 from rummy.server.tables import Table
+
+if TYPE_CHECKING:  # redis is imported only by a server started with --redis
+    from rummy.server.cluster import Cluster
 
 log = logging.getLogger("rummy.server")
 

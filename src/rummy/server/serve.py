@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
-import redis
 import uvicorn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -129,6 +128,9 @@ def serve_command(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         url = _database(args)
+        problem = _cluster_problem(args, url)
+        if problem is not None:
+            return _fail(problem, 2)
         status = _status(url)
     except (DatabaseURLError, ConnectionError) as error:
         return _fail(str(error), 2)
@@ -146,9 +148,6 @@ def serve_command(args: argparse.Namespace) -> int:
         ensure_writable(url)
     except DatabaseNotWritable as error:
         return _fail(str(error), 2)
-    problem = _cluster_problem(args, url)
-    if problem is not None:
-        return _fail(problem, 2)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port must be 0–65535, not {args.port}", 2)
     try:
@@ -202,6 +201,8 @@ def _cluster_problem(args: argparse.Namespace, url: str) -> str | None:
         return "--redis needs a PostgreSQL --db (every worker writes the same event log)"
     if args.lease_seconds < 0.3:
         return "--lease-seconds must be at least 0.3"
+    import redis  # only for a cluster
+
     try:
         client = redis.Redis.from_url(args.redis, socket_connect_timeout=5)
         try:
