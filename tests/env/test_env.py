@@ -182,7 +182,7 @@ def test_the_environment_encodes_exactly_the_view(variant: str, players: int, op
     assert melds >= 2 or env.rules.uses_books  # random play seldom lays a book
 
 
-def test_each_step_lists_the_moves_once() -> None:
+def test_each_step_lists_the_moves_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # The mask, the observation and the composite move an id names come from one listing of the candidates.
     env = aec_env("progressive-buy-it", 4, seed=5)
     env.reset(seed=5)
@@ -195,16 +195,13 @@ def test_each_step_lists_the_moves_once() -> None:
         calls += 1
         return listing(*arguments)
 
-    aec_module.legal_actions = counted  # type: ignore[assignment]
-    try:
-        steps = 0
-        for _ in env.agent_iter(max_iter=400):
-            observation, _, terminated, truncated, _ = env.last()
-            env.observe(env.agent_selection)
-            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            steps += 1
-    finally:
-        aec_module.legal_actions = listing  # type: ignore[assignment]
+    monkeypatch.setattr(aec_module, "legal_actions", counted)
+    steps = 0
+    for _ in env.agent_iter(max_iter=400):
+        observation, _, terminated, truncated, _ = env.last()
+        env.observe(env.agent_selection)
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
     assert calls == steps
 
 
