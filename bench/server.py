@@ -324,6 +324,7 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, server_cp
     print(f"latency ms      p50 {percentile(50):.1f}   p90 {percentile(90):.1f}   p99 {percentile(99):.1f}   "
           f"max {latencies[-1] * 1000:.1f}   mean {statistics.fmean(latencies) * 1000:.1f}")
     print(f"CPU (cores)     server {server_cpu:.2f}   bench clients {client_cpu:.2f}")
+    print(f"server CPU      {server_cpu * elapsed / len(latencies) * 1000:.3f} ms per action")
 
 
 def table_arguments(description: str, tables: int) -> argparse.ArgumentParser:

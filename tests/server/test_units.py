@@ -12,6 +12,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rummy.game import Phase, new_game
 from rummy.search.playout import random_choice
@@ -60,6 +62,24 @@ def test_state_encoder_is_plain_json_of_the_message() -> None:
         text = encoder.text(seat)
         assert text == encode(state_message(table, seat, summary, events, deadline))  # type: ignore[arg-type]
         assert json.loads(text)["view"]["seat"] == seat
+
+
+# What a server message holds: text (any Unicode but lone surrogates), integers a browser reads
+# exactly, booleans, None and timer seconds; lists, tuples and objects of them.
+MESSAGE_TEXT = st.text(st.characters(blacklist_categories=("Cs",)))
+MESSAGE_SCALARS = (st.none() | st.booleans() | st.integers(-(2**53), 2**53) | MESSAGE_TEXT
+                   | st.floats(0, 10**6).map(lambda seconds: round(seconds, 1)))
+MESSAGE_VALUES = st.recursive(
+    MESSAGE_SCALARS,
+    lambda inner: st.lists(inner, max_size=5) | st.tuples(inner, inner)
+    | st.dictionaries(MESSAGE_TEXT | st.integers(0, 99), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(MESSAGE_VALUES)
+def test_encode_writes_what_the_standard_library_writes(value: Any) -> None:
+    assert encode(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_sentences_never_name_a_drawn_card() -> None:

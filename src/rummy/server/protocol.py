@@ -13,9 +13,10 @@ rummy.server.protocol.ProtocolError: bad-message: unsupported protocol version 2
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from rummy.server.strict_json import StrictJSONError, loads
 
@@ -147,5 +148,14 @@ def ack_message(command_id: str | int) -> dict[str, Any]:
 
 
 def encode(message: Any) -> str:
-    """Compact JSON text of a server message (or of a part of one)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON text of a server message (or of a part of one), UTF-8 characters unescaped.
+
+    orjson writes it several times faster than :func:`json.dumps` and the same text for everything a
+    message holds: strings, integers, booleans, None, lists, tuples, dicts (integer keys become
+    strings) and floats from 1e-4 to 1e16, such as a timer's seconds (outside that range the two
+    spell the exponent differently: ``1e16`` against ``1e+16``).
+
+    >>> encode({"seat": 1, "events": ["Zoë discarded the 7♥"], "deadline": {"seconds": 3.5}})
+    '{"seat":1,"events":["Zoë discarded the 7♥"],"deadline":{"seconds":3.5}}'
+    """
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
