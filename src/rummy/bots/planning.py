@@ -376,7 +376,7 @@ class ContractPlanner:
         for suit in range(4):
             base = suit * 13
             mask = 0
-            for bit, held in zip(_VALUE_BITS, counts[base:base + 13]):
+            for bit, held in zip(_VALUE_BITS, counts[base:base + 13], strict=True):
                 if held:
                     mask |= bit
             if not mask:
