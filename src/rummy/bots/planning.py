@@ -133,8 +133,10 @@ class ContractPlanner:
         self.shape = _Shape(self.slots)
         self.extra_shapes = [_Shape(slots) for slots in self._extra_slots()]
         self.memo: dict[tuple[int, ...], Plan] = {}
-        #: Group candidates of the cards the runs left, by (size, counts).
-        self.group_memo: dict[tuple[int, tuple[int, ...]], list[_Cand]] = {}
+        #: Group candidates, by (size, counts of the suited cards as bytes).
+        self.group_memo: dict[tuple[int, bytes], list[_Cand]] = {}
+        #: Run candidates, by (size, which suited cards are held as bytes of 0 and 1).
+        self.runs_memo: dict[tuple[int, bytes], list[_Cand]] = {}
         #: Group candidates of one rank, by (size, rank, copies held of each suit); a few thousand at most.
         self.rank_memo: dict[tuple[int, ...], list[_Cand]] = {}
         #: Run candidates of one suit, by (size, suit, values held).
@@ -253,7 +255,7 @@ class ContractPlanner:
             cands = options[index]
             if index == first_group and index:
                 # Groups take what the runs left: fresh candidates from the counts now.
-                state = tuple(counts)
+                state = bytes(counts[:_NATURALS])
                 for j in range(index, count):
                     kind = kind_of[j]
                     found = fresh.get(kind)
@@ -325,8 +327,8 @@ class ContractPlanner:
             return size // 2
         return missing
 
-    def _group_candidates(self, size: int, counts: Counts, state: tuple[int, ...]) -> list[_Cand]:
-        """Group candidates of the cards the runs left, memoised on those cards."""
+    def _group_candidates(self, size: int, counts: Counts, state: bytes) -> list[_Cand]:
+        """Group candidates of ``counts``, memoised on its suited cards (``state``: their counts as bytes)."""
         key = (size, state)
         found = self.group_memo.get(key)
         if found is None:
@@ -338,8 +340,15 @@ class ContractPlanner:
     def _candidates(self, slot: Slot, counts: Counts) -> list[_Cand]:
         """Partial melds for ``slot`` from ``counts`` (naturals only), fewest missing first."""
         if slot.kind == GROUP:
-            return self._groups(slot.min_size, counts)
-        return self._runs(slot.min_size, counts)
+            return self._group_candidates(slot.min_size, counts, bytes(counts[:_NATURALS]))
+        # Runs depend only on which suited cards are held.
+        key = (slot.min_size, bytes(counts[:_NATURALS]).translate(_HELD))
+        found = self.runs_memo.get(key)
+        if found is None:
+            if len(self.runs_memo) > _MEMO_BUDGET:
+                self.runs_memo.clear()
+            found = self.runs_memo[key] = self._runs(slot.min_size, counts)
+        return found
 
     def _groups(self, size: int, counts: Counts) -> list[_Cand]:
         """Partial groups of ``size`` from ``counts``, fewest missing first, the all-wild one last."""
@@ -450,6 +459,8 @@ def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
 
 _SUIT_USED = [_used_maker(s) for s in range(4)]
 _SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
+_NATURALS = 52  # the suited cards (a joker is 52)
+_HELD = bytes([0] + [1] * 255)  # bytes.translate table: a count to whether any is held
 _VALUE_BITS = tuple(2 << rank for rank in range(13))  # bit of each rank's value (ace = 1) in a suit mask
 _RANK_CARDS = [frozenset(s * 13 + r for s in range(4)) for r in range(13)]
 _NOTHING: frozenset[Card] = frozenset()
@@ -478,8 +489,10 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
 def _keep_within_budget() -> None:
     """Clear every shared planner's memos once together they pass the budget (checked before each new
     analysis, the only time they grow; a memo never changes an answer, only how fast it comes)."""
-    if sum(len(p.memo) + (len(p.group_memo) + len(p.run_memo)) // 4 for p in _PLANNERS.values()) > _MEMO_BUDGET:
+    sizes = (len(p.memo) + (len(p.group_memo) + len(p.run_memo) + len(p.runs_memo)) // 4 for p in _PLANNERS.values())
+    if sum(sizes) > _MEMO_BUDGET:
         for planner in _PLANNERS.values():
             planner.memo.clear()
             planner.group_memo.clear()
             planner.run_memo.clear()
+            planner.runs_memo.clear()
