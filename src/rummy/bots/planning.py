@@ -93,17 +93,19 @@ class DiscardMemory:
     def __init__(self) -> None:
         self.key: tuple[int, int, int] | None = None
         self.cards: dict[int, Card] = {}
+        self.top = 0  # every position remembered is below it
 
     def update(self, round_number: int, dealer: int, players: int, count: int,
                visible: Sequence[Card]) -> list[Card]:
         """Record a view's pile (``count`` cards, ``visible`` the top ones); the pile as known."""
         key = (round_number, dealer, players)
         if key != self.key:
-            self.key, self.cards = key, {}
-        for position in [p for p in self.cards if p >= count]:
-            del self.cards[position]
+            self.key, self.cards, self.top = key, {}, 0
+        for position in range(count, self.top):
+            self.cards.pop(position, None)
         for offset, card in enumerate(reversed(visible)):
             self.cards[count - 1 - offset] = card
+        self.top = count
         return list(self.cards.values())
 
 
@@ -301,7 +303,9 @@ class ContractPlanner:
         all_outs: set[Card] = set()
         caps = self.caps
         for leaf in leaves:
-            used_cards = tuple(c for cand in leaf for c in cand[4])
+            used_cards: tuple[Card, ...] = ()
+            for cand in leaf:
+                used_cards += cand[4]
             outs: set[Card] = set()
             if deficit:
                 missing = sum(c[0] for c in leaf)
