@@ -54,6 +54,25 @@ class Plan:
 _Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card]]
 
 
+class _Shape:
+    """What a search needs to know of a contract's slots, worked out once per contract."""
+
+    __slots__ = ("count", "distinct", "first_group", "kind_of", "same", "sizes")
+
+    def __init__(self, slots: Sequence[Slot]) -> None:
+        self.count = len(slots)
+        #: The distinct slots, and for each slot the index of its equal among them.
+        self.distinct: list[Slot] = []
+        self.kind_of: list[int] = []
+        for slot in slots:
+            if slot not in self.distinct:
+                self.distinct.append(slot)
+            self.kind_of.append(self.distinct.index(slot))
+        self.sizes = [slot.min_size for slot in slots]
+        self.same = [i > 0 and slots[i - 1] == slots[i] for i in range(self.count)]
+        self.first_group = next((i for i, slot in enumerate(slots) if slot.kind == GROUP), self.count)
+
+
 def unseen_counts(variant: Variant, players: int, seen: Sequence[Card]) -> Counts:
     """Copies of each card not among ``seen`` (own hand, table, visible discards)."""
     counts = pack(variant.decks_for(players), variant.jokers_per_deck)
@@ -74,17 +93,19 @@ class DiscardMemory:
     def __init__(self) -> None:
         self.key: tuple[int, int, int] | None = None
         self.cards: dict[int, Card] = {}
+        self.top = 0  # every position remembered is below it
 
     def update(self, round_number: int, dealer: int, players: int, count: int,
                visible: Sequence[Card]) -> list[Card]:
         """Record a view's pile (``count`` cards, ``visible`` the top ones); the pile as known."""
         key = (round_number, dealer, players)
         if key != self.key:
-            self.key, self.cards = key, {}
-        for position in [p for p in self.cards if p >= count]:
-            del self.cards[position]
+            self.key, self.cards, self.top = key, {}, 0
+        for position in range(count, self.top):
+            self.cards.pop(position, None)
         for offset, card in enumerate(reversed(visible)):
             self.cards[count - 1 - offset] = card
+        self.top = count
         return list(self.cards.values())
 
 
@@ -108,8 +129,18 @@ class ContractPlanner:
         self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
         self.wild_cards = [c for c in range(CARD_COUNT) if variant.is_wild(c)]
         self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
+        #: How many of a partial meld's missing cards wilds may supply, by [size][missing] (see :meth:`_cap`).
+        largest = max((slot.min_size for slot in self.slots), default=0) + 2
+        self.caps = [[self._cap(size, missing) for missing in range(size + 1)] for size in range(largest)]
+        self.shape = _Shape(self.slots)
+        self.extra_shapes = [_Shape(slots) for slots in self._extra_slots()]
         self.memo: dict[tuple[int, ...], Plan] = {}
-        self.group_memo: dict[tuple[Slot, tuple[int, ...]], list[_Cand]] = {}
+        #: Group candidates, by (size, counts of the suited cards as bytes).
+        self.group_memo: dict[tuple[int, bytes], list[_Cand]] = {}
+        #: Run candidates, by (size, which suited cards are held as bytes of 0 and 1).
+        self.runs_memo: dict[tuple[int, bytes], list[_Cand]] = {}
+        #: Group candidates of one rank, by (size, rank, copies held of each suit); a few thousand at most.
+        self.rank_memo: dict[tuple[int, ...], list[_Cand]] = {}
         #: Run candidates of one suit, by (size, suit, values held).
         self.run_memo: dict[tuple[int, int, int], list[_Cand]] = {}
 
@@ -122,7 +153,8 @@ class ContractPlanner:
         if plan is None:
             if len(self.memo) > _MEMO_BUDGET:
                 self.memo.clear()
-            plan = self._extra(list(counts)) if self.extra_card else self._analyze(list(counts), self.slots)
+            _keep_within_budget()
+            plan = self._extra(list(counts)) if self.extra_card else self._analyze(list(counts), self.shape)
             self.memo[key] = plan
         return plan
 
@@ -168,15 +200,22 @@ class ContractPlanner:
 
     # -- search ------------------------------------------------------------------------------
 
-    def _extra(self, counts: Counts) -> Plan:
-        best: Plan | None = None
+    def _extra_slots(self) -> list[list[Slot]]:
+        """The contracts with one slot a card longer (one per distinct slot), for ``extra_card``."""
         original = self.slots
+        contracts = []
         for index in range(len(original)):
             if index and original[index - 1] == original[index]:
                 continue
             slots = list(original)
             slots[index] = Slot(slots[index].kind, slots[index].min_size + 1)
-            option = self._analyze(list(counts), slots)
+            contracts.append(slots)
+        return contracts
+
+    def _extra(self, counts: Counts) -> Plan:
+        best: Plan | None = None
+        for shape in self.extra_shapes:
+            option = self._analyze(list(counts), shape)
             if best is None or option.deficit < best.deficit:
                 best = option
             elif option.deficit == best.deficit:
@@ -184,23 +223,23 @@ class ContractPlanner:
         assert best is not None
         return best
 
-    def _analyze(self, counts: Counts, slots: Sequence[Slot]) -> Plan:
+    def _analyze(self, counts: Counts, shape: _Shape) -> Plan:
         wilds = 0
         for card in self.wild_cards:
             wilds += counts[card]
             counts[card] = 0
-        lists: dict[Slot, list[_Cand]] = {}
-        for slot in slots:
-            if slot not in lists:
-                lists[slot] = self._candidates(slot, counts)
-        options = [lists[slot] for slot in slots]
-        count = len(slots)
+        built = [self._candidates(slot, counts) for slot in shape.distinct]
+        kind_of = shape.kind_of
+        options = [built[kind] for kind in kind_of]
+        count = shape.count
         rest = [0] * (count + 1)
         for i in range(count - 1, -1, -1):
             rest[i] = rest[i + 1] + min(options[i][0][0], options[i][-1][0])
-        same = [i > 0 and slots[i - 1] == slots[i] for i in range(count)]
-        first_group = next((i for i, slot in enumerate(slots) if slot.kind == GROUP), count)
-        fresh: dict[Slot, list[_Cand]] = {}
+        same = shape.same
+        first_group = shape.first_group
+        sizes = shape.sizes
+        group_candidates = self._group_candidates
+        fresh: dict[int, list[_Cand]] = {}
         best = [1 << 20, _LEAF_LIMIT]  # best deficit, leaf budget
         leaves: list[tuple[_Cand, ...]] = []
         chosen: list[_Cand] = []
@@ -218,42 +257,55 @@ class ContractPlanner:
             cands = options[index]
             if index == first_group and index:
                 # Groups take what the runs left: fresh candidates from the counts now.
-                state = tuple(counts)
+                state = bytes(counts[:_NATURALS])
                 for j in range(index, count):
-                    found = fresh.get(slots[j])
+                    kind = kind_of[j]
+                    found = fresh.get(kind)
                     if found is None:
-                        found = fresh[slots[j]] = self._group_candidates(slots[j], counts, state)
+                        found = fresh[kind] = group_candidates(sizes[j], counts, state)
                     options[j] = found
                 cands = options[index]
                 fresh.clear()
             last = len(cands) - 1  # the all-wild (or empty) candidate, always tried
             low = first if same[index] else 0
-            positions = [*range(low, min(last, low + _TOP_CANDIDATES)), last]
-            for position in positions:
+            stop = low + _TOP_CANDIDATES
+            if stop > last:
+                stop = last
+            slack = wilds - rest[index + 1] - missing
+            position = low if low < stop else last
+            while True:
                 cand = cands[position]
-                if cand[0] > best[0] + wilds - rest[index + 1] - missing or best[1] <= 0:
+                if cand[0] > best[0] + slack or best[1] <= 0:
                     if position == last:
                         break
-                    continue
-                used = cand[4]
-                free = True  # else some of its cards went to an earlier slot
-                for card in used:
-                    counts[card] -= 1
-                    if counts[card] < 0:
-                        free = False
-                if free:
-                    chosen.append(cand)
-                    search(index + 1, missing + cand[0], cap + cand[5], position)
-                    chosen.pop()
-                for card in used:
-                    counts[card] += 1
+                else:
+                    used = cand[4]
+                    free = True  # else some of its cards went to an earlier slot
+                    for card in used:
+                        counts[card] -= 1
+                        if counts[card] < 0:
+                            free = False
+                    if free:
+                        chosen.append(cand)
+                        search(index + 1, missing + cand[0], cap + cand[5], position)
+                        chosen.pop()
+                    for card in used:
+                        counts[card] += 1
+                if position == last:
+                    break
+                position += 1
+                if position == stop:
+                    position = last
 
         search(0, 0, 0, 0)
         deficit = max(0, best[0])
         result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
         all_outs: set[Card] = set()
+        caps = self.caps
         for leaf in leaves:
-            used_cards = tuple(c for cand in leaf for c in cand[4])
+            used_cards: tuple[Card, ...] = ()
+            for cand in leaf:
+                used_cards += cand[4]
             outs: set[Card] = set()
             if deficit:
                 missing = sum(c[0] for c in leaf)
@@ -263,7 +315,7 @@ class ContractPlanner:
                 for cand in leaf:
                     if cand[0] and cand[6]:
                         # One more natural: one card less missing, maybe less room for wilds.
-                        new_cap = cap - cand[5] + self._cap(cand[3], cand[0] - 1)
+                        new_cap = cap - cand[5] + caps[cand[3]][cand[0] - 1]
                         if missing - 1 - min(wilds, new_cap) < deficit:
                             outs.update(cand[6])
             frozen = frozenset(outs)
@@ -279,56 +331,82 @@ class ContractPlanner:
             return size // 2
         return missing
 
-    def _group_candidates(self, slot: Slot, counts: Counts, state: tuple[int, ...]) -> list[_Cand]:
-        """Group candidates of the cards the runs left, memoised on those cards."""
-        key = (slot, state)
+    def _group_candidates(self, size: int, counts: Counts, state: bytes) -> list[_Cand]:
+        """Group candidates of ``counts``, memoised on its suited cards (``state``: their counts as bytes)."""
+        key = (size, state)
         found = self.group_memo.get(key)
         if found is None:
             if len(self.group_memo) > 4 * _MEMO_BUDGET:
                 self.group_memo.clear()
-            found = self.group_memo[key] = self._candidates(slot, counts)
+            found = self.group_memo[key] = self._groups(size, counts)
         return found
 
     def _candidates(self, slot: Slot, counts: Counts) -> list[_Cand]:
         """Partial melds for ``slot`` from ``counts`` (naturals only), fewest missing first."""
-        size = slot.min_size
-        out: list[_Cand] = []
         if slot.kind == GROUP:
-            for rank in self.natural_ranks:
-                a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
+            return self._group_candidates(slot.min_size, counts, bytes(counts[:_NATURALS]))
+        # Runs depend only on which suited cards are held.
+        key = (slot.min_size, bytes(counts[:_NATURALS]).translate(_HELD))
+        found = self.runs_memo.get(key)
+        if found is None:
+            if len(self.runs_memo) > _MEMO_BUDGET:
+                self.runs_memo.clear()
+            found = self.runs_memo[key] = self._runs(slot.min_size, counts)
+        return found
+
+    def _groups(self, size: int, counts: Counts) -> list[_Cand]:
+        """Partial groups of ``size`` from ``counts``, fewest missing first, the all-wild one last."""
+        out: list[_Cand] = []
+        caps = self.caps[size]
+        memo = self.rank_memo
+        for rank in self.natural_ranks:
+            a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
+            if not (a or b or c or d):
+                continue
+            key = (size, rank, a, b, c, d)
+            found = memo.get(key)
+            if found is None:
                 held = a + b + c + d
-                if not held:
-                    continue
                 cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
                 missing = size - held if held < size else 0
-                out.append((missing, -held, (rank, 0), size, cards, self._cap(size, missing), _RANK_CARDS[rank]))
+                found = [(missing, -held, (rank, 0), size, cards, caps[missing], _RANK_CARDS[rank])]
                 if held >= 2 * size:  # room for a second group of the same rank
-                    out.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank]))
-            trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
-            all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
-            empty_cap = size if all_wild else self._cap(size, size)
-        else:
-            for suit in range(4):
-                base = suit * 13
-                mask = 0
-                for rank in range(13):
-                    if counts[base + rank]:
-                        mask |= 2 << rank
-                if not mask:
-                    continue
-                if mask & 2 and self.hi == 14:
-                    mask |= 1 << 14
-                if self.lo == 2:
-                    mask &= ~2
-                key = (size, suit, mask)
-                runs = self.run_memo.get(key)
-                if runs is None:
-                    if len(self.run_memo) > _MEMO_BUDGET:
-                        self.run_memo.clear()
-                    runs = self.run_memo[key] = self._suit_runs(size, suit, mask)
-                out.extend(runs)
-            empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
+                    found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank]))
+                memo[key] = found
+            out += found
+        trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
+        all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
         out.sort()
+        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], _NOTHING))
+        return out
+
+    def _runs(self, size: int, counts: Counts) -> list[_Cand]:
+        """Partial runs of ``size`` from ``counts``, fewest missing first, the all-wild one last."""
+        out: list[_Cand] = []
+        ace_high = self.hi == 14
+        no_low_ace = self.lo == 2
+        run_memo = self.run_memo
+        for suit in range(4):
+            base = suit * 13
+            mask = 0
+            for bit, held in zip(_VALUE_BITS, counts[base:base + 13], strict=True):
+                if held:
+                    mask |= bit
+            if not mask:
+                continue
+            if mask & 2 and ace_high:
+                mask |= 1 << 14
+            if no_low_ace:
+                mask &= ~2
+            key = (size, suit, mask)
+            runs = run_memo.get(key)
+            if runs is None:
+                if len(run_memo) > _MEMO_BUDGET:
+                    run_memo.clear()
+                runs = run_memo[key] = self._suit_runs(size, suit, mask)
+            out.extend(runs)
+        out.sort()
+        empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
         out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING))
         return out
 
@@ -352,7 +430,7 @@ class ContractPlanner:
             used = used_table(present)
             missing = size - len(used)
             seen[present] = len(out)
-            out.append((missing, -len(used), (suit, start), size, used, self._cap(size, missing), needs))
+            out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs))
         return out
 
 
@@ -385,6 +463,9 @@ def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
 
 _SUIT_USED = [_used_maker(s) for s in range(4)]
 _SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
+_NATURALS = 52  # the suited cards (a joker is 52)
+_HELD = bytes([0] + [1] * 255)  # bytes.translate table: a count to whether any is held
+_VALUE_BITS = tuple(2 << rank for rank in range(13))  # bit of each rank's value (ace = 1) in a suit mask
 _RANK_CARDS = [frozenset(s * 13 + r for s in range(4)) for r in range(13)]
 _NOTHING: frozenset[Card] = frozenset()
 
@@ -396,7 +477,7 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
     """A planner shared by every bot: its answers depend only on the rules it reads and the hand.
 
     The memos of all shared planners together stay under a fixed budget (they are cleared when
-    it is exceeded), so long-running processes do not grow.
+    it is exceeded, checked before each new analysis), so long-running processes do not grow.
     """
     key = (variant.ace_mode, variant.wild_policy, variant.wild_ranks, variant.all_wild_melds,
            variant.wild_group_min, variant.wild_group_counts_as_set, variant.run_min,
@@ -406,9 +487,16 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
         if len(_PLANNERS) >= 16:
             _PLANNERS.clear()
         found = _PLANNERS[key] = ContractPlanner(variant, contract, extra_card=extra_card)
-    if sum(len(p.memo) + (len(p.group_memo) + len(p.run_memo)) // 4 for p in _PLANNERS.values()) > _MEMO_BUDGET:
+    return found
+
+
+def _keep_within_budget() -> None:
+    """Clear every shared planner's memos once together they pass the budget (checked before each new
+    analysis, the only time they grow; a memo never changes an answer, only how fast it comes)."""
+    sizes = (len(p.memo) + (len(p.group_memo) + len(p.run_memo) + len(p.runs_memo)) // 4 for p in _PLANNERS.values())
+    if sum(sizes) > _MEMO_BUDGET:
         for planner in _PLANNERS.values():
             planner.memo.clear()
             planner.group_memo.clear()
             planner.run_memo.clear()
-    return found
+            planner.runs_memo.clear()
