@@ -17,29 +17,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rummy.cards import card_name, card_names
 from rummy.game import Game
 from rummy.search.playout import random_game
 from rummy.server.commit import Commit
 from rummy.server.db import Database, migrate, normalize_db_url
+from rummy.server.event_log import game_events
 from rummy.server.history import History
 
 VARIANTS = ("basic", "purchase", "may-i", "progressive-buy-it", "progressive-15")
 
 
 def event_log(game: Game) -> list[tuple[int, str, dict[str, Any]]]:
-    events: list[tuple[str, dict[str, Any]]] = [("start", {"game": 1, "seed": game.seed, "players": game.players})]
-    for index, deal in enumerate(game.deals):
-        purchase = deal["purchase_cards"]
-        events.append(("deal", {
-            "round": index + 1, "dealer": deal["dealer"], "hands": [card_names(h) for h in deal["hands"]],
-            "upcard": card_name(deal["upcard"]) if deal["upcard"] is not None else None,
-            "stock": card_names(deal["stock"]),
-            "purchase_cards": card_names(purchase) if purchase is not None else None,
-        }))
-        last = game.round_starts[index + 1] if index + 1 < len(game.deals) else len(game.log)
-        events += [("action", {"action": str(a), "by": "bot"}) for a in game.log[game.round_starts[index]:last]]
-    return [(seq, kind, payload) for seq, (kind, payload) in enumerate(events, start=1)]
+    """The events a server writes for ``game`` (docs: rummy.server.event_log)."""
+    return game_events(game, by="bot")
 
 
 async def main(games: int, url: str) -> None:

@@ -26,12 +26,12 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import make_url
 
-from rummy.cards import card_name, card_names
 from rummy.game import Game
 from rummy.record import dumps, record_of
 from rummy.search.playout import random_game
 from rummy.server.commit import Commit
 from rummy.server.db import MIGRATIONS_DIR, Database, migrate, normalize_db_url, schema_status
+from rummy.server.event_log import game_events
 from rummy.server.history import History
 from tests.server.conftest import free_port
 from tests.server.test_history import check_history, check_stats, expected_from_record
@@ -43,18 +43,7 @@ OLD_GAMES = [("basic", 2, 1), ("basic", 3, 2), ("purchase", 3, 3), ("purchase", 
 
 def event_log(game: Game) -> list[tuple[int, str, dict[str, Any]]]:
     """The events a server writes for ``game`` (docs: rummy.server.event_log)."""
-    events: list[tuple[str, dict[str, Any]]] = [("start", {"game": 1, "seed": game.seed, "players": game.players})]
-    for index, deal in enumerate(game.deals):
-        purchase = deal["purchase_cards"]
-        events.append(("deal", {
-            "round": index + 1, "dealer": deal["dealer"], "hands": [card_names(h) for h in deal["hands"]],
-            "upcard": card_name(deal["upcard"]) if deal["upcard"] is not None else None,
-            "stock": card_names(deal["stock"]),
-            "purchase_cards": card_names(purchase) if purchase is not None else None,
-        }))
-        last = game.round_starts[index + 1] if index + 1 < len(game.deals) else len(game.log)
-        events += [("action", {"action": str(a), "by": "player"}) for a in game.log[game.round_starts[index]:last]]
-    return [(seq, kind, payload) for seq, (kind, payload) in enumerate(events, start=1)]
+    return game_events(game, by="player")
 
 
 def upgrade_to(url: str, revision: str) -> None:

@@ -30,19 +30,31 @@ from rummy.server.describe import Before, describe_action, describe_deal
 from rummy.variants import Variant
 
 
-def deal_payload(game: Game) -> dict[str, Any]:
-    """The ``deal`` event of the round just dealt: every card, so a restart needs no shuffle."""
-    deal = game.deals[-1]
+def deal_payload(game: Game, index: int = -1) -> dict[str, Any]:
+    """The ``deal`` event of the round just dealt (or of ``game.deals[index]``): every card, so a restart
+    needs no shuffle."""
+    deal = game.deals[index]
     upcard = deal["upcard"]
     purchase = deal["purchase_cards"]
     return {
-        "round": game.round_number,
+        "round": game.start_round + (index if index >= 0 else len(game.deals) + index),
         "dealer": deal["dealer"],
         "hands": [card_names(hand) for hand in deal["hands"]],
         "upcard": card_name(upcard) if upcard is not None else None,
         "stock": card_names(deal["stock"]),
         "purchase_cards": card_names(purchase) if purchase is not None else None,
     }
+
+
+def game_events(game: Game, *, by: str = "player") -> list[tuple[int, str, dict[str, Any]]]:
+    """The event log a server writes for ``game`` from its start (no ``join`` or ``shuffle`` events): every
+    action made ``by`` one kind of actor.  For tests and benchmarks of what reads the log."""
+    events: list[tuple[str, dict[str, Any]]] = [("start", {"game": 1, "seed": game.seed, "players": game.players})]
+    for index in range(len(game.deals)):
+        events.append(("deal", deal_payload(game, index)))
+        last = game.round_starts[index + 1] if index + 1 < len(game.deals) else len(game.log)
+        events += [("action", {"action": str(a), "by": by}) for a in game.log[game.round_starts[index]:last]]
+    return [(seq, kind, payload) for seq, (kind, payload) in enumerate(events, start=1)]
 
 
 def replay_deal(game: Game, payload: dict[str, Any], shuffle: ShuffleSecret | None = None) -> None:

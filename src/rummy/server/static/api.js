@@ -8,11 +8,13 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** One HTTP request to the server's API; its JSON answer, or an ApiError.  ``body`` is sent as JSON,
+ * or as it is (a File or a string already in JSON) when ``raw``. */
+export async function request(method, path, body, { raw = false } = {}) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = raw ? body : JSON.stringify(body);
   }
   let response;
   try {

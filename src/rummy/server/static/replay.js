@@ -2,7 +2,7 @@
 // rummy-record/1 file. The server replays the record with the engine and sends every step's frame (every hand
 // face up, or one seat's view); this module only draws them, with the table's own renderers.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, request } from "./api.js";
 import { renderPiles, renderSeats } from "./board.js";
 import { cardElement, suitKey } from "./cards.js";
 import { renderMelds } from "./melds.js";
@@ -19,29 +19,8 @@ function useStylesheet() {
 }
 
 /** GET or POST a replay; the body of a POST is the record file itself (a File or a string), sent as it is. */
-async function fetchReplay(path, body) {
-  const init = { method: body === undefined ? "GET" : "POST", headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = body;
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached: " + err.message);
-  }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = data?.error || {};
-    throw new ApiError(response.status, error.code || String(response.status), error.message || response.statusText);
-  }
-  return data;
+function fetchReplay(path, body) {
+  return request(body === undefined ? "GET" : "POST", path, body, { raw: true });
 }
 
 /** Whole frames from the first frame and the differences the server sends after it. */
