@@ -191,9 +191,10 @@ class Answer:
         return self.status_seen == "finished"
 
 
-async def ask_every_route(player: Player, table_id: str, stop: asyncio.Event) -> list[Answer]:
+async def ask_every_route(player: Player, table_id: str, stop: asyncio.Event,
+                          asked_in_play: asyncio.Event) -> list[Answer]:
     """Ask every route of :data:`HTTP_READS` with ``player``'s cookie, round after round, until ``stop``
-    (one more round after it)."""
+    (one more round after it); ``asked_in_play`` is set once a whole round was asked during the game."""
     answers = []
     cookies = {"rummy_session": player.cookie} if player.cookie else {}
     # a finished game's replay is worked out on the first request: seconds for a long game on a busy machine
@@ -205,6 +206,8 @@ async def ask_every_route(player: Player, table_id: str, stop: asyncio.Event) ->
                 response = await http.get(template.format(table_id=table_id, round_text=1))
                 answers.append(Answer(template, state["seq"], state["table"]["status"], response.status_code,
                                       response.content))
+            if all(answer.status_seen == "playing" for answer in answers[-len(HTTP_READS):]):
+                asked_in_play.set()
             if last_round:
                 return answers
             await asyncio.sleep(0.01)
@@ -259,8 +262,13 @@ async def leak_check(server: LiveServer, variant: str, seats: int, seed: int,
                                            options=options or {})
     spectator = await Player(server, "Watcher").connect(table_id)
     stop = asyncio.Event()
-    askers = [asyncio.create_task(ask_every_route(p, table_id, stop)) for p in [*players, spectator]]
+    asked_in_play = [asyncio.Event() for _ in range(len(players) + 1)]
+    askers = [asyncio.create_task(ask_every_route(p, table_id, stop, asked))
+              for p, asked in zip([*players, spectator], asked_in_play, strict=True)]
     await start_game(players[0])
+    # every route is asked at least once during the game, however soon it ends (a purchase game can end
+    # after a few turns): nobody moves before each asker has been round them all
+    await asyncio.wait_for(asyncio.gather(*(asked.wait() for asked in asked_in_play)), timeout=120)
     rng = random.Random(seed)
     await asyncio.gather(*(p.play(random.Random(rng.random()), buy_chance=0.3, timeout=600) for p in players))
     final_seq = players[0].state["seq"]
