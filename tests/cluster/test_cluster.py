@@ -27,7 +27,7 @@ from rummy.server.db import Database, StaleOwnerError, normalize_db_url
 from rummy.server.event_log import rebuild
 from tests.cluster.conftest import Services, at, spread_table, until
 from tests.cluster.services import Worker
-from tests.server.conftest import Player, run, start_game
+from tests.server.conftest import Player, open_window, run, start_game
 
 pytestmark = pytest.mark.slow
 
@@ -107,18 +107,6 @@ def test_clients_on_two_workers_play_one_table(services: Services, workers: Call
         assert [t["table_id"] for t in mine.json()] == [table_id]  # the lobby is the same on every worker
 
     run(scenario())
-
-
-async def open_window(players: list[Player]) -> dict[str, Any]:
-    """Wait until a claim window is open and every client has seen it; return that state."""
-    while True:
-        state = players[0].state
-        assert state is not None
-        if state["view"] and state["view"]["phase"] == "claim":
-            for player in players:
-                await player.state_from(state["seq"])
-            return state
-        await players[0].wait_for(lambda m: m["type"] == "state", start=len(players[0].messages))
 
 
 def test_simultaneous_buys_across_three_workers(services: Services, workers: Callable[..., Worker]) -> None:

@@ -321,3 +321,15 @@ def run(coroutine: Awaitable[Any]) -> Any:
         return await coroutine
 
     return asyncio.run(main())
+
+
+async def open_window(players: list[Player]) -> dict[str, Any]:
+    """Wait until a claim window is open and every client has seen it; return that state."""
+    while True:
+        state = players[0].state
+        assert state is not None
+        if state["view"] and state["view"]["phase"] == "claim":
+            for player in players:
+                await player.state_from(state["seq"])
+            return state
+        await players[0].wait_for(lambda m: m["type"] == "state", start=len(players[0].messages))

@@ -15,7 +15,7 @@ import sqlite3
 import pytest
 
 from rummy.record import loads, replay
-from tests.server.conftest import LiveServer, Player, playing, run, seated_table, start_game
+from tests.server.conftest import LiveServer, Player, open_window, playing, run, seated_table, start_game
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 FAST_VARIANTS = {"progressive-buy-it", "may-i", "basic", "purchase"}
@@ -95,18 +95,6 @@ def test_bots_only_game_to_the_end(live_server: LiveServer) -> None:
 
 
 # -- claims ----------------------------------------------------------------------------------------
-
-
-async def open_window(players: list[Player]) -> dict[str, object]:
-    """Wait until a claim window is open and every client has seen it; return that state."""
-    while True:
-        state = players[0].state
-        assert state is not None
-        if state["view"] and state["view"]["phase"] == "claim":
-            for player in players:
-                await player.state_from(state["seq"])
-            return state
-        await players[0].wait_for(lambda m: m["type"] == "state", start=len(players[0].messages))
 
 
 def test_simultaneous_buys_first_call_one_winner(live_server: LiveServer) -> None:
