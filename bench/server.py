@@ -212,17 +212,24 @@ def start_server(port: int, db: str, flags: tuple[str, ...] = SATURATING) -> sub
     return subprocess.Popen([*rummy, "serve", "--db", db, "--port", str(port), *flags])
 
 
-@contextlib.contextmanager
-def running_server(flags: tuple[str, ...], port: int = 0) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
-    """``rummy serve`` with ``flags`` on a temporary SQLite file and ``port`` (0: a free one), with as
-    many file descriptors as the clients may have; yields its base URL, its process and the database
-    file, and stops it at the end."""
+def _prepare_for_clients(port: int) -> int:
+    """Raise this process's file-descriptor limit to its hard limit (one per client socket, and the server
+    inherits it) and give ``port``, or a free one when it is 0."""
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if not port:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
+    return port
+
+
+@contextlib.contextmanager
+def running_server(flags: tuple[str, ...], port: int = 0) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """``rummy serve`` with ``flags`` on a temporary SQLite file and ``port`` (0: a free one), with as
+    many file descriptors as the clients may have; yields its base URL, its process and the database
+    file, and stops it at the end."""
+    port = _prepare_for_clients(port)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         server = start_server(port, f"sqlite:///{db}", flags)
@@ -372,12 +379,7 @@ def main() -> None:
 @contextlib.contextmanager
 def running_cluster(db: str, redis: str, workers: int, port: int = 0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``rummy serve --workers N --redis`` on a migrated PostgreSQL; yields its base URL and supervisor."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    if not port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+    port = _prepare_for_clients(port)
     rummy = [sys.executable, "-m", "rummy"]
     subprocess.run([*rummy, "migrate", "--db", db], check=True, capture_output=True)
     server = subprocess.Popen([*rummy, "serve", "--db", db, "--redis", redis, "--workers", str(workers),
