@@ -42,7 +42,7 @@ CACHED_REPLAYS = 64
 #: A game played on this server is replayed whatever its length (the limits are for uploaded records).
 TABLE_GAME = ReplayLimits(max_actions=sys.maxsize, max_rounds=sys.maxsize)
 MAX_WAITING = 8  # replays queued behind the one being worked out; past that the server is busy
-STATUS = {"bad-record": 400, "bad-seat": 400, "bad-game": 400, "too-large": 413,
+STATUS = {"bad-record": 400, "bad-seat": 400, "bad-game": 400, "no-such-game": 404, "too-large": 413,
           "unsupported-media-type": 415, "rate-limited": 429, "busy": 503}
 
 
@@ -122,10 +122,11 @@ class Replays:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         return gzip.compress(text.encode("utf-8"), compresslevel=6)
 
-    async def of_table(self, request: Request, table_id: str, game_number: int, record: Record,
-                       seat: int | None) -> bytes:
+    async def of_table(self, request: Request, table_id: str, game_number: int,
+                       record: Callable[[], Awaitable[Record]], seat: int | None) -> bytes:
         """A finished table's replay: kept once worked out, and worked out once for everyone who asks
-        while it is being worked out (everyone at a table opens it when the game ends)."""
+        while it is being worked out (everyone at a table opens it when the game ends); ``record()`` is
+        called only when the replay is not kept already."""
         key = (table_id, game_number, seat)
         if key in self._cache:
             self._cache.move_to_end(key)
@@ -135,7 +136,7 @@ class Replays:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._building[key] = future
         try:
-            body = await self.build(request, record, seat, TABLE_GAME)
+            body = await self.build(request, await record(), seat, TABLE_GAME)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -240,15 +241,23 @@ def add_replay_routes(app: FastAPI, *, front_end: Callable[[], Response], tables
             return error_response(404, "not-started", "no game has been played at this table yet")
         number = _game_number(request, table.game_number)
         if number < table.game_number:  # an earlier game of a table played again: over, read from the log
-            earlier = await earlier_game(request, table_id, number)
-            if earlier is None:
-                return error_response(404, "no-such-game", f"table {table_id!r} finished no game {number}")
-            return _json_answer(request, await replays.of_table(request, table_id, number, record_of(earlier), seat))
-        if not table.game.game_over:
+            async def earlier_record() -> Record:
+                earlier = await earlier_game(request, table_id, number)
+                if earlier is None:
+                    raise ReplayRefused("no-such-game", f"table {table_id!r} finished no game {number}")
+                return record_of(earlier)
+
+            return _json_answer(request, await replays.of_table(request, table_id, number, earlier_record, seat))
+        game = table.game
+        if not game.game_over:
             # A live game's record holds every hand, the stock and the deal seed: never served.
             return error_response(409, "game-in-progress", "the replay is available once the game is over")
-        record = record_of(table.game)
-        return _json_answer(request, await replays.of_table(request, table_id, table.game_number, record, seat))
+
+        async def latest_record() -> Record:
+            return record_of(game)
+
+        return _json_answer(request, await replays.of_table(request, table_id, table.game_number, latest_record,
+                                                            seat))
 
     @app.post("/api/replays")
     async def uploaded_replay(request: Request) -> Response:
