@@ -37,10 +37,10 @@ from functools import cached_property
 from rummy.actions import Action, Verb
 from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
 from rummy.bots.greedy import fits_table
-from rummy.bots.planning import DiscardMemory, Plan, planner_for, unseen_counts
+from rummy.bots.planning import ContractPlanner, DiscardMemory, Plan, planner_for, unseen_counts
 from rummy.cards import JOKER, Card, Counts, rank_of, suit_of, to_counts
 from rummy.errors import BotError
-from rummy.variants import Variant
+from rummy.variants import Slot, Variant
 from rummy.view import PlayerView
 
 __all__ = ["HeuristicBot"]
@@ -90,6 +90,8 @@ class HeuristicBot:
         self.points_weight = points_weight
         self.feed_penalty = feed_penalty
         self.memory = DiscardMemory()
+        #: The facts of the round being played (remade when the round changes).
+        self.round_facts: _RoundFacts | None = None
         self._basic = BasicPlanner(rummy=rummy, rummy_threat=rummy_threat)
         self._purchase = PurchasePlanner()
         #: Other actions worth weighing against the last choice, best first (filled by :meth:`choose`).
@@ -132,28 +134,63 @@ class HeuristicBot:
         return _ContractTurn(self, view, variant).choose()
 
 
+class _RoundFacts:
+    """What a contract decision needs of the round, worked out once per round (not per decision)."""
+
+    __slots__ = ("need", "planners", "players", "round", "rules", "variant")
+
+    def __init__(self, variant: Variant, round_number: int, players: int, contract: tuple[Slot, ...]) -> None:
+        self.variant = variant
+        self.round = round_number
+        self.players = players
+        self.rules = variant.round_rules(round_number, players)
+        self.need = sum(slot.min_size for slot in contract)
+        #: The planner, by whether the hand must place a card beyond the contract (see ``planner_for``).
+        self.planners = (planner_for(variant, contract), planner_for(variant, contract, extra_card=True))
+
+    def planner(self, hand_size: int) -> ContractPlanner:
+        extra = not self.rules.final_discard_allowed and hand_size <= self.need + 1
+        return self.planners[extra]
+
+
 class _ContractTurn:
-    """One decision in a contract variant: the facts of the view, worked out once."""
+    """One decision in a contract variant: the facts of the view, each worked out once when first needed."""
 
     def __init__(self, bot: HeuristicBot, view: PlayerView, variant: Variant) -> None:
         self.bot = bot
         self.view = view
         self.variant = variant
         self.me = view.seat if view.seat is not None else view.active
-        self.hand = list(view.hand)
-        self.counts = to_counts(self.hand)
-        self.players = len(view.players)
-        self.rules = variant.round_rules(view.round, self.players)
-        self.need = sum(slot.min_size for slot in view.contract)
-        extra = not self.rules.final_discard_allowed and len(self.hand) <= self.need + 1
-        self.planner = planner_for(variant, view.contract, extra_card=extra)
-        self.pile = bot.memory.update(view.round, view.dealer, self.players, view.discard_count, view.discard)
+        players = len(view.players)
+        facts = bot.round_facts
+        if facts is None or facts.variant is not variant or facts.round != view.round or facts.players != players:
+            facts = bot.round_facts = _RoundFacts(variant, view.round, players, view.contract)
+        self.players = players
+        self.rules = facts.rules
+        self.need = facts.need
+        self.facts = facts
+        self.pile = bot.memory.update(view.round, view.dealer, players, view.discard_count, view.discard)
         self.down = view.down[self.me]
-        others = [s for s in range(self.players) if s != self.me]
-        threats = [view.hand_sizes[s] for s in others if view.down[s]]
         self._fit_cache: dict[Card, bool] = {}
-        #: 0 (nobody is down) … 1 (an opponent is down with one or two cards).
-        self.late = 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
+
+    @cached_property
+    def hand(self) -> list[Card]:
+        return list(self.view.hand)
+
+    @cached_property
+    def counts(self) -> Counts:
+        return to_counts(self.view.hand)
+
+    @cached_property
+    def planner(self) -> ContractPlanner:
+        return self.facts.planner(len(self.view.hand))
+
+    @cached_property
+    def late(self) -> float:
+        """0 (nobody is down) … 1 (an opponent is down with one or two cards)."""
+        view = self.view
+        threats = [view.hand_sizes[s] for s in range(self.players) if s != self.me and view.down[s]]
+        return 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -213,31 +250,43 @@ class _ContractTurn:
         """Whether ``card`` brings the contract closer (or is a wild)."""
         if self.variant.is_wild(card):
             return True
-        return self.planner.with_card(self.counts, card).deficit < self.planner.deficit(self.counts)
+        return self._lowers(card)
+
+    def _lowers(self, card: Card) -> bool:
+        """Whether the hand with ``card`` has a smaller deficit (a deficit of 0 cannot be lowered, so the
+        hand with the card is analysed only when it could be)."""
+        before = self.planner.deficit(self.counts)
+        return before > 0 and self.planner.with_card(self.counts, card).deficit < before
 
     def _wants_buy(self, card: Card, *, own_turn: bool) -> bool:
         if self.down:
             return False
-        extra_cards = 1 + self.rules.penalty_cards
-        if self.need > len(self.hand) + 1:
+        if self.need > len(self.view.hand) + 1:
             # The contract cannot be met without buying (progressive-15 hands 12–13): buy a card that
             # helps, or any card once the round has gone on for a while.
             if self._elapsed() >= self.bot.patience * self.players or self.variant.is_wild(card):
                 return True
-            return self.planner.with_card(self.counts, card).deficit < self.planner.deficit(self.counts)
-        surplus = len(self.hand) + extra_cards + 1 - self.need
+            return self._lowers(card)
+        depth = self._buy_depth(own_turn=own_turn)
+        if depth is None:
+            return False
+        before = self.planner.deficit(self.counts)
+        if before > depth + 1 or before == 0:
+            return False  # too far, or nothing to lower
+        after = self.planner.with_card(self.counts, card)
+        return after.deficit < before and after.deficit <= depth
+
+    def _buy_depth(self, *, own_turn: bool) -> int | None:
+        """The deficit a bought card must bring the hand to (None: the hand is too swollen to buy at all)."""
+        surplus = len(self.view.hand) + 1 + self.rules.penalty_cards + 1 - self.need
         if surplus > 4 - (1 if self.rules.penalty_cards else 0) + (1 if own_turn else 0):
-            return False  # a swollen hand: every extra card is penalty risk
+            return None  # a swollen hand: every extra card is penalty risk
         depth = self.bot.buy_depth
         if self.late >= 0.6:
             depth = 0
         elif self.late > 0:
             depth = min(depth, 1)
-        before = self.planner.analyze(self.counts)
-        if before.deficit > depth + 1:
-            return False
-        after = self.planner.with_card(self.counts, card)
-        return after.deficit < before.deficit and after.deficit <= depth
+        return depth
 
     def _elapsed(self) -> int:
         """Cards drawn from the stock so far this round (until the first reshuffle)."""
@@ -250,12 +299,16 @@ class _ContractTurn:
         if self.bot.weigh_alternatives and top is not None and (self._fits(top) if self.down else self._helps(top)):
             self.bot.alternatives = [a for a in (take, buy if not self.down else None, draw) if a is not None]
         if top is not None and buy is not None and not self.down:
-            if self.need > len(self.hand) + 1 and self._wants_buy(top, own_turn=True):
-                return buy
-            before = self.planner.analyze(self.counts)
-            after = self.planner.with_card(self.counts, top)
-            if after.deficit < before.deficit and after.deficit > 0 and self._wants_buy(top, own_turn=True):
-                return buy  # the card and still a normal draw: a spare card for the lay-down
+            if self.need > len(self.view.hand) + 1:
+                if self._wants_buy(top, own_turn=True):
+                    return buy
+            elif self._buy_depth(own_turn=True) is not None and self.planner.deficit(self.counts) > 1:
+                # The card and still a normal draw: a spare card for the lay-down, when the card lowers the
+                # deficit but not to 0 (a deficit of 1 or less cannot be lowered to above 0).
+                before = self.planner.deficit(self.counts)
+                after = self.planner.with_card(self.counts, top).deficit
+                if 0 < after < before and self._wants_buy(top, own_turn=True):
+                    return buy
         if take is not None and (draw is None or (top is not None and self._wants_take(top))):
             return take
         if draw is not None:
@@ -265,13 +318,10 @@ class _ContractTurn:
     def _wants_take(self, card: Card) -> bool:
         if self.down:
             return fits_table(card, self.view.table, self.variant)
-        before = self.planner.analyze(self.counts)
-        after = self.planner.with_card(self.counts, card)
-        if after.deficit < before.deficit:
-            return True
-        if before.deficit == 0 and after.deficit == 0 and self.variant.is_wild(card):
-            return True
-        return False
+        before = self.planner.deficit(self.counts)
+        if before == 0:  # nothing to lower; a wild is still taken while the hand stays within reach
+            return self.variant.is_wild(card) and self.planner.with_card(self.counts, card).deficit == 0
+        return self.planner.with_card(self.counts, card).deficit < before
 
     def _table_play(self) -> Action | None:
         """The best play onto the table once down (None: nothing to play)."""
