@@ -48,10 +48,11 @@ class Plan:
     leaves: tuple[tuple[tuple[Card, ...], frozenset[Card]], ...] = ()
 
 
-# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs).
+# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs, used packed).
 # ``missing``: cards short of the slot's minimum; ``cap``: how many of those wilds may supply;
-# ``key``: canonical order among identical slots.
-_Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card]]
+# ``key``: canonical order among identical slots (no two candidates of a list share one, so the sort
+# never looks further); ``used packed``: the used naturals as one int, a byte per card kind (:func:`_packed`).
+_Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card], int]
 
 
 class _Shape:
@@ -153,7 +154,10 @@ class ContractPlanner:
         if plan is None:
             if len(self.memo) > _MEMO_BUDGET:
                 self.memo.clear()
-            _keep_within_budget()
+            _NEW_ANALYSES[0] += 1
+            if _NEW_ANALYSES[0] >= _BUDGET_CHECK_EVERY:
+                _NEW_ANALYSES[0] = 0
+                _keep_within_budget()
             plan = self._extra(list(counts)) if self.extra_card else self._analyze(list(counts), self.shape)
             self.memo[key] = plan
         return plan
@@ -228,7 +232,8 @@ class ContractPlanner:
         for card in self.wild_cards:
             wilds += counts[card]
             counts[card] = 0
-        built = [self._candidates(slot, counts) for slot in shape.distinct]
+        hand = int.from_bytes(bytes(counts), "little")  # one byte per card kind (see _packed)
+        built = [self._candidates(slot, counts, hand) for slot in shape.distinct]
         kind_of = shape.kind_of
         options = [built[kind] for kind in kind_of]
         count = shape.count
@@ -241,31 +246,18 @@ class ContractPlanner:
         group_candidates = self._group_candidates
         fresh: dict[int, list[_Cand]] = {}
         best = [1 << 20, _LEAF_LIMIT]  # best deficit, leaf budget
-        leaves: list[tuple[_Cand, ...]] = []
+        leaves: list[tuple[tuple[_Cand, ...], int, int]] = []  # (candidates, missing, wild capacity)
         chosen: list[_Cand] = []
 
-        def search(index: int, missing: int, cap: int, first: int) -> None:
-            if index == count:
-                best[1] -= 1
-                deficit = missing - (wilds if wilds < cap else cap)
-                if deficit < best[0]:
-                    best[0] = deficit
-                    leaves.clear()
-                if deficit == best[0] and len(leaves) < _KEEP_LEAVES:
-                    leaves.append(tuple(chosen))
-                return
+        def search(index: int, missing: int, cap: int, first: int, left: int) -> None:
+            """Try the candidates of slot ``index`` given the cards ``left`` (packed) by the slots before it.
+
+            The candidates tried are in ascending order of missing cards, so once one is cut off by the bound
+            (or the leaf budget is spent) every later one is too.  Before going down to the next slot the
+            bound is checked on the first candidate it would try: when that one is cut off the next slot
+            would try nothing, and (unless it is the first group slot, whose candidates depend on the cards
+            left) neither would it after any later candidate here, so the loop ends."""
             cands = options[index]
-            if index == first_group and index:
-                # Groups take what the runs left: fresh candidates from the counts now.
-                state = bytes(counts[:_NATURALS])
-                for j in range(index, count):
-                    kind = kind_of[j]
-                    found = fresh.get(kind)
-                    if found is None:
-                        found = fresh[kind] = group_candidates(sizes[j], counts, state)
-                    options[j] = found
-                cands = options[index]
-                fresh.clear()
             last = len(cands) - 1  # the all-wild (or empty) candidate, always tried
             low = first if same[index] else 0
             stop = low + _TOP_CANDIDATES
@@ -273,51 +265,85 @@ class ContractPlanner:
                 stop = last
             slack = wilds - rest[index + 1] - missing
             position = low if low < stop else last
+            guarded = left | _GUARDS
+            child = index + 1
+            if child == count:
+                while True:
+                    cand = cands[position]
+                    if cand[0] > best[0] + slack or best[1] <= 0:
+                        break
+                    if (guarded - cand[7]) & _GUARDS == _GUARDS:  # no kind went below zero: the cards are free
+                        best[1] -= 1
+                        total = cap + cand[5]
+                        deficit = missing + cand[0] - (wilds if wilds < total else total)
+                        if deficit < best[0]:
+                            best[0] = deficit
+                            leaves.clear()
+                        if deficit == best[0] and len(leaves) < _KEEP_LEAVES:
+                            leaves.append(((*chosen, cand), missing + cand[0], total))
+                    if position == last:
+                        break
+                    position += 1
+                    if position == stop:
+                        position = last
+                return
+            fresh_groups = child == first_group
+            child_same = same[child]
+            child_slack = wilds - rest[child + 1] - missing
             while True:
                 cand = cands[position]
                 if cand[0] > best[0] + slack or best[1] <= 0:
-                    if position == last:
-                        break
-                else:
-                    used = cand[4]
-                    free = True  # else some of its cards went to an earlier slot
-                    for card in used:
-                        counts[card] -= 1
-                        if counts[card] < 0:
-                            free = False
-                    if free:
+                    break
+                after = guarded - cand[7]
+                if after & _GUARDS == _GUARDS:
+                    after ^= _GUARDS
+                    if fresh_groups:
+                        # Groups take what the runs left: fresh candidates from the cards left now.
+                        for j in range(child, count):
+                            kind = kind_of[j]
+                            found = fresh.get(kind)
+                            if found is None:
+                                found = fresh[kind] = group_candidates(sizes[j], after)
+                            options[j] = found
+                        fresh.clear()
+                    if options[child][position if child_same else 0][0] > best[0] + child_slack - cand[0]:
+                        if not fresh_groups:
+                            break
+                    else:
                         chosen.append(cand)
-                        search(index + 1, missing + cand[0], cap + cand[5], position)
+                        search(child, missing + cand[0], cap + cand[5], position, after)
                         chosen.pop()
-                    for card in used:
-                        counts[card] += 1
                 if position == last:
                     break
                 position += 1
                 if position == stop:
                     position = last
 
-        search(0, 0, 0, 0)
+        if count:
+            search(0, 0, 0, 0, hand)
+        else:
+            best[0] = 0
+            leaves.append(((), 0, 0))
         deficit = max(0, best[0])
         result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
         all_outs: set[Card] = set()
         caps = self.caps
-        for leaf in leaves:
+        for leaf, missing, cap in leaves:
             used_cards: tuple[Card, ...] = ()
             for cand in leaf:
                 used_cards += cand[4]
+            if not deficit:
+                result.append((used_cards, _NOTHING))
+                continue
             outs: set[Card] = set()
-            if deficit:
-                missing = sum(c[0] for c in leaf)
-                cap = sum(c[5] for c in leaf)
-                if wilds < cap:
-                    outs.add(JOKER)
-                for cand in leaf:
-                    if cand[0] and cand[6]:
-                        # One more natural: one card less missing, maybe less room for wilds.
-                        new_cap = cap - cand[5] + caps[cand[3]][cand[0] - 1]
-                        if missing - 1 - min(wilds, new_cap) < deficit:
-                            outs.update(cand[6])
+            if wilds < cap:
+                outs.add(JOKER)
+            for cand in leaf:
+                if cand[0] and cand[6]:
+                    # One more natural: one card less missing, maybe less room for wilds.
+                    new_cap = cap - cand[5] + caps[cand[3]][cand[0] - 1]
+                    if missing - 1 - (wilds if wilds < new_cap else new_cap) < deficit:
+                        outs.update(cand[6])
             frozen = frozenset(outs)
             all_outs |= frozen
             result.append((used_cards, frozen))
@@ -331,27 +357,29 @@ class ContractPlanner:
             return size // 2
         return missing
 
-    def _group_candidates(self, size: int, counts: Counts, state: bytes) -> list[_Cand]:
-        """Group candidates of ``counts``, memoised on its suited cards (``state``: their counts as bytes)."""
-        key = (size, state)
+    def _group_candidates(self, size: int, hand: int) -> list[_Cand]:
+        """Group candidates of the naturals ``hand`` (packed, :func:`_packed`), memoised on it."""
+        key = (size, hand)
         found = self.group_memo.get(key)
         if found is None:
             if len(self.group_memo) > 4 * _MEMO_BUDGET:
                 self.group_memo.clear()
-            found = self.group_memo[key] = self._groups(size, counts)
+            found = self.group_memo[key] = self._groups(size, list(hand.to_bytes(CARD_COUNT, "little")))
         return found
 
-    def _candidates(self, slot: Slot, counts: Counts) -> list[_Cand]:
-        """Partial melds for ``slot`` from ``counts`` (naturals only), fewest missing first."""
+    def _candidates(self, slot: Slot, counts: Counts, hand: int) -> list[_Cand]:
+        """Partial melds for ``slot`` from ``counts`` (naturals only; ``hand`` the same packed), fewest
+        missing first."""
         if slot.kind == GROUP:
-            return self._group_candidates(slot.min_size, counts, bytes(counts[:_NATURALS]))
+            return self._group_candidates(slot.min_size, hand)
         # Runs depend only on which suited cards are held.
-        key = (slot.min_size, bytes(counts[:_NATURALS]).translate(_HELD))
+        held = bytes(counts[:_NATURALS]).translate(_HELD)
+        key = (slot.min_size, held)
         found = self.runs_memo.get(key)
         if found is None:
             if len(self.runs_memo) > _MEMO_BUDGET:
                 self.runs_memo.clear()
-            found = self.runs_memo[key] = self._runs(slot.min_size, counts)
+            found = self.runs_memo[key] = self._runs(slot.min_size, held)
         return found
 
     def _groups(self, size: int, counts: Counts) -> list[_Cand]:
@@ -369,29 +397,28 @@ class ContractPlanner:
                 held = a + b + c + d
                 cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
                 missing = size - held if held < size else 0
-                found = [(missing, -held, (rank, 0), size, cards, caps[missing], _RANK_CARDS[rank])]
+                found = [(missing, -held, (rank, 0), size, cards, caps[missing], _RANK_CARDS[rank], _packed(cards))]
                 if held >= 2 * size:  # room for a second group of the same rank
-                    found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank]))
+                    found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank],
+                                  _packed(cards[:size])))
                 memo[key] = found
             out += found
         trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
         all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
         out.sort()
-        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], _NOTHING))
+        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], _NOTHING, 0))
         return out
 
-    def _runs(self, size: int, counts: Counts) -> list[_Cand]:
-        """Partial runs of ``size`` from ``counts``, fewest missing first, the all-wild one last."""
+    def _runs(self, size: int, held: bytes) -> list[_Cand]:
+        """Partial runs of ``size`` from the suited cards ``held`` (a byte per card: 1 if held), fewest
+        missing first, the all-wild one last."""
         out: list[_Cand] = []
         ace_high = self.hi == 14
         no_low_ace = self.lo == 2
         run_memo = self.run_memo
         for suit in range(4):
             base = suit * 13
-            mask = 0
-            for bit, held in zip(_VALUE_BITS, counts[base:base + 13], strict=True):
-                if held:
-                    mask |= bit
+            mask = _value_mask(held[base:base + 13])
             if not mask:
                 continue
             if mask & 2 and ace_high:
@@ -407,7 +434,7 @@ class ContractPlanner:
             out.extend(runs)
         out.sort()
         empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
-        out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING))
+        out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING, 0))
         return out
 
     def _suit_runs(self, size: int, suit: int, mask: int) -> list[_Cand]:
@@ -425,12 +452,13 @@ class ContractPlanner:
             where = seen.get(present)
             if where is not None:  # the same cards in another window: more ways to fill it
                 old = out[where]
-                out[where] = old[:6] + (old[6] | needs,)
+                out[where] = old[:6] + (old[6] | needs, old[7])
                 continue
             used = used_table(present)
             missing = size - len(used)
             seen[present] = len(out)
-            out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs))
+            out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs,
+                        _packed(used)))
         return out
 
 
@@ -461,16 +489,41 @@ def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
     return needs
 
 
+def _packed(cards: Sequence[Card]) -> int:
+    """``cards`` as one int holding a byte per card kind, the count of that kind (the low byte is card 0).
+
+    A hand packed with :data:`_GUARDS` set (a high bit in every byte) less a packed set of cards keeps every
+    high bit exactly when the hand holds the cards: subtracting checks and removes them in one step.
+    """
+    total = 0
+    for card in cards:
+        total += 1 << (8 * card)
+    return total
+
+
+_GUARDS = _packed(range(CARD_COUNT)) * 0x80  # the high bit of every card kind's byte
+
+
 _SUIT_USED = [_used_maker(s) for s in range(4)]
 _SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
 _NATURALS = 52  # the suited cards (a joker is 52)
 _HELD = bytes([0] + [1] * 255)  # bytes.translate table: a count to whether any is held
-_VALUE_BITS = tuple(2 << rank for rank in range(13))  # bit of each rank's value (ace = 1) in a suit mask
+_VALUE_MASKS: dict[bytes, int] = {}  # a suit's held cards (13 bytes of 0 and 1) -> its values as bits
+
+
+def _value_mask(suit_held: bytes) -> int:
+    """The values held in one suit as a mask, bit ``v`` for value ``v`` (ace = 1), from a byte per rank."""
+    mask = _VALUE_MASKS.get(suit_held)
+    if mask is None:
+        mask = _VALUE_MASKS[suit_held] = sum(2 << rank for rank, held in enumerate(suit_held) if held)
+    return mask
 _RANK_CARDS = [frozenset(s * 13 + r for s in range(4)) for r in range(13)]
 _NOTHING: frozenset[Card] = frozenset()
 
 
 _PLANNERS: dict[tuple[object, ...], ContractPlanner] = {}
+_BUDGET_CHECK_EVERY = 256  # new analyses between two checks of the memo budget
+_NEW_ANALYSES = [0]  # new analyses since the last check
 
 
 def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool = False) -> ContractPlanner:
