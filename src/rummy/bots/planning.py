@@ -136,8 +136,8 @@ class ContractPlanner:
         self.shape = _Shape(self.slots)
         self.extra_shapes = [_Shape(slots) for slots in self._extra_slots()]
         self.memo: dict[tuple[int, ...], Plan] = {}
-        #: Group candidates, by (size, counts of the suited cards as bytes).
-        self.group_memo: dict[tuple[int, bytes], list[_Cand]] = {}
+        #: Group candidates, by (size, the naturals held, packed: see _packed).
+        self.group_memo: dict[tuple[int, int], list[_Cand]] = {}
         #: Run candidates, by (size, which suited cards are held as bytes of 0 and 1).
         self.runs_memo: dict[tuple[int, bytes], list[_Cand]] = {}
         #: Group candidates of one rank, by (size, rank, copies held of each suit); a few thousand at most.
