@@ -27,8 +27,9 @@ from collections.abc import Sequence
 
 from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, rank_of, suit_of
-from rummy.errors import BotError, MeldError
-from rummy.melds import TableMeld, lay_off, layoff_ends
+from rummy.engine.moves import accepted_layoffs
+from rummy.errors import BotError
+from rummy.melds import TableMeld
 from rummy.modes import AceMode
 from rummy.variants import GROUP, RUN, Variant
 from rummy.view import PlayerView
@@ -47,13 +48,26 @@ def run_value(card: Card, ace_high: bool) -> int:
 def fits_table(card: Card, table: Sequence[TableMeld], variant: Variant) -> bool:
     """Whether ``card`` can be laid off on some table meld."""
     for meld in table:
-        for end in layoff_ends(meld, card, variant):
-            try:
-                lay_off(meld, card, end, variant)
-            except MeldError:
-                continue
+        if card in _cards_accepted(meld, variant):
             return True
     return False
+
+
+# (id of a meld, id of its variant) -> (the meld, the variant, the card kinds it takes at some end).  Melds are
+# immutable, so this is worked out once per meld; the entry keeps both alive, so their ids are not reused.
+_ACCEPTS: dict[tuple[int, int], tuple[TableMeld, Variant, frozenset[Card]]] = {}
+
+
+def _cards_accepted(meld: TableMeld, variant: Variant) -> frozenset[Card]:
+    """The card kinds that can be laid off on ``meld`` (:func:`rummy.engine.moves.accepted_layoffs`)."""
+    hit = _ACCEPTS.get((id(meld), id(variant)))
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
+    cards = frozenset(card for card, _ in accepted_layoffs(meld, variant))
+    if len(_ACCEPTS) > 20_000:
+        _ACCEPTS.clear()
+    _ACCEPTS[id(meld), id(variant)] = (meld, variant, cards)
+    return cards
 
 
 def book_targets(high_ace: bool = True) -> list[tuple[Card, ...]]:

@@ -179,19 +179,39 @@ class ContractPlanner:
         return self.analyze(rest)
 
     def discard_plans(self, counts: Sequence[int], cards: Sequence[Card]) -> dict[Card, Plan]:
-        """The plan after discarding each of ``cards``.
+        """The plan after discarding each of ``cards`` (each as :meth:`without` gives it).
 
         A card every best plan needs cannot beat one some best plan leaves out (its deficit is
         at least one more), so when such a spare card exists the needed cards get a bound
         (deficit + 1, no outs) instead of a full analysis.
         """
         plan = self.analyze(counts)
-        spare = [c for c in cards if any(leaf[0].count(c) < counts[c] for leaf in plan.leaves)]
-        complete = len(plan.leaves) < _KEEP_LEAVES
+        leaves = plan.leaves
+        # For each card, the best plans that use every copy held of it (one pass over the plans).
+        needs_all: dict[Card, set[int]] = {}
+        for index, (used, _) in enumerate(leaves):
+            for card in set(used):
+                if counts[card] == 1 or used.count(card) >= counts[card]:
+                    needs_all.setdefault(card, set()).add(index)
+        everyone = len(leaves)
+        spare = {card for card in cards if len(needs_all.get(card, ())) < everyone}
+        complete = everyone < _KEEP_LEAVES
         result: dict[Card, Plan] = {}
+        all_kept: Plan | None = None
         for card in cards:
-            if card in spare or not spare or not complete:
-                result[card] = self.without(counts, card)
+            if card in spare:
+                excluded = needs_all.get(card)
+                if not excluded:
+                    if all_kept is None:
+                        all_kept = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in leaves)), leaves)
+                    result[card] = all_kept
+                else:
+                    kept = tuple(leaf for index, leaf in enumerate(leaves) if index not in excluded)
+                    result[card] = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in kept)), kept)
+            elif not spare or not complete:
+                rest = list(counts)
+                rest[card] -= 1
+                result[card] = self.analyze(rest)
             else:
                 result[card] = Plan(plan.deficit + 1, frozenset())
         return result
