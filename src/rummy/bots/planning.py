@@ -21,11 +21,11 @@ to help.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rummy.bots.partial_melds import GUARDS, MEMO_BUDGET, NOTHING, Cand, PartialMelds
 from rummy.cards import CARD_COUNT, JOKER, Card, Counts, pack
-from rummy.modes import WildPolicy
 from rummy.variants import GROUP, Slot, Variant
 
 __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
@@ -33,7 +33,6 @@ __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_co
 _TOP_CANDIDATES = 6  # partial melds tried per slot (best first)
 _LEAF_LIMIT = 400  # plans looked at per analysis (a safety cap; rarely reached)
 _KEEP_LEAVES = 48  # best plans kept per analysis
-_MEMO_BUDGET = 30_000  # memoised plans over all shared planners (a few kB each)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +45,6 @@ class Plan:
     deficit: int
     outs: frozenset[Card]
     leaves: tuple[tuple[tuple[Card, ...], frozenset[Card]], ...] = ()
-
-
-# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs, used packed).
-# ``missing``: cards short of the slot's minimum; ``cap``: how many of those wilds may supply;
-# ``key``: canonical order among identical slots (no two candidates of a list share one, so the sort
-# never looks further); ``used packed``: the used naturals as one int, a byte per card kind (:func:`_packed`).
-_Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card], int]
 
 
 class _Shape:
@@ -124,26 +116,12 @@ class ContractPlanner:
         sized = [Slot(slot.kind, variant.meld_size(slot)) for slot in contract]
         self.slots = sorted(sized, key=lambda s: (s.kind == GROUP, -s.min_size))
         self.extra_card = extra_card
-        self.lo, self.hi = variant.ace_mode.run_bounds
-        self.ratio = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
-        self.one_wild = variant.wild_policy is WildPolicy.AT_MOST_ONE
-        self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
         self.wild_cards = [c for c in range(CARD_COUNT) if variant.is_wild(c)]
-        self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
-        #: How many of a partial meld's missing cards wilds may supply, by [size][missing] (see :meth:`_cap`).
-        largest = max((slot.min_size for slot in self.slots), default=0) + 2
-        self.caps = [[self._cap(size, missing) for missing in range(size + 1)] for size in range(largest)]
+        #: The partial melds of the slots (and of the slots a card longer, for ``extra_card``).
+        self.melds = PartialMelds(variant, max((slot.min_size for slot in self.slots), default=0) + 2)
         self.shape = _Shape(self.slots)
         self.extra_shapes = [_Shape(slots) for slots in self._extra_slots()]
         self.memo: dict[tuple[int, ...], Plan] = {}
-        #: Group candidates, by (size, the naturals held, packed: see _packed).
-        self.group_memo: dict[tuple[int, int], list[_Cand]] = {}
-        #: Run candidates, by (size, which suited cards are held as bytes of 0 and 1).
-        self.runs_memo: dict[tuple[int, bytes], list[_Cand]] = {}
-        #: Group candidates of one rank, by (size, rank, copies held of each suit); a few thousand at most.
-        self.rank_memo: dict[tuple[int, ...], list[_Cand]] = {}
-        #: Run candidates of one suit, by (size, suit, values held).
-        self.run_memo: dict[tuple[int, int, int], list[_Cand]] = {}
 
     # -- public ------------------------------------------------------------------------------
 
@@ -152,7 +130,7 @@ class ContractPlanner:
         key = tuple(counts)
         plan = self.memo.get(key)
         if plan is None:
-            if len(self.memo) > _MEMO_BUDGET:
+            if len(self.memo) > MEMO_BUDGET:
                 self.memo.clear()
             _NEW_ANALYSES[0] += 1
             if _NEW_ANALYSES[0] >= _BUDGET_CHECK_EVERY:
@@ -253,7 +231,8 @@ class ContractPlanner:
             wilds += counts[card]
             counts[card] = 0
         hand = int.from_bytes(bytes(counts), "little")  # one byte per card kind (see _packed)
-        built = [self._candidates(slot, counts, hand) for slot in shape.distinct]
+        melds = self.melds
+        built = [melds.for_slot(slot, counts, hand) for slot in shape.distinct]
         kind_of = shape.kind_of
         options = [built[kind] for kind in kind_of]
         count = shape.count
@@ -263,11 +242,11 @@ class ContractPlanner:
         same = shape.same
         first_group = shape.first_group
         sizes = shape.sizes
-        group_candidates = self._group_candidates
-        fresh: dict[int, list[_Cand]] = {}
+        group_candidates = melds.groups
+        fresh: dict[int, list[Cand]] = {}
         best = [1 << 20, _LEAF_LIMIT]  # best deficit, leaf budget
-        leaves: list[tuple[tuple[_Cand, ...], int, int]] = []  # (candidates, missing, wild capacity)
-        chosen: list[_Cand] = []
+        leaves: list[tuple[tuple[Cand, ...], int, int]] = []  # (candidates, missing, wild capacity)
+        chosen: list[Cand] = []
 
         def search(index: int, missing: int, cap: int, first: int, left: int) -> None:
             """Try the candidates of slot ``index`` given the cards ``left`` (packed) by the slots before it.
@@ -285,14 +264,14 @@ class ContractPlanner:
                 stop = last
             slack = wilds - rest[index + 1] - missing
             position = low if low < stop else last
-            guarded = left | _GUARDS
+            guarded = left | GUARDS
             child = index + 1
             if child == count:
                 while True:
                     cand = cands[position]
                     if cand[0] > best[0] + slack or best[1] <= 0:
                         break
-                    if (guarded - cand[7]) & _GUARDS == _GUARDS:  # no kind went below zero: the cards are free
+                    if (guarded - cand[7]) & GUARDS == GUARDS:  # no kind went below zero: the cards are free
                         best[1] -= 1
                         total = cap + cand[5]
                         deficit = missing + cand[0] - (wilds if wilds < total else total)
@@ -315,8 +294,8 @@ class ContractPlanner:
                 if cand[0] > best[0] + slack or best[1] <= 0:
                     break
                 after = guarded - cand[7]
-                if after & _GUARDS == _GUARDS:
-                    after ^= _GUARDS
+                if after & GUARDS == GUARDS:
+                    after ^= GUARDS
                     if fresh_groups:
                         # Groups take what the runs left: fresh candidates from the cards left now.
                         for j in range(child, count):
@@ -347,13 +326,13 @@ class ContractPlanner:
         deficit = max(0, best[0])
         result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
         all_outs: set[Card] = set()
-        caps = self.caps
+        caps = melds.caps
         for leaf, missing, cap in leaves:
             used_cards: tuple[Card, ...] = ()
             for cand in leaf:
                 used_cards += cand[4]
             if not deficit:
-                result.append((used_cards, _NOTHING))
+                result.append((used_cards, NOTHING))
                 continue
             outs: set[Card] = set()
             if wilds < cap:
@@ -369,176 +348,7 @@ class ContractPlanner:
             result.append((used_cards, frozen))
         return Plan(deficit, frozenset(all_outs), tuple(result))
 
-    def _cap(self, size: int, missing: int) -> int:
-        """How many of a partial meld's ``missing`` cards wild cards may supply."""
-        if self.one_wild:
-            return min(missing, 1)
-        if self.ratio and missing > size // 2:
-            return size // 2
-        return missing
 
-    def _group_candidates(self, size: int, hand: int) -> list[_Cand]:
-        """Group candidates of the naturals ``hand`` (packed, :func:`_packed`), memoised on it."""
-        key = (size, hand)
-        found = self.group_memo.get(key)
-        if found is None:
-            if len(self.group_memo) > 4 * _MEMO_BUDGET:
-                self.group_memo.clear()
-            found = self.group_memo[key] = self._groups(size, list(hand.to_bytes(CARD_COUNT, "little")))
-        return found
-
-    def _candidates(self, slot: Slot, counts: Counts, hand: int) -> list[_Cand]:
-        """Partial melds for ``slot`` from ``counts`` (naturals only; ``hand`` the same packed), fewest
-        missing first."""
-        if slot.kind == GROUP:
-            return self._group_candidates(slot.min_size, hand)
-        # Runs depend only on which suited cards are held.
-        held = bytes(counts[:_NATURALS]).translate(_HELD)
-        key = (slot.min_size, held)
-        found = self.runs_memo.get(key)
-        if found is None:
-            if len(self.runs_memo) > _MEMO_BUDGET:
-                self.runs_memo.clear()
-            found = self.runs_memo[key] = self._runs(slot.min_size, held)
-        return found
-
-    def _groups(self, size: int, counts: Counts) -> list[_Cand]:
-        """Partial groups of ``size`` from ``counts``, fewest missing first, the all-wild one last."""
-        out: list[_Cand] = []
-        caps = self.caps[size]
-        memo = self.rank_memo
-        for rank in self.natural_ranks:
-            a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
-            if not (a or b or c or d):
-                continue
-            key = (size, rank, a, b, c, d)
-            found = memo.get(key)
-            if found is None:
-                held = a + b + c + d
-                cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
-                missing = size - held if held < size else 0
-                found = [(missing, -held, (rank, 0), size, cards, caps[missing], _RANK_CARDS[rank], _packed(cards))]
-                if held >= 2 * size:  # room for a second group of the same rank
-                    found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank],
-                                  _packed(cards[:size])))
-                memo[key] = found
-            out += found
-        trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
-        all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
-        out.sort()
-        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], _NOTHING, 0))
-        return out
-
-    def _runs(self, size: int, held: bytes) -> list[_Cand]:
-        """Partial runs of ``size`` from the suited cards ``held`` (a byte per card: 1 if held), fewest
-        missing first, the all-wild one last."""
-        out: list[_Cand] = []
-        ace_high = self.hi == 14
-        no_low_ace = self.lo == 2
-        run_memo = self.run_memo
-        for suit in range(4):
-            base = suit * 13
-            mask = _value_mask(held[base:base + 13])
-            if not mask:
-                continue
-            if mask & 2 and ace_high:
-                mask |= 1 << 14
-            if no_low_ace:
-                mask &= ~2
-            key = (size, suit, mask)
-            runs = run_memo.get(key)
-            if runs is None:
-                if len(run_memo) > _MEMO_BUDGET:
-                    run_memo.clear()
-                runs = run_memo[key] = self._suit_runs(size, suit, mask)
-            out.extend(runs)
-        out.sort()
-        empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
-        out.append((size, 0, (99, 0), size, (), empty_cap, _NOTHING, 0))
-        return out
-
-    def _suit_runs(self, size: int, suit: int, mask: int) -> list[_Cand]:
-        """Run candidates of ``size`` in ``suit`` from the values in ``mask`` (bit ``v`` for value ``v``)."""
-        out: list[_Cand] = []
-        full = (1 << size) - 1
-        seen: dict[int, int] = {}
-        used_table, need_table = _SUIT_USED[suit], _SUIT_NEEDS[suit]
-        for start in range(self.lo, self.hi - size + 2):
-            window = full << start
-            present = mask & window
-            if not present:
-                continue
-            needs = need_table(window & ~mask)
-            where = seen.get(present)
-            if where is not None:  # the same cards in another window: more ways to fill it
-                old = out[where]
-                out[where] = old[:6] + (old[6] | needs, old[7])
-                continue
-            used = used_table(present)
-            missing = size - len(used)
-            seen[present] = len(out)
-            out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs,
-                        _packed(used)))
-        return out
-
-
-def _bits_to_cards(suit: int, bits: int) -> tuple[Card, ...]:
-    base = suit * 13
-    return tuple(sorted({base + (0 if v == 14 else v - 1) for v in range(1, 15) if bits >> v & 1}))
-
-
-_USED_CACHE: dict[tuple[int, int], tuple[Card, ...]] = {}
-_NEEDS_CACHE: dict[tuple[int, int], frozenset[Card]] = {}
-
-
-def _used_maker(suit: int) -> Callable[[int], tuple[Card, ...]]:
-    def used(bits: int) -> tuple[Card, ...]:
-        hit = _USED_CACHE.get((suit, bits))
-        if hit is None:
-            hit = _USED_CACHE[suit, bits] = _bits_to_cards(suit, bits)
-        return hit
-    return used
-
-
-def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
-    def needs(bits: int) -> frozenset[Card]:
-        hit = _NEEDS_CACHE.get((suit, bits))
-        if hit is None:
-            hit = _NEEDS_CACHE[suit, bits] = frozenset(_bits_to_cards(suit, bits))
-        return hit
-    return needs
-
-
-def _packed(cards: Sequence[Card]) -> int:
-    """``cards`` as one int holding a byte per card kind, the count of that kind (the low byte is card 0).
-
-    A hand packed with :data:`_GUARDS` set (a high bit in every byte) less a packed set of cards keeps every
-    high bit exactly when the hand holds the cards: subtracting checks and removes them in one step.
-    """
-    total = 0
-    for card in cards:
-        total += 1 << (8 * card)
-    return total
-
-
-_GUARDS = _packed(range(CARD_COUNT)) * 0x80  # the high bit of every card kind's byte
-
-
-_SUIT_USED = [_used_maker(s) for s in range(4)]
-_SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
-_NATURALS = 52  # the suited cards (a joker is 52)
-_HELD = bytes([0] + [1] * 255)  # bytes.translate table: a count to whether any is held
-_VALUE_MASKS: dict[bytes, int] = {}  # a suit's held cards (13 bytes of 0 and 1) -> its values as bits
-
-
-def _value_mask(suit_held: bytes) -> int:
-    """The values held in one suit as a mask, bit ``v`` for value ``v`` (ace = 1), from a byte per rank."""
-    mask = _VALUE_MASKS.get(suit_held)
-    if mask is None:
-        mask = _VALUE_MASKS[suit_held] = sum(2 << rank for rank, held in enumerate(suit_held) if held)
-    return mask
-_RANK_CARDS = [frozenset(s * 13 + r for s in range(4)) for r in range(13)]
-_NOTHING: frozenset[Card] = frozenset()
 
 
 _PLANNERS: dict[tuple[object, ...], ContractPlanner] = {}
@@ -549,8 +359,8 @@ _NEW_ANALYSES = [0]  # new analyses since the last check
 def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool = False) -> ContractPlanner:
     """A planner shared by every bot: its answers depend only on the rules it reads and the hand.
 
-    The memos of all shared planners together stay under a fixed budget (they are cleared when
-    it is exceeded, checked before each new analysis), so long-running processes do not grow.
+    The memos of all shared planners together stay near a fixed budget (they are cleared when it is
+    exceeded, checked every few hundred new analyses), so long-running processes do not grow.
     """
     key = (variant.ace_mode, variant.wild_policy, variant.wild_ranks, variant.all_wild_melds,
            variant.wild_group_min, variant.wild_group_counts_as_set, variant.run_min,
@@ -564,12 +374,10 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
 
 
 def _keep_within_budget() -> None:
-    """Clear every shared planner's memos once together they pass the budget (checked before each new
-    analysis, the only time they grow; a memo never changes an answer, only how fast it comes)."""
-    sizes = (len(p.memo) + (len(p.group_memo) + len(p.run_memo) + len(p.runs_memo)) // 4 for p in _PLANNERS.values())
-    if sum(sizes) > _MEMO_BUDGET:
+    """Clear every shared planner's memos once together they pass the budget (checked every
+    ``_BUDGET_CHECK_EVERY`` new analyses, the only time they grow; a memo never changes an answer, only how
+    fast it comes)."""
+    if sum(len(p.memo) + p.melds.size() for p in _PLANNERS.values()) > MEMO_BUDGET:
         for planner in _PLANNERS.values():
             planner.memo.clear()
-            planner.group_memo.clear()
-            planner.run_memo.clear()
-            planner.runs_memo.clear()
+            planner.melds.clear()

@@ -1,0 +1,229 @@
+"""Partial melds for the contract planner (:mod:`rummy.bots.planning`): for one contract slot and a hand, the
+groups of one rank and the windows of one suit's run it could grow into, fewest cards missing first.
+
+Each candidate is a plain tuple (:data:`Cand`) and every list is memoised, per rank, per suit and per hand,
+since a game's hands differ from one another by a card or two.  Hands are also given *packed*
+(:func:`packed`): one int with a byte per card kind, so the search can check and take a candidate's cards
+in one subtraction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rummy.cards import CARD_COUNT, Card, Counts
+from rummy.modes import WildPolicy
+from rummy.variants import GROUP, Slot, Variant
+
+__all__ = ["GUARDS", "MEMO_BUDGET", "NOTHING", "Cand", "PartialMelds", "packed"]
+
+MEMO_BUDGET = 30_000  # memoised plans over all shared planners (a few kB each)
+
+# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs, used packed).
+# ``missing``: cards short of the slot's minimum; ``cap``: how many of those wilds may supply;
+# ``key``: canonical order among identical slots (no two candidates of a list share one, so the sort
+# never looks further); ``used packed``: the used naturals as one int, a byte per card kind (:func:`packed`).
+Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card], int]
+
+
+class PartialMelds:
+    """The candidates of one variant's slots (sizes below ``largest``), with their memos."""
+
+    def __init__(self, variant: Variant, largest: int) -> None:
+        self.variant = variant
+        self.lo, self.hi = variant.ace_mode.run_bounds
+        self.ratio = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
+        self.one_wild = variant.wild_policy is WildPolicy.AT_MOST_ONE
+        self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
+        self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
+        #: How many of a partial meld's missing cards wilds may supply, by [size][missing] (see :meth:`cap`).
+        self.caps = [[self.cap(size, missing) for missing in range(size + 1)] for size in range(largest)]
+        #: Group candidates, by (size, the naturals held, packed).
+        self.group_memo: dict[tuple[int, int], list[Cand]] = {}
+        #: Run candidates, by (size, which suited cards are held as bytes of 0 and 1).
+        self.runs_memo: dict[tuple[int, bytes], list[Cand]] = {}
+        #: Group candidates of one rank, by (size, rank, copies held of each suit); a few thousand at most.
+        self.rank_memo: dict[tuple[int, ...], list[Cand]] = {}
+        #: Run candidates of one suit, by (size, suit, values held).
+        self.run_memo: dict[tuple[int, int, int], list[Cand]] = {}
+
+    def size(self) -> int:
+        """The memos' size in plans' worth (four candidate lists weigh about one plan)."""
+        return (len(self.group_memo) + len(self.run_memo) + len(self.runs_memo)) // 4
+
+    def clear(self) -> None:
+        self.group_memo.clear()
+        self.run_memo.clear()
+        self.runs_memo.clear()
+
+    def cap(self, size: int, missing: int) -> int:
+        """How many of a partial meld's ``missing`` cards wild cards may supply."""
+        if self.one_wild:
+            return min(missing, 1)
+        if self.ratio and missing > size // 2:
+            return size // 2
+        return missing
+
+    def groups(self, size: int, hand: int) -> list[Cand]:
+        """Group candidates of the naturals ``hand`` (packed, :func:`packed`), memoised on it."""
+        key = (size, hand)
+        found = self.group_memo.get(key)
+        if found is None:
+            if len(self.group_memo) > 4 * MEMO_BUDGET:
+                self.group_memo.clear()
+            found = self.group_memo[key] = self._groups_of(size, list(hand.to_bytes(CARD_COUNT, "little")))
+        return found
+
+    def for_slot(self, slot: Slot, counts: Counts, hand: int) -> list[Cand]:
+        """Partial melds for ``slot`` from ``counts`` (naturals only; ``hand`` the same packed), fewest
+        missing first."""
+        if slot.kind == GROUP:
+            return self.groups(slot.min_size, hand)
+        # Runs depend only on which suited cards are held.
+        held = bytes(counts[:_NATURALS]).translate(_HELD)
+        key = (slot.min_size, held)
+        found = self.runs_memo.get(key)
+        if found is None:
+            if len(self.runs_memo) > MEMO_BUDGET:
+                self.runs_memo.clear()
+            found = self.runs_memo[key] = self._runs(slot.min_size, held)
+        return found
+
+    def _groups_of(self, size: int, counts: Counts) -> list[Cand]:
+        """Partial groups of ``size`` from ``counts``, fewest missing first, the all-wild one last."""
+        out: list[Cand] = []
+        caps = self.caps[size]
+        memo = self.rank_memo
+        for rank in self.natural_ranks:
+            a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
+            if not (a or b or c or d):
+                continue
+            key = (size, rank, a, b, c, d)
+            found = memo.get(key)
+            if found is None:
+                held = a + b + c + d
+                cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
+                missing = size - held if held < size else 0
+                found = [(missing, -held, (rank, 0), size, cards, caps[missing], _RANK_CARDS[rank], packed(cards))]
+                if held >= 2 * size:  # room for a second group of the same rank
+                    found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank],
+                                  packed(cards[:size])))
+                memo[key] = found
+            out += found
+        trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
+        all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
+        out.sort()
+        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], NOTHING, 0))
+        return out
+
+    def _runs(self, size: int, held: bytes) -> list[Cand]:
+        """Partial runs of ``size`` from the suited cards ``held`` (a byte per card: 1 if held), fewest
+        missing first, the all-wild one last."""
+        out: list[Cand] = []
+        ace_high = self.hi == 14
+        no_low_ace = self.lo == 2
+        run_memo = self.run_memo
+        for suit in range(4):
+            base = suit * 13
+            mask = _value_mask(held[base:base + 13])
+            if not mask:
+                continue
+            if mask & 2 and ace_high:
+                mask |= 1 << 14
+            if no_low_ace:
+                mask &= ~2
+            key = (size, suit, mask)
+            runs = run_memo.get(key)
+            if runs is None:
+                if len(run_memo) > MEMO_BUDGET:
+                    run_memo.clear()
+                runs = run_memo[key] = self._suit_runs(size, suit, mask)
+            out.extend(runs)
+        out.sort()
+        empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
+        out.append((size, 0, (99, 0), size, (), empty_cap, NOTHING, 0))
+        return out
+
+    def _suit_runs(self, size: int, suit: int, mask: int) -> list[Cand]:
+        """Run candidates of ``size`` in ``suit`` from the values in ``mask`` (bit ``v`` for value ``v``)."""
+        out: list[Cand] = []
+        full = (1 << size) - 1
+        seen: dict[int, int] = {}
+        used_table, need_table = _SUIT_USED[suit], _SUIT_NEEDS[suit]
+        for start in range(self.lo, self.hi - size + 2):
+            window = full << start
+            present = mask & window
+            if not present:
+                continue
+            needs = need_table(window & ~mask)
+            where = seen.get(present)
+            if where is not None:  # the same cards in another window: more ways to fill it
+                old = out[where]
+                out[where] = old[:6] + (old[6] | needs, old[7])
+                continue
+            used = used_table(present)
+            missing = size - len(used)
+            seen[present] = len(out)
+            out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs,
+                        packed(used)))
+        return out
+
+
+
+def _bits_to_cards(suit: int, bits: int) -> tuple[Card, ...]:
+    base = suit * 13
+    return tuple(sorted({base + (0 if v == 14 else v - 1) for v in range(1, 15) if bits >> v & 1}))
+
+
+_USED_CACHE: dict[tuple[int, int], tuple[Card, ...]] = {}
+_NEEDS_CACHE: dict[tuple[int, int], frozenset[Card]] = {}
+
+
+def _used_maker(suit: int) -> Callable[[int], tuple[Card, ...]]:
+    def used(bits: int) -> tuple[Card, ...]:
+        hit = _USED_CACHE.get((suit, bits))
+        if hit is None:
+            hit = _USED_CACHE[suit, bits] = _bits_to_cards(suit, bits)
+        return hit
+    return used
+
+
+def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
+    def needs(bits: int) -> frozenset[Card]:
+        hit = _NEEDS_CACHE.get((suit, bits))
+        if hit is None:
+            hit = _NEEDS_CACHE[suit, bits] = frozenset(_bits_to_cards(suit, bits))
+        return hit
+    return needs
+
+
+def packed(cards: Sequence[Card]) -> int:
+    """``cards`` as one int holding a byte per card kind, the count of that kind (the low byte is card 0).
+
+    A hand packed with :data:`GUARDS` set (a high bit in every byte) less a packed set of cards keeps every
+    high bit exactly when the hand holds the cards: subtracting checks and removes them in one step.
+    """
+    total = 0
+    for card in cards:
+        total += 1 << (8 * card)
+    return total
+
+
+GUARDS = packed(range(CARD_COUNT)) * 0x80  # the high bit of every card kind's byte
+
+
+_SUIT_USED = [_used_maker(s) for s in range(4)]
+_SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
+_NATURALS = 52  # the suited cards (a joker is 52)
+_HELD = bytes([0] + [1] * 255)  # bytes.translate table: a count to whether any is held
+_VALUE_MASKS: dict[bytes, int] = {}  # a suit's held cards (13 bytes of 0 and 1) -> its values as bits
+
+
+def _value_mask(suit_held: bytes) -> int:
+    """The values held in one suit as a mask, bit ``v`` for value ``v`` (ace = 1), from a byte per rank."""
+    mask = _VALUE_MASKS.get(suit_held)
+    if mask is None:
+        mask = _VALUE_MASKS[suit_held] = sum(2 << rank for rank, held in enumerate(suit_held) if held)
+    return mask
+_RANK_CARDS = [frozenset(s * 13 + r for s in range(4)) for r in range(13)]
+NOTHING: frozenset[Card] = frozenset()
