@@ -32,7 +32,6 @@ True
 from __future__ import annotations
 
 import random
-from functools import cached_property
 
 from rummy.actions import Action, Verb
 from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
@@ -169,46 +168,43 @@ class _ContractTurn:
         self.rules = facts.rules
         self.need = facts.need
         self.facts = facts
-        self.pile = bot.memory.update(view.round, view.dealer, players, view.discard_count, view.discard)
+        bot.memory.observe(view.round, view.dealer, players, view.discard_count, view.discard)
         self.down = view.down[self.me]
+        self.hand = view.hand
+        self.counts = to_counts(view.hand)
+        self.planner = facts.planner(len(view.hand))
         self._fit_cache: dict[Card, bool] = {}
+        # Worked out when first read (plain attributes: cheaper than cached_property on every decision).
+        self._late: float | None = None
+        self._unseen: Counts | None = None
+        self._wild_unseen = 0
 
-    @cached_property
-    def hand(self) -> list[Card]:
-        return list(self.view.hand)
-
-    @cached_property
-    def counts(self) -> Counts:
-        return to_counts(self.view.hand)
-
-    @cached_property
-    def planner(self) -> ContractPlanner:
-        return self.facts.planner(len(self.view.hand))
-
-    @cached_property
+    @property
     def late(self) -> float:
         """0 (nobody is down) … 1 (an opponent is down with one or two cards)."""
-        view = self.view
-        threats = [view.hand_sizes[s] for s in range(self.players) if s != self.me and view.down[s]]
-        return 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
+        if self._late is None:
+            view = self.view
+            threats = [view.hand_sizes[s] for s in range(self.players) if s != self.me and view.down[s]]
+            self._late = 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
+        return self._late
 
     # -- helpers ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def unseen(self) -> Counts:
         """Copies of each card this seat has not seen (worked out when a discard is weighed)."""
-        seen = self.hand + [c for meld in self.view.table for c in meld.cards] + self.pile
-        return unseen_counts(self.variant, self.players, seen)
-
-    @cached_property
-    def wild_unseen(self) -> int:
-        return sum(self.unseen[c] for c in self.planner.wild_cards)
+        if self._unseen is None:
+            seen = [*self.hand, *(c for meld in self.view.table for c in meld.cards), *self.bot.memory.known()]
+            self._unseen = unseen_counts(self.variant, self.players, seen)
+            self._wild_unseen = sum(self._unseen[c] for c in self.planner.wild_cards)
+        return self._unseen
 
     def outs(self, plan: Plan) -> float:
-        """Unseen copies of the cards that would lower the deficit."""
-        total = 0
-        for card in plan.outs:
-            total += self.wild_unseen if card == JOKER else self.unseen[card]
+        """Unseen copies of the cards that would lower the deficit (``JOKER`` standing for any wild)."""
+        unseen = self.unseen
+        total = sum(map(unseen.__getitem__, plan.outs))
+        if JOKER in plan.outs:
+            total += self._wild_unseen - unseen[JOKER]
         return float(total)
 
     def actions(self, verb: Verb) -> list[Action]:

@@ -91,14 +91,26 @@ class DiscardMemory:
     def update(self, round_number: int, dealer: int, players: int, count: int,
                visible: Sequence[Card]) -> list[Card]:
         """Record a view's pile (``count`` cards, ``visible`` the top ones); the pile as known."""
+        self.observe(round_number, dealer, players, count, visible)
+        return self.known()
+
+    def observe(self, round_number: int, dealer: int, players: int, count: int, visible: Sequence[Card]) -> None:
+        """Record a view's pile (``count`` cards, ``visible`` the top ones)."""
         key = (round_number, dealer, players)
         if key != self.key:
             self.key, self.cards, self.top = key, {}, 0
-        for position in range(count, self.top):
-            self.cards.pop(position, None)
-        for offset, card in enumerate(reversed(visible)):
-            self.cards[count - 1 - offset] = card
+        cards = self.cards
+        if count < self.top:
+            for position in range(count, self.top):
+                cards.pop(position, None)
+        position = count - 1
+        for card in reversed(visible):
+            cards[position] = card
+            position -= 1
         self.top = count
+
+    def known(self) -> list[Card]:
+        """The cards known to be buried in the pile."""
         return list(self.cards.values())
 
 
