@@ -36,6 +36,7 @@ class PartialMelds:
         self.one_wild = variant.wild_policy is WildPolicy.AT_MOST_ONE
         self.wild_trio = variant.wild_group_min is not None and variant.wild_group_counts_as_set
         self.natural_ranks = [r for r in range(13) if not variant.is_wild(r)]
+        self.natural_set = frozenset(self.natural_ranks)
         #: How many of a partial meld's missing cards wilds may supply, by [size][missing] (see :meth:`cap`).
         self.caps = [[self.cap(size, missing) for missing in range(size + 1)] for size in range(largest)]
         #: Group candidates, by (size, the naturals held, packed).
@@ -74,6 +75,37 @@ class PartialMelds:
             found = self.group_memo[key] = self._groups_of(size, list(hand.to_bytes(CARD_COUNT, "little")))
         return found
 
+    def groups_left(self, size: int, left: int, whole: list[Cand], hand: int) -> list[Cand]:
+        """Group candidates of the naturals ``left``, what is left of ``hand`` (both packed) once some runs
+        took their cards; ``whole`` are the group candidates of ``hand`` (the same list as :meth:`groups`
+        gives, worked out from ``whole``: only the ranks of the cards taken change)."""
+        key = (size, left)
+        found = self.group_memo.get(key)
+        if found is None:
+            if len(self.group_memo) > 4 * MEMO_BUDGET:
+                self.group_memo.clear()
+            found = self.group_memo[key] = self._groups_after(size, left, whole, hand)
+        return found
+
+    def _groups_after(self, size: int, left: int, whole: list[Cand], hand: int) -> list[Cand]:
+        taken = (hand - left).to_bytes(CARD_COUNT, "little").translate(_HELD)
+        touched = set()
+        card = taken.find(1)
+        while card >= 0:
+            touched.add(card % 13)
+            card = taken.find(1, card + 1)
+        out = [cand for cand in whole[:-1] if cand[2][0] not in touched]
+        counts = left.to_bytes(CARD_COUNT, "little")
+        natural = self.natural_set
+        for rank in touched:
+            if rank in natural:
+                a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
+                if a or b or c or d:
+                    out += self._rank_groups(size, rank, a, b, c, d)
+        out.sort()
+        out.append(whole[-1])
+        return out
+
     def for_slot(self, slot: Slot, counts: Counts, hand: int) -> list[Cand]:
         """Partial melds for ``slot`` from ``counts`` (naturals only; ``hand`` the same packed), fewest
         missing first."""
@@ -98,23 +130,30 @@ class PartialMelds:
             a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
             if not (a or b or c or d):
                 continue
-            key = (size, rank, a, b, c, d)
-            found = memo.get(key)
+            found = memo.get((size, rank, a, b, c, d))
             if found is None:
-                held = a + b + c + d
-                cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
-                missing = size - held if held < size else 0
-                found = [(missing, -held, (rank, 0), size, cards, caps[missing], _RANK_CARDS[rank], packed(cards))]
-                if held >= 2 * size:  # room for a second group of the same rank
-                    found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank],
-                                  packed(cards[:size])))
-                memo[key] = found
+                found = self._rank_groups(size, rank, a, b, c, d)
             out += found
         trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
         all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
         out.sort()
         out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], NOTHING, 0))
         return out
+
+    def _rank_groups(self, size: int, rank: int, a: int, b: int, c: int, d: int) -> list[Cand]:
+        """The group candidates of one rank held ``a``, ``b``, ``c``, ``d`` times in the four suits (memoised)."""
+        key = (size, rank, a, b, c, d)
+        found = self.rank_memo.get(key)
+        if found is None:
+            held = a + b + c + d
+            cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
+            missing = size - held if held < size else 0
+            found = [(missing, -held, (rank, 0), size, cards, self.caps[size][missing], _RANK_CARDS[rank],
+                      packed(cards))]
+            if held >= 2 * size:  # room for a second group of the same rank
+                found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank], packed(cards[:size])))
+            self.rank_memo[key] = found
+        return found
 
     def _runs(self, size: int, held: bytes) -> list[Cand]:
         """Partial runs of ``size`` from the suited cards ``held`` (a byte per card: 1 if held), fewest

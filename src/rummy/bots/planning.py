@@ -254,7 +254,7 @@ class ContractPlanner:
         same = shape.same
         first_group = shape.first_group
         sizes = shape.sizes
-        group_candidates = melds.groups
+        groups_left = melds.groups_left
         fresh: dict[int, list[Cand]] = {}
         best = [1 << 20, _LEAF_LIMIT]  # best deficit, leaf budget
         leaves: list[tuple[tuple[Cand, ...], int, int]] = []  # (candidates, missing, wild capacity)
@@ -314,7 +314,7 @@ class ContractPlanner:
                             kind = kind_of[j]
                             found = fresh.get(kind)
                             if found is None:
-                                found = fresh[kind] = group_candidates(sizes[j], after)
+                                found = fresh[kind] = groups_left(sizes[j], after, built[kind], hand)
                             options[j] = found
                         fresh.clear()
                     if options[child][position if child_same else 0][0] > best[0] + child_slack - cand[0]:
