@@ -10,6 +10,7 @@ in one subtraction.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from rummy.cards import CARD_COUNT, Card, Counts
 from rummy.modes import WildPolicy
@@ -19,11 +20,12 @@ __all__ = ["GUARDS", "MEMO_BUDGET", "NOTHING", "Cand", "PartialMelds", "packed"]
 
 MEMO_BUDGET = 30_000  # memoised plans over all shared planners (a few kB each)
 
-# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs, used packed).
+# A partial meld: (missing, -naturals, key, size, used naturals, wild capacity, natural outs, used packed, order).
 # ``missing``: cards short of the slot's minimum; ``cap``: how many of those wilds may supply;
-# ``key``: canonical order among identical slots (no two candidates of a list share one, so the sort
-# never looks further); ``used packed``: the used naturals as one int, a byte per card kind (:func:`packed`).
-Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card], int]
+# ``key``: canonical order among identical slots (no two candidates of a list share one);
+# ``used packed``: the used naturals as one int, a byte per card kind (:func:`packed`); ``order``: the first
+# three fields as one int that sorts the same way (:func:`_order`; lists are sorted on it, by int comparisons).
+Cand = tuple[int, int, tuple[int, int], int, tuple[Card, ...], int, frozenset[Card], int, int]
 
 
 class PartialMelds:
@@ -102,7 +104,7 @@ class PartialMelds:
                 a, b, c, d = counts[rank], counts[13 + rank], counts[26 + rank], counts[39 + rank]
                 if a or b or c or d:
                     out += self._rank_groups(size, rank, a, b, c, d)
-        out.sort()
+        out.sort(key=_ORDER)
         out.append(whole[-1])
         return out
 
@@ -136,8 +138,8 @@ class PartialMelds:
             out += found
         trio = self.wild_trio and size <= (self.variant.wild_group_min or 3)
         all_wild = (self.variant.all_wild_melds or trio) and not self.one_wild
-        out.sort()
-        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], NOTHING, 0))
+        out.sort(key=_ORDER)
+        out.append((size, 0, (99, 0), size, (), size if all_wild else caps[size], NOTHING, 0, _order(size, 0, 99, 0)))
         return out
 
     def _rank_groups(self, size: int, rank: int, a: int, b: int, c: int, d: int) -> list[Cand]:
@@ -149,9 +151,10 @@ class PartialMelds:
             cards = (rank,) * a + (13 + rank,) * b + (26 + rank,) * c + (39 + rank,) * d
             missing = size - held if held < size else 0
             found = [(missing, -held, (rank, 0), size, cards, self.caps[size][missing], _RANK_CARDS[rank],
-                      packed(cards))]
+                      packed(cards), _order(missing, held, rank, 0))]
             if held >= 2 * size:  # room for a second group of the same rank
-                found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank], packed(cards[:size])))
+                found.append((0, -size, (rank, 1), size, cards[:size], 0, _RANK_CARDS[rank], packed(cards[:size]),
+                              _order(0, size, rank, 1)))
             self.rank_memo[key] = found
         return found
 
@@ -178,9 +181,9 @@ class PartialMelds:
                     run_memo.clear()
                 runs = run_memo[key] = self._suit_runs(size, suit, mask)
             out.extend(runs)
-        out.sort()
+        out.sort(key=_ORDER)
         empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
-        out.append((size, 0, (99, 0), size, (), empty_cap, NOTHING, 0))
+        out.append((size, 0, (99, 0), size, (), empty_cap, NOTHING, 0, _order(size, 0, 99, 0)))
         return out
 
     def _suit_runs(self, size: int, suit: int, mask: int) -> list[Cand]:
@@ -198,13 +201,13 @@ class PartialMelds:
             where = seen.get(present)
             if where is not None:  # the same cards in another window: more ways to fill it
                 old = out[where]
-                out[where] = old[:6] + (old[6] | needs, old[7])
+                out[where] = (*old[:6], old[6] | needs, *old[7:])
                 continue
             used = used_table(present)
             missing = size - len(used)
             seen[present] = len(out)
             out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs,
-                        packed(used)))
+                        packed(used), _order(missing, len(used), suit, start)))
         return out
 
 
@@ -234,6 +237,14 @@ def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
             hit = _NEEDS_CACHE[suit, bits] = frozenset(_bits_to_cards(suit, bits))
         return hit
     return needs
+
+
+def _order(missing: int, naturals: int, key_major: int, key_minor: int) -> int:
+    """``(missing, -naturals, (key_major, key_minor))`` as one int in the same order (each field below 256)."""
+    return (missing << 24) | ((255 - naturals) << 16) | (key_major << 8) | key_minor
+
+
+_ORDER = itemgetter(8)
 
 
 def packed(cards: Sequence[Card]) -> int:
