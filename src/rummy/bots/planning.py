@@ -21,8 +21,8 @@ to help.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Sequence
 
 from rummy.bots.partial_melds import GUARDS, MEMO_BUDGET, NOTHING, Cand, PartialMelds
 from rummy.cards import CARD_COUNT, JOKER, Card, Counts, pack
@@ -35,16 +35,55 @@ _LEAF_LIMIT = 400  # plans looked at per analysis (a safety cap; rarely reached)
 _KEEP_LEAVES = 48  # best plans kept per analysis
 
 
-@dataclass(frozen=True, slots=True)
+Leaves = tuple[tuple[tuple[Card, ...], frozenset[Card]], ...]
+
+
 class Plan:
     """One analysis: the deficit, the cards (``JOKER`` = any wild) that lower it, and the best plans.
 
-    Each plan in ``leaves`` is ``(cards it uses, its outs)``.
+    Each plan in ``leaves`` is ``(cards it uses, its outs)``.  A plan from the search works its outs and
+    leaves out when they are first read (:meth:`later`): many analyses are asked only for the deficit.
     """
 
-    deficit: int
-    outs: frozenset[Card]
-    leaves: tuple[tuple[tuple[Card, ...], frozenset[Card]], ...] = ()
+    __slots__ = ("_finish", "_leaves", "_outs", "deficit")
+
+    def __init__(self, deficit: int, outs: frozenset[Card], leaves: Leaves = ()) -> None:
+        self.deficit = deficit
+        self._outs = outs
+        self._leaves = leaves
+        self._finish: Callable[[], tuple[frozenset[Card], Leaves]] | None = None
+
+    @classmethod
+    def later(cls, deficit: int, finish: Callable[[], tuple[frozenset[Card], Leaves]]) -> Plan:
+        """A plan whose outs and leaves ``finish()`` gives, called once when either is first read."""
+        plan = cls(deficit, NOTHING)
+        plan._finish = finish
+        return plan
+
+    def _worked_out(self) -> None:
+        if self._finish is not None:
+            self._outs, self._leaves = self._finish()
+            self._finish = None
+
+    @property
+    def outs(self) -> frozenset[Card]:
+        self._worked_out()
+        return self._outs
+
+    @property
+    def leaves(self) -> Leaves:
+        self._worked_out()
+        return self._leaves
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plan):
+            return NotImplemented
+        return (self.deficit, self.outs, self.leaves) == (other.deficit, other.outs, other.leaves)
+
+    __hash__ = None  # type: ignore[assignment]  # equal plans compare by value; none is used as a key
+
+    def __repr__(self) -> str:
+        return f"Plan(deficit={self.deficit}, outs={set(self.outs) or '{}'}, leaves={len(self.leaves)})"
 
 
 class _Shape:
@@ -233,7 +272,7 @@ class ContractPlanner:
             if best is None or option.deficit < best.deficit:
                 best = option
             elif option.deficit == best.deficit:
-                best = Plan(best.deficit, best.outs | option.outs, (best.leaves + option.leaves)[:_KEEP_LEAVES])
+                best = Plan.later(best.deficit, functools.partial(_merged, best, option))
         assert best is not None
         return best
 
@@ -336,31 +375,41 @@ class ContractPlanner:
             best[0] = 0
             leaves.append(((), 0, 0))
         deficit = max(0, best[0])
-        result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
-        all_outs: set[Card] = set()
-        caps = melds.caps
-        for leaf, missing, cap in leaves:
-            used_cards: tuple[Card, ...] = ()
-            for cand in leaf:
-                used_cards += cand[4]
-            if not deficit:
-                result.append((used_cards, NOTHING))
-                continue
-            outs: set[Card] = set()
-            if wilds < cap:
-                outs.add(JOKER)
-            for cand in leaf:
-                if cand[0] and cand[6]:
-                    # One more natural: one card less missing, maybe less room for wilds.
-                    new_cap = cap - cand[5] + caps[cand[3]][cand[0] - 1]
-                    if missing - 1 - (wilds if wilds < new_cap else new_cap) < deficit:
-                        outs.update(cand[6])
-            frozen = frozenset(outs)
-            all_outs |= frozen
-            result.append((used_cards, frozen))
-        return Plan(deficit, frozenset(all_outs), tuple(result))
+        return Plan.later(deficit, functools.partial(_outs_and_leaves, leaves, deficit, wilds, melds.caps))
 
 
+
+
+def _merged(first: Plan, second: Plan) -> tuple[frozenset[Card], Leaves]:
+    """The outs and leaves of two plans of one deficit (of two contracts a card longer; see ``extra_card``)."""
+    return first.outs | second.outs, (first.leaves + second.leaves)[:_KEEP_LEAVES]
+
+
+def _outs_and_leaves(leaves: list[tuple[tuple[Cand, ...], int, int]], deficit: int, wilds: int,
+                     caps: list[list[int]]) -> tuple[frozenset[Card], Leaves]:
+    """The outs and the leaves of a plan from the search's best leaves (candidates, missing, wild capacity)."""
+    result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
+    all_outs: set[Card] = set()
+    for leaf, missing, cap in leaves:
+        used_cards: tuple[Card, ...] = ()
+        for cand in leaf:
+            used_cards += cand[4]
+        if not deficit:
+            result.append((used_cards, NOTHING))
+            continue
+        outs: set[Card] = set()
+        if wilds < cap:
+            outs.add(JOKER)
+        for cand in leaf:
+            if cand[0] and cand[6]:
+                # One more natural: one card less missing, maybe less room for wilds.
+                new_cap = cap - cand[5] + caps[cand[3]][cand[0] - 1]
+                if missing - 1 - (wilds if wilds < new_cap else new_cap) < deficit:
+                    outs.update(cand[6])
+        frozen = frozenset(outs)
+        all_outs |= frozen
+        result.append((used_cards, frozen))
+    return frozenset(all_outs), tuple(result)
 
 
 _PLANNERS: dict[tuple[object, ...], ContractPlanner] = {}
