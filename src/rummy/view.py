@@ -93,6 +93,22 @@ class PlayerView:
         }
 
 
+# A hand's count vector (as bytes) -> its cards: views are asked for again and again between two moves of a
+# seat (every claim window), so the tuple is made once per hand.
+_HANDS: dict[bytes, tuple[Card, ...]] = {}
+
+
+def cards_held(counts: list[int]) -> tuple[Card, ...]:
+    """The cards of the count vector ``counts`` in canonical order (memoised on the counts)."""
+    key = bytes(counts)
+    cards = _HANDS.get(key)
+    if cards is None:
+        if len(_HANDS) > 20_000:
+            _HANDS.clear()
+        cards = _HANDS[key] = tuple(from_counts(counts))
+    return cards
+
+
 def player_view(game: GameState, seat: int | None, *, with_actions: bool = True) -> PlayerView:
     """The view of ``seat`` (None for a spectator); ``with_actions`` false leaves ``legal_actions`` empty
     (for callers that number the moves themselves, such as :mod:`rummy.env`)."""
@@ -111,7 +127,7 @@ def player_view(game: GameState, seat: int | None, *, with_actions: bool = True)
         active=game.active,
         dealer=game.dealer,
         to_act=tuple(seats_to_act(game)),
-        hand=tuple(from_counts(game.hands[seat])) if seat is not None else (),
+        hand=cards_held(game.hands[seat]) if seat is not None else (),
         hand_sizes=tuple(game.sizes),
         table=tuple(game.table),
         discard=visible,

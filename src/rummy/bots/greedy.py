@@ -34,7 +34,7 @@ from rummy.modes import AceMode
 from rummy.variants import GROUP, RUN, Variant
 from rummy.view import PlayerView
 
-__all__ = ["GreedyBot", "book_targets", "fits_table", "run_value"]
+__all__ = ["GreedyBot", "book_targets", "fits_table", "run_value", "table_takes"]
 
 TABLE_PLAYS = frozenset({Verb.LAYOFF, Verb.MELD, Verb.BATCH})
 
@@ -51,6 +51,11 @@ def fits_table(card: Card, table: Sequence[TableMeld], variant: Variant) -> bool
         if card in _cards_accepted(meld, variant):
             return True
     return False
+
+
+def table_takes(table: Sequence[TableMeld], variant: Variant) -> frozenset[Card]:
+    """Every card kind that can be laid off on some table meld (``fits_table`` for all cards at once)."""
+    return frozenset().union(*(_cards_accepted(meld, variant) for meld in table))
 
 
 # (id of a meld, id of its variant) -> (the meld, the variant, the card kinds it takes at some end).  Melds are

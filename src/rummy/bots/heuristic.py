@@ -35,7 +35,7 @@ import random
 
 from rummy.actions import Action, Verb
 from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
-from rummy.bots.greedy import fits_table
+from rummy.bots.greedy import table_takes
 from rummy.bots.planning import ContractPlanner, DiscardMemory, Plan, planner_for, unseen_counts
 from rummy.cards import JOKER, Card, Counts, rank_of, suit_of, to_counts
 from rummy.errors import BotError
@@ -173,7 +173,7 @@ class _ContractTurn:
         self.hand = view.hand
         self.counts = to_counts(view.hand)
         self.planner = facts.planner(len(view.hand))
-        self._fit_cache: dict[Card, bool] = {}
+        self._table_takes: frozenset[Card] | None = None  # the cards the table melds take (see _fits)
         # Worked out when first read (plain attributes: cheaper than cached_property on every decision).
         self._late: float | None = None
         self._unseen: Counts | None = None
@@ -313,7 +313,7 @@ class _ContractTurn:
 
     def _wants_take(self, card: Card) -> bool:
         if self.down:
-            return fits_table(card, self.view.table, self.variant)
+            return self._fits(card)
         before = self.planner.deficit(self.counts)
         if before == 0:  # nothing to lower; a wild is still taken while the hand stays within reach
             return self.variant.is_wild(card) and self.planner.with_card(self.counts, card).deficit == 0
@@ -386,10 +386,10 @@ class _ContractTurn:
         return ranked[0]
 
     def _fits(self, card: Card) -> bool:
-        hit = self._fit_cache.get(card)
-        if hit is None:
-            hit = self._fit_cache[card] = fits_table(card, self.view.table, self.variant)
-        return hit
+        """Whether ``card`` can be laid off on the table (:func:`~rummy.bots.greedy.fits_table`)."""
+        if self._table_takes is None:
+            self._table_takes = table_takes(self.view.table, self.variant)
+        return card in self._table_takes
 
     def _down_discard_key(self, card: Card) -> tuple[float, ...]:
         """Once down: throw the card least likely ever to be laid off, most expensive first."""
