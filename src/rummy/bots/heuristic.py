@@ -252,7 +252,14 @@ class _ContractTurn:
         """Whether the hand with ``card`` has a smaller deficit (a deficit of 0 cannot be lowered, so the
         hand with the card is analysed only when it could be)."""
         before = self.planner.deficit(self.counts)
-        return before > 0 and self.planner.with_card(self.counts, card).deficit < before
+        return before > 0 and self._with_card_deficit(card, before - 1) < before
+
+    def _with_card_deficit(self, card: Card, ceiling: int) -> int:
+        """The deficit of the hand with ``card``, or ``ceiling + 1`` when it is certainly above ``ceiling``
+        (the full analysis is run only when the card may bring the hand that low)."""
+        if not self.planner.with_card_within(self.counts, card, ceiling):
+            return ceiling + 1
+        return self.planner.with_card(self.counts, card).deficit
 
     def _wants_buy(self, card: Card, *, own_turn: bool) -> bool:
         if self.down:
@@ -269,8 +276,8 @@ class _ContractTurn:
         before = self.planner.deficit(self.counts)
         if before > depth + 1 or before == 0:
             return False  # too far, or nothing to lower
-        after = self.planner.with_card(self.counts, card)
-        return after.deficit < before and after.deficit <= depth
+        after = self._with_card_deficit(card, min(before - 1, depth))
+        return after < before and after <= depth
 
     def _buy_depth(self, *, own_turn: bool) -> int | None:
         """The deficit a bought card must bring the hand to (None: the hand is too swollen to buy at all)."""
@@ -302,7 +309,7 @@ class _ContractTurn:
                 # The card and still a normal draw: a spare card for the lay-down, when the card lowers the
                 # deficit but not to 0 (a deficit of 1 or less cannot be lowered to above 0).
                 before = self.planner.deficit(self.counts)
-                after = self.planner.with_card(self.counts, top).deficit
+                after = self._with_card_deficit(top, before - 1)
                 if 0 < after < before and self._wants_buy(top, own_turn=True):
                     return buy
         if take is not None and (draw is None or (top is not None and self._wants_take(top))):
@@ -316,8 +323,8 @@ class _ContractTurn:
             return self._fits(card)
         before = self.planner.deficit(self.counts)
         if before == 0:  # nothing to lower; a wild is still taken while the hand stays within reach
-            return self.variant.is_wild(card) and self.planner.with_card(self.counts, card).deficit == 0
-        return self.planner.with_card(self.counts, card).deficit < before
+            return self.variant.is_wild(card) and self._with_card_deficit(card, 0) == 0
+        return self._with_card_deficit(card, before - 1) < before
 
     def _table_play(self) -> Action | None:
         """The best play onto the table once down (None: nothing to play)."""

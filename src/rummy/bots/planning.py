@@ -36,6 +36,7 @@ _KEEP_LEAVES = 48  # best plans kept per analysis
 
 
 Leaves = tuple[tuple[tuple[Card, ...], frozenset[Card]], ...]
+_Leaf = tuple[tuple[Cand, ...], int, int]  # a leaf of the search: (candidates, missing, wild capacity)
 
 
 class Plan:
@@ -173,6 +174,8 @@ class ContractPlanner:
         self.shape = _Shape(self.slots)
         self.extra_shapes = [_Shape(slots) for slots in self._extra_slots()]
         self.memo: dict[tuple[int, ...], Plan] = {}
+        #: Hands not analysed in full, by the deficit they are known to reach at least (with_card_within).
+        self.floors: dict[tuple[int, ...], int] = {}
 
     # -- public ------------------------------------------------------------------------------
 
@@ -245,6 +248,32 @@ class ContractPlanner:
                 result[card] = Plan(plan.deficit + 1, frozenset())
         return result
 
+    def with_card_within(self, counts: Sequence[int], card: Card, ceiling: int) -> bool:
+        """False when the hand plus one ``card`` certainly has a deficit above ``ceiling`` (True: it may not;
+        :meth:`with_card` tells).
+
+        Asked before :meth:`with_card` where only a deficit at or below the ceiling matters (whether a card
+        helps), it saves most of the analysis of cards that do not: the search starts with the ceiling as
+        its bound and stops at the first plan within it.  Every leaf the full search reaches at or below the
+        ceiling passes every bound on the way (a bound never exceeds the deficits below it) and the full
+        search's leaf budget is spent no sooner, so when this search finds none, neither would that one.
+        """
+        more = list(counts)
+        more[card] += 1
+        key = tuple(more)
+        plan = self.memo.get(key)
+        if plan is not None:
+            return plan.deficit <= ceiling
+        if self.floors.get(key, 0) > ceiling:
+            return False
+        shapes = self.extra_shapes if self.extra_card else [self.shape]
+        if any(self._search(list(more), shape, ceiling)[1] for shape in shapes):
+            return True
+        if len(self.floors) > MEMO_BUDGET:
+            self.floors.clear()
+        self.floors[key] = ceiling + 1
+        return False
+
     def with_card(self, counts: Sequence[int], card: Card) -> Plan:
         """The plan of the hand plus one ``card``."""
         more = list(counts)
@@ -277,6 +306,17 @@ class ContractPlanner:
         return best
 
     def _analyze(self, counts: Counts, shape: _Shape) -> Plan:
+        lowest, leaves, wilds = self._search(counts, shape, None)
+        deficit = max(0, lowest)
+        return Plan.later(deficit, functools.partial(_outs_and_leaves, leaves, deficit, wilds, self.melds.caps))
+
+    def _search(self, counts: Counts, shape: _Shape, ceiling: int | None) -> tuple[int, list[_Leaf], int]:
+        """The search of a hand's best plans: (the lowest deficit found, the best leaves, the wilds held).
+
+        With a ``ceiling`` the search starts as if a plan of that deficit were found already and stops at
+        the first leaf at or below it: it finds such a leaf whenever the full search would (see
+        :meth:`with_card_within`), and the leaves it returns are that one or none.
+        """
         wilds = 0
         for card in self.wild_cards:
             wilds += counts[card]
@@ -295,8 +335,9 @@ class ContractPlanner:
         sizes = shape.sizes
         groups_left = melds.groups_left
         fresh: dict[int, list[Cand]] = {}
-        best = [1 << 20, _LEAF_LIMIT]  # best deficit, leaf budget
-        leaves: list[tuple[tuple[Cand, ...], int, int]] = []  # (candidates, missing, wild capacity)
+        best = [1 << 20 if ceiling is None else ceiling, _LEAF_LIMIT]  # best deficit, leaf budget
+        leaves: list[_Leaf] = []
+        stop_at_first = ceiling is not None
         chosen: list[Cand] = []
 
         def search(index: int, missing: int, cap: int, first: int, left: int) -> None:
@@ -331,6 +372,8 @@ class ContractPlanner:
                             leaves.clear()
                         if deficit == best[0] and len(leaves) < _KEEP_LEAVES:
                             leaves.append(((*chosen, cand), missing + cand[0], total))
+                            if stop_at_first:
+                                best[1] = 0  # every loop stops
                     if position == last:
                         break
                     position += 1
@@ -374,8 +417,7 @@ class ContractPlanner:
         else:
             best[0] = 0
             leaves.append(((), 0, 0))
-        deficit = max(0, best[0])
-        return Plan.later(deficit, functools.partial(_outs_and_leaves, leaves, deficit, wilds, melds.caps))
+        return best[0], leaves, wilds
 
 
 
@@ -385,7 +427,7 @@ def _merged(first: Plan, second: Plan) -> tuple[frozenset[Card], Leaves]:
     return first.outs | second.outs, (first.leaves + second.leaves)[:_KEEP_LEAVES]
 
 
-def _outs_and_leaves(leaves: list[tuple[tuple[Cand, ...], int, int]], deficit: int, wilds: int,
+def _outs_and_leaves(leaves: list[_Leaf], deficit: int, wilds: int,
                      caps: list[list[int]]) -> tuple[frozenset[Card], Leaves]:
     """The outs and the leaves of a plan from the search's best leaves (candidates, missing, wild capacity)."""
     result: list[tuple[tuple[Card, ...], frozenset[Card]]] = []
@@ -438,7 +480,8 @@ def _keep_within_budget() -> None:
     """Clear every shared planner's memos once together they pass the budget (checked every
     ``_BUDGET_CHECK_EVERY`` new analyses, the only time they grow; a memo never changes an answer, only how
     fast it comes)."""
-    if sum(len(p.memo) + p.melds.size() for p in _PLANNERS.values()) > MEMO_BUDGET:
+    if sum(len(p.memo) + len(p.floors) // 8 + p.melds.size() for p in _PLANNERS.values()) > MEMO_BUDGET:
         for planner in _PLANNERS.values():
             planner.memo.clear()
+            planner.floors.clear()
             planner.melds.clear()
