@@ -136,10 +136,11 @@ class HeuristicBot:
 class _RoundFacts:
     """What a contract decision needs of the round, worked out once per round (not per decision)."""
 
-    __slots__ = ("need", "planners", "players", "round", "rules", "variant")
+    __slots__ = ("contract", "need", "planners", "players", "round", "rules", "variant")
 
     def __init__(self, variant: Variant, round_number: int, players: int, contract: tuple[Slot, ...]) -> None:
         self.variant = variant
+        self.contract = contract
         self.round = round_number
         self.players = players
         self.rules = variant.round_rules(round_number, players)
@@ -162,7 +163,8 @@ class _ContractTurn:
         self.me = view.seat if view.seat is not None else view.active
         players = len(view.players)
         facts = bot.round_facts
-        if facts is None or facts.variant is not variant or facts.round != view.round or facts.players != players:
+        if facts is None or facts.variant is not variant or facts.round != view.round or facts.players != players \
+                or (facts.contract is not view.contract and facts.contract != view.contract):
             facts = bot.round_facts = _RoundFacts(variant, view.round, players, view.contract)
         self.players = players
         self.rules = facts.rules
