@@ -145,12 +145,16 @@ class _RoundFacts:
         self.players = players
         self.rules = variant.round_rules(round_number, players)
         self.need = sum(slot.min_size for slot in contract)
-        #: The planner, by whether the hand must place a card beyond the contract (see ``planner_for``).
-        self.planners = (planner_for(variant, contract), planner_for(variant, contract, extra_card=True))
+        #: The planners, by whether the hand must place a card beyond the contract (``planner_for``'s
+        #: ``extra_card``), each fetched when first needed.
+        self.planners: dict[bool, ContractPlanner] = {}
 
     def planner(self, hand_size: int) -> ContractPlanner:
         extra = not self.rules.final_discard_allowed and hand_size <= self.need + 1
-        return self.planners[extra]
+        found = self.planners.get(extra)
+        if found is None:
+            found = self.planners[extra] = planner_for(self.variant, self.contract, extra_card=extra)
+        return found
 
 
 class _ContractTurn:
