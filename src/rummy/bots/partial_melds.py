@@ -78,9 +78,9 @@ class PartialMelds:
         return found
 
     def groups_left(self, size: int, left: int, whole: list[Cand], hand: int) -> list[Cand]:
-        """Group candidates of the naturals ``left``, what is left of ``hand`` (both packed) once some runs
-        took their cards; ``whole`` are the group candidates of ``hand`` (the same list as :meth:`groups`
-        gives, worked out from ``whole``: only the ranks of the cards taken change)."""
+        """Group candidates of the naturals ``left``, ``hand`` (both packed) with some cards taken (or added);
+        ``whole`` are the group candidates of ``hand`` (the same list as :meth:`groups` gives, worked out
+        from ``whole``: only the ranks of the cards taken or added change)."""
         key = (size, left)
         found = self.group_memo.get(key)
         if found is None:
@@ -90,7 +90,7 @@ class PartialMelds:
         return found
 
     def _groups_after(self, size: int, left: int, whole: list[Cand], hand: int) -> list[Cand]:
-        taken = (hand - left).to_bytes(CARD_COUNT, "little").translate(_HELD)
+        taken = (hand ^ left).to_bytes(CARD_COUNT, "little").translate(_HELD)  # the kinds held differently
         touched = set()
         card = taken.find(1)
         while card >= 0:
@@ -108,19 +108,33 @@ class PartialMelds:
         out.append(whole[-1])
         return out
 
-    def for_slot(self, slot: Slot, counts: Counts, hand: int) -> list[Cand]:
+    def for_slot(self, slot: Slot, counts: Counts, hand: int, near: int | None = None) -> list[Cand]:
         """Partial melds for ``slot`` from ``counts`` (naturals only; ``hand`` the same packed), fewest
-        missing first."""
+        missing first.  ``near``: a hand (packed) one card away whose lists may be memoised: then only the
+        rank or suit of that card is worked out again."""
+        size = slot.min_size
         if slot.kind == GROUP:
-            return self.groups(slot.min_size, hand)
+            found = self.group_memo.get((size, hand))
+            if found is None and near is not None:
+                whole = self.group_memo.get((size, near))
+                if whole is not None:
+                    found = self.groups_left(size, hand, whole, near)
+            return found if found is not None else self.groups(size, hand)
         # Runs depend only on which suited cards are held.
         held = bytes(counts[:_NATURALS]).translate(_HELD)
-        key = (slot.min_size, held)
+        key = (size, held)
         found = self.runs_memo.get(key)
         if found is None:
             if len(self.runs_memo) > MEMO_BUDGET:
                 self.runs_memo.clear()
-            found = self.runs_memo[key] = self._runs(slot.min_size, held)
+            base = None
+            if near is not None:
+                near_held = near.to_bytes(CARD_COUNT, "little")[:_NATURALS].translate(_HELD)
+                base = self.runs_memo.get((size, near_held))
+            if base is not None:
+                found = self.runs_memo[key] = self._runs_near(size, held, base, near_held)
+            else:
+                found = self.runs_memo[key] = self._runs(size, held)
         return found
 
     def _groups_of(self, size: int, counts: Counts) -> list[Cand]:
@@ -158,29 +172,41 @@ class PartialMelds:
             self.rank_memo[key] = found
         return found
 
+    def _runs_near(self, size: int, held: bytes, base: list[Cand], base_held: bytes) -> list[Cand]:
+        """``_runs(size, held)`` from ``base``, the run candidates of the suited cards ``base_held``: only the
+        suits held differently are worked out again."""
+        changed = [suit for suit in range(4) if held[suit * 13:suit * 13 + 13] != base_held[suit * 13:suit * 13 + 13]]
+        out = [cand for cand in base[:-1] if cand[2][0] not in changed]
+        for suit in changed:
+            out.extend(self._suit_candidates(size, suit, held))
+        out.sort(key=_ORDER)
+        out.append(base[-1])
+        return out
+
+    def _suit_candidates(self, size: int, suit: int, held: bytes) -> list[Cand]:
+        """The run candidates of ``size`` in ``suit`` from the suited cards ``held`` (memoised per values held)."""
+        base = suit * 13
+        mask = _value_mask(held[base:base + 13])
+        if not mask:
+            return []
+        if mask & 2 and self.hi == 14:
+            mask |= 1 << 14
+        if self.lo == 2:
+            mask &= ~2
+        key = (size, suit, mask)
+        runs = self.run_memo.get(key)
+        if runs is None:
+            if len(self.run_memo) > MEMO_BUDGET:
+                self.run_memo.clear()
+            runs = self.run_memo[key] = self._suit_runs(size, suit, mask)
+        return runs
+
     def _runs(self, size: int, held: bytes) -> list[Cand]:
         """Partial runs of ``size`` from the suited cards ``held`` (a byte per card: 1 if held), fewest
         missing first, the all-wild one last."""
         out: list[Cand] = []
-        ace_high = self.hi == 14
-        no_low_ace = self.lo == 2
-        run_memo = self.run_memo
         for suit in range(4):
-            base = suit * 13
-            mask = _value_mask(held[base:base + 13])
-            if not mask:
-                continue
-            if mask & 2 and ace_high:
-                mask |= 1 << 14
-            if no_low_ace:
-                mask &= ~2
-            key = (size, suit, mask)
-            runs = run_memo.get(key)
-            if runs is None:
-                if len(run_memo) > MEMO_BUDGET:
-                    run_memo.clear()
-                runs = run_memo[key] = self._suit_runs(size, suit, mask)
-            out.extend(runs)
+            out.extend(self._suit_candidates(size, suit, held))
         out.sort(key=_ORDER)
         empty_cap = size if self.variant.all_wild_melds and not self.one_wild else 0
         out.append((size, 0, (99, 0), size, (), empty_cap, NOTHING, 0, _order(size, 0, 99, 0)))

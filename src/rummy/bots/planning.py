@@ -181,6 +181,11 @@ class ContractPlanner:
 
     def analyze(self, counts: Sequence[int]) -> Plan:
         """The :class:`Plan` of a hand given as a count vector."""
+        return self._plan(counts, None)
+
+    def _plan(self, counts: Sequence[int], added: Card | None) -> Plan:
+        """``analyze(counts)``; ``added``: a card whose removal gives a hand analysed lately (its partial
+        melds are then adapted rather than made afresh)."""
         key = tuple(counts)
         plan = self.memo.get(key)
         if plan is None:
@@ -190,7 +195,8 @@ class ContractPlanner:
             if _NEW_ANALYSES[0] >= _BUDGET_CHECK_EVERY:
                 _NEW_ANALYSES[0] = 0
                 _keep_within_budget()
-            plan = self._extra(list(counts)) if self.extra_card else self._analyze(list(counts), self.shape)
+            plan = self._extra(list(counts), added) if self.extra_card else \
+                self._analyze(list(counts), self.shape, added)
             self.memo[key] = plan
         return plan
 
@@ -267,7 +273,7 @@ class ContractPlanner:
         if self.floors.get(key, 0) > ceiling:
             return False
         shapes = self.extra_shapes if self.extra_card else [self.shape]
-        if any(self._search(list(more), shape, ceiling)[1] for shape in shapes):
+        if any(self._search(list(more), shape, ceiling, card)[1] for shape in shapes):
             return True
         if len(self.floors) > MEMO_BUDGET:
             self.floors.clear()
@@ -278,7 +284,7 @@ class ContractPlanner:
         """The plan of the hand plus one ``card``."""
         more = list(counts)
         more[card] += 1
-        return self.analyze(more)
+        return self._plan(more, card)
 
     # -- search ------------------------------------------------------------------------------
 
@@ -294,10 +300,10 @@ class ContractPlanner:
             contracts.append(slots)
         return contracts
 
-    def _extra(self, counts: Counts) -> Plan:
+    def _extra(self, counts: Counts, added: Card | None) -> Plan:
         best: Plan | None = None
         for shape in self.extra_shapes:
-            option = self._analyze(list(counts), shape)
+            option = self._analyze(list(counts), shape, added)
             if best is None or option.deficit < best.deficit:
                 best = option
             elif option.deficit == best.deficit:
@@ -305,12 +311,13 @@ class ContractPlanner:
         assert best is not None
         return best
 
-    def _analyze(self, counts: Counts, shape: _Shape) -> Plan:
-        lowest, leaves, wilds = self._search(counts, shape, None)
+    def _analyze(self, counts: Counts, shape: _Shape, added: Card | None) -> Plan:
+        lowest, leaves, wilds = self._search(counts, shape, None, added)
         deficit = max(0, lowest)
         return Plan.later(deficit, functools.partial(_outs_and_leaves, leaves, deficit, wilds, self.melds.caps))
 
-    def _search(self, counts: Counts, shape: _Shape, ceiling: int | None) -> tuple[int, list[_Leaf], int]:
+    def _search(self, counts: Counts, shape: _Shape, ceiling: int | None,
+                added: Card | None) -> tuple[int, list[_Leaf], int]:
         """The search of a hand's best plans: (the lowest deficit found, the best leaves, the wilds held).
 
         With a ``ceiling`` the search starts as if a plan of that deficit were found already and stops at
@@ -323,7 +330,8 @@ class ContractPlanner:
             counts[card] = 0
         hand = int.from_bytes(bytes(counts), "little")  # one byte per card kind (see _packed)
         melds = self.melds
-        built = [melds.for_slot(slot, counts, hand) for slot in shape.distinct]
+        near = hand - (1 << 8 * added) if added is not None and counts[added] else None  # the hand less it
+        built = [melds.for_slot(slot, counts, hand, near) for slot in shape.distinct]
         kind_of = shape.kind_of
         options = [built[kind] for kind in kind_of]
         count = shape.count
