@@ -143,9 +143,9 @@ def _lay_down(game: GameState) -> Action | Deferred | None:
     rules = game.rules
     variant = game.variant
     hand = tuple(game.hands[seat])
+    if not can_lay_down_now(variant, rules.contract, hand, seat):
+        return None  # the most lenient rules refuse it, so the round's own do too
     if deferrable(game):
-        if not can_lay_down_now(variant, rules.contract, hand):
-            return None
 
         def make() -> Action:
             melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
