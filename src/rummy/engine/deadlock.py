@@ -98,7 +98,8 @@ def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> It
 
 
 Spare = tuple[TableMeld, Card, tuple[Card, ...]]
-_TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int, list[Spare]]]
+#: A table's spares: all (table order), the wild ones, by card, and the naturals by rank.
+TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int, list[Spare]]]
 
 # (meld, id of its variant) -> (the variant, the meld's spare cards with wilds); melds are immutable.
 _SPARES: dict[tuple[TableMeld, int], tuple[Variant, tuple[tuple[Card, tuple[Card, ...]], ...]]] = {}
@@ -129,10 +130,10 @@ def wild_flags(variant: Variant) -> tuple[bool, ...]:
 
 
 # (ids of the table's melds, id of the variant) -> (the melds, the variant, the table's spares by kind).
-_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, _TableSpares]] = {}
+_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, TableSpares]] = {}
 
 
-def _table_spares(table: list[TableMeld], variant: Variant) -> _TableSpares:
+def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
     """Every spare of ``table`` (table order), the wild ones, and the spares by card and (naturals) by rank.
 
     Memoised on the identity of the melds: the entry keeps them alive, so their ids cannot be reused.
@@ -174,7 +175,7 @@ def spare_builds(
     Yields ``(spares used, cards of the new meld, kind)``; each spare comes from a different meld.
     This is the rearrangement that lets a hand play cards no lay-off can place.
     """
-    spares, wild_spares, by_card, by_rank = _table_spares(table, variant)
+    spares, wild_spares, by_card, by_rank = table_spares(table, variant)
     if not spares:
         return
     wild = wild_flags(variant)

@@ -35,8 +35,9 @@ _BEST: dict[tuple[object, ...], tuple[Variant, tuple[MeldSpec, ...] | None]] = {
 # (variant id, contract) -> (variant, recent witnesses as (card, count) pairs, newest last).
 _WITNESSES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, list[tuple[tuple[int, int], ...]]]] = {}
 _WITNESSES_KEPT = 8
-# (variant id, contract, seat) -> (variant, recent hands that cannot lay down as (size, counts), newest last).  The seat only
-# groups a player's own hands together (they differ by a card or two); any refutation is valid for any hand.
+# (variant id, contract, seat) -> (variant, recent hands that cannot lay down as (size, counts), newest last).
+# The seat only groups a player's own hands together (they differ by a card or two); any refutation is valid
+# for any hand.
 _REFUTATIONS: dict[tuple[int, tuple[Slot, ...], int], tuple[Variant, list[tuple[int, tuple[int, ...]]]]] = {}
 _REFUTATIONS_KEPT = 2
 _EXTRA_CARDS_TRIED = 4  # more cards added since a refutation than this: ask the search

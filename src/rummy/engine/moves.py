@@ -10,23 +10,22 @@ played together.  Every listed action is legal; a legal composite move need not 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from itertools import combinations
-from typing import TypeVar, cast
 
 from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
+from rummy.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.candidates import CandidateMoves, Deferred
-from rummy.engine.deadlock import spare_builds
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
+from rummy.engine.table_offers import TableOffers, may_fit, table_offers
 from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, table_meld, wild_positions
-from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
-from rummy.variants import Variant
+from rummy.melds import MeldSpec, check_book, lay_off
+from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode
 
 
 def seats_to_act(game: GameState) -> list[int]:
@@ -79,15 +78,29 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
             candidates.append(lay_down)
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
+    moves.extend(action for action in candidates if _applies(game, action))
+    if not game.table:
+        return moves, deferred
+    offers = table_offers(game.table, variant)
     may_layoff = not variant.layoff_requires_down or game.down[seat]
     next_turn_wait = variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
     if may_layoff and not next_turn_wait:
-        candidates.extend(_layoffs(game, held))
-    moves.extend(action for action in candidates if _applies(game, action))
-    if may_layoff and not next_turn_wait and variant.rearrange_mode is not RearrangeMode.NONE:
-        moves.extend(_rearrangements(game))
+        layoffs = [simple_action(seat, Verb.LAYOFF, card, meld_id, end)
+                   for card, meld_id, end in offers.layoffs if hand[card]]
+        if game.sizes[seat] > 2 and not game.stolen_pending:
+            moves.extend(layoffs)  # checked by construction; a hand of 2+ left always keeps a discard
+        else:
+            moves.extend(action for action in layoffs if _applies(game, action))
+        if variant.rearrange_mode is not RearrangeMode.NONE:
+            rearrangements = list(_rearrangements(game, offers))
+            deferred += sum(1 for move in rearrangements if type(move) is Deferred)
+            moves.extend(rearrangements)
     if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
-        moves.extend(action for action in _wild_swaps(game, held) if _applies(game, action))
+        for verb, card, meld_id, end in offers.swaps:
+            if hand[card]:
+                action = simple_action(seat, verb, card, meld_id, end)
+                if _applies(game, action):
+                    moves.append(action)
     if game.sizes[seat] <= 5 and may_layoff:
         going_out = _going_out_batch(game, held)
         if going_out is not None and _applies(game, going_out):
@@ -186,169 +199,40 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
                     yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
 
 
-def _layoffs(game: GameState, held: list[Card]) -> Iterator[Action]:
-    variant = game.variant
-    seat = game.active
-    hand = game.hands[seat]
-    del held  # the meld's own table of the cards it takes is read against the hand instead
-    for meld in game.table:
-        for card, end in accepted_layoffs(meld, variant):
-            if hand[card]:
-                yield simple_action(seat, Verb.LAYOFF, card, meld.id, end)
-
-
-# (id of a meld, id of its variant) -> (the meld, the variant, every (card kind, end) the meld takes); melds are
-# immutable, so a meld's table is worked out once and serves every decision until the meld changes.  The entry
-# keeps the meld and the variant alive, so their ids cannot be reused while it stands.
-_ACCEPTED: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[tuple[Card, str | None], ...]]] = {}
-
-
-def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
-    """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending."""
-    key = (id(meld), id(variant))
-    hit = _ACCEPTED.get(key)
-    if hit is not None and hit[0] is meld and hit[1] is variant:
-        return hit[2]
-    accepted = []
-    for card in range(CARD_COUNT):
-        for end in layoff_ends(meld, card, variant):
-            try:
-                lay_off(meld, card, end, variant)
-            except MeldError:
-                continue
-            accepted.append((card, end))
-    if len(_ACCEPTED) > 100_000:
-        _ACCEPTED.clear()
-    _ACCEPTED[key] = (meld, variant, tuple(accepted))
-    return tuple(accepted)
-
-
-_T = TypeVar("_T")
-# (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
-_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = {}
-
-
-def _per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
-    """``work_out(meld, variant)``, memoised on the meld's identity (melds are immutable; the entry keeps the
-    meld and the variant alive, so their ids cannot be reused while it stands)."""
-    key = (what, id(meld), id(variant))
-    hit = _PER_MELD.get(key)
-    if hit is not None and hit[0] is meld and hit[1] is variant:
-        return cast(_T, hit[2])
-    value = work_out(meld, variant)
-    if len(_PER_MELD) > 200_000:
-        _PER_MELD.clear()
-    _PER_MELD[key] = (meld, variant, value)
-    return value
-
-
-def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
-    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand."""
-    options: list[tuple[Verb, Card, str | None]] = []
-    for index in wild_positions(meld, variant):
-        if meld.is_run:
-            wanted = [meld.position_card(index)]
-        elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
-            wanted = [make_card(meld.rank, suit) for suit in range(4)]
-        else:
-            continue
-        for card in wanted:
-            if variant.is_wild(card):
-                continue
-            if variant.joker_swap is JokerSwap.TO_HAND:
-                options.append((Verb.SWAP, card, None))
-            elif meld.is_run:
-                if variant.wild_relocation_scope is WildRelocationScope.HAND:
-                    options.append((Verb.MOVE, card, None))
-                else:
-                    options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
-    return tuple(options)
-
-
-def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
-    variant = game.variant
-    seat = game.active
-    hand = game.hands[seat]
-    for meld in game.table:
-        for verb, card, end in _per_meld("swaps", meld, variant, _swap_options):
-            if hand[card]:
-                yield simple_action(seat, verb, card, meld.id, end)
-
-
-def _rearrangements(game: GameState) -> Iterator[Action]:
+def _rearrangements(game: GameState, offers: TableOffers) -> Iterator[Action | Deferred]:
     """The legal ones among two useful families: split a run at a card the hand duplicates; pull a spare card
-    into a new run.
+    into a new meld (:class:`~rummy.engine.table_offers.TableOffers`); those legal by construction are
+    deferred until read.
 
     Both are built so that no table card is lost, every new meld keeps a table card and at least one card
     comes from the hand; so for a player who is down, owes no wild to the table and keeps two cards or more,
-    a candidate is legal exactly when each of its melds is valid (:func:`_valid_meld`, memoised).  Any other
-    candidate is judged in full.
+    a candidate is legal exactly when each of its melds is valid (worked out with the table's offers).  Any
+    other candidate is judged in full.
     """
-    variant = game.variant
     seat = game.active
     hand = game.hands[seat]
     quick = game.down[seat] and not game.stolen_pending
     size = game.sizes[seat]
-    for meld in game.table:
-        if meld.is_run:
-            for target, melds in _per_meld("splits", meld, variant, _splits):
-                if hand[target]:
-                    action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=melds)
-                    if (quick and size > 2) or _applies(game, action):
-                        yield action
-    for used, cards, kind in spare_builds(game.table, variant, hand):
-        sources = tuple(meld.id for meld, _, _ in used)
-        rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
-        action = Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, MeldSpec(kind, cards)))
-        if quick and size - (len(cards) - len(used)) >= 2:
-            if all(_valid_meld(spec, variant) for spec in action.melds):
+    for target, meld_id, halves in offers.splits:
+        if hand[target]:
+            if quick and size > 2:
+                yield _deferred_rearrangement(seat, (meld_id,), halves)
+            else:
+                action = Action(seat, Verb.REARRANGE, sources=(meld_id,), melds=halves)
+                if _applies(game, action):
+                    yield action
+    for sources, melds, from_hand, valid in offers.spare_builds(hand):
+        if quick and size - from_hand >= 2:
+            if valid:
+                yield _deferred_rearrangement(seat, sources, melds)
+        else:
+            action = Action(seat, Verb.REARRANGE, sources=sources, melds=melds)
+            if _applies(game, action):
                 yield action
-        elif _applies(game, action):
-            yield action
 
 
-def _splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
-    """Each natural card at which run ``meld`` can be split into two valid runs (the hand's copy starting the
-    second), with the two runs."""
-    run_min = variant.run_min
-    cards = meld.cards
-    splits = []
-    for index in range(run_min - 1, len(cards) - run_min + 1):
-        target = meld.position_card(index)
-        if not variant.is_wild(target):
-            melds = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
-            if all(_valid_meld(spec, variant) for spec in melds):
-                splits.append((target, melds))
-    return tuple(splits)
-
-
-# (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
-_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = {}
-
-
-def _valid_meld(spec: MeldSpec, variant: Variant) -> bool:
-    """Whether ``spec`` is a valid set or run under ``variant`` (as a rearrangement builds it)."""
-    key = (spec, id(variant))
-    hit = _VALID.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
-    valid = spec.kind in ("set", "run")
-    if valid:
-        try:
-            table_meld(spec, variant, 0, 0)
-        except MeldError:
-            valid = False
-    if len(_VALID) > 100_000:
-        _VALID.clear()
-    _VALID[key] = (variant, valid)
-    return valid
-
-
-def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
-    declared = None
-    if all(c == JOKER or c % 13 == 1 for c in cards):
-        declared = meld.position_card(offset)
-    return MeldSpec("run", cards, declared)
+def _deferred_rearrangement(seat: int, sources: tuple[int, ...], melds: tuple[MeldSpec, ...]) -> Deferred:
+    return Deferred(Verb.REARRANGE, partial(Action, seat, Verb.REARRANGE, sources=sources, melds=melds))
 
 
 def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
@@ -364,8 +248,11 @@ def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
         if not remaining:
             return steps
         card = remaining[0]
+        wild = variant.is_wild(card)
         for meld_id, meld in table.items():
             for end in (("low", "high") if meld.is_run else (None,)):
+                if not may_fit(meld, card, end, wild):
+                    continue
                 try:
                     grown = lay_off(meld, card, end, variant)
                 except MeldError:

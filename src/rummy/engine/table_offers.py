@@ -1,0 +1,335 @@
+"""What a table offers a hand: lay-offs, wild swaps, run splits and spare-card rearrangements, worked out
+once per table and read against the hand at every decision.
+
+Melds are immutable and the table changes by a meld or two between decisions, so the work is split by what
+it depends on:
+
+* per meld (memoised on the meld object): the cards and ends it takes on a lay-off, the naturals that would
+  take or move its wilds, the places a run can be split, the cards it can spare;
+* per table (memoised on the identity of its melds, :func:`table_offers`): those lists in table order, and
+  the rearrangements that pull spare table cards into a new meld, keyed by what they need of the hand (a set
+  by its rank and the copies held, a run by its suit, lowest value and which of its values the hand holds);
+* per hand: one pass over those lists.
+
+Every memo entry keeps the objects whose ids make its key alive, so ids cannot be reused while it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TypeVar, cast
+
+from rummy.actions import Verb
+from rummy.cards import CARD_COUNT, JOKER, Card, make_card
+from rummy.engine.deadlock import Spare, table_spares, wild_flags
+from rummy.errors import MeldError
+from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
+from rummy.modes import JokerSwap, WildPolicy, WildRelocationScope
+from rummy.variants import Variant
+
+_T = TypeVar("_T")
+# (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
+_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = {}
+
+
+def per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
+    """``work_out(meld, variant)``, memoised on the meld's identity (melds are immutable)."""
+    key = (what, id(meld), id(variant))
+    hit = _PER_MELD.get(key)
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return cast(_T, hit[2])
+    value = work_out(meld, variant)
+    if len(_PER_MELD) > 200_000:
+        _PER_MELD.clear()
+    _PER_MELD[key] = (meld, variant, value)
+    return value
+
+
+def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending, each with the
+    ends :func:`~rummy.melds.layoff_ends` names (None where the card fits one end of a run only)."""
+    return per_meld("layoffs", meld, variant, _accepted_layoffs)
+
+
+def _accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    accepted = []
+    for card in layoff_candidates(meld, variant):
+        for end in layoff_ends(meld, card, variant):
+            try:
+                lay_off(meld, card, end, variant)
+            except MeldError:
+                continue
+            accepted.append((card, end))
+    return tuple(accepted)
+
+
+def layoff_candidates(meld: TableMeld, variant: Variant) -> list[Card]:
+    """The card kinds that could fit ``meld`` at all, ascending: every wild, and the naturals
+    :func:`~rummy.melds.lay_off` can accept (the next value at each end of a run, in its suit; the rank of a
+    group).  Any other card is refused by ``lay_off``, so only these need trying."""
+    wild = wild_flags(variant)
+    cards = {card for card in range(CARD_COUNT) if wild[card]}
+    if meld.is_run:
+        for value in (meld.low - 1, meld.high + 1):
+            if 1 <= value <= 14:
+                cards.add(make_card(1 if value == 14 else value, meld.suit))
+    elif meld.kind != "book" and meld.rank:
+        cards.update(make_card(meld.rank, suit) for suit in range(4))
+    return sorted(cards)
+
+
+def may_fit(meld: TableMeld, card: Card, end: str | None, wild: bool) -> bool:
+    """A quick test before :func:`~rummy.melds.lay_off` with an explicit ``end``: False when the card cannot
+    fit there (a natural of another suit, value or rank, or a book), True when lay_off must decide."""
+    if wild:
+        return meld.kind != "book"
+    if meld.is_run:
+        if card // 13 != meld.suit:
+            return False
+        rank = card % 13 + 1
+        value = meld.low - 1 if end == "low" else meld.high + 1
+        return rank == value or (rank == 1 and value == 14)
+    return meld.kind != "book" and card != JOKER and card % 13 + 1 == meld.rank
+
+
+def swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand."""
+    return per_meld("swaps", meld, variant, _swap_options)
+
+
+def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    options: list[tuple[Verb, Card, str | None]] = []
+    for index in wild_positions(meld, variant):
+        if meld.is_run:
+            wanted = [meld.position_card(index)]
+        elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
+            wanted = [make_card(meld.rank, suit) for suit in range(4)]
+        else:
+            continue
+        for card in wanted:
+            if variant.is_wild(card):
+                continue
+            if variant.joker_swap is JokerSwap.TO_HAND:
+                options.append((Verb.SWAP, card, None))
+            elif meld.is_run:
+                if variant.wild_relocation_scope is WildRelocationScope.HAND:
+                    options.append((Verb.MOVE, card, None))
+                else:
+                    options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
+    return tuple(options)
+
+
+def splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
+    """Each natural card at which run ``meld`` can be split into two valid runs (the hand's copy starting the
+    second), with the two runs."""
+    return per_meld("splits", meld, variant, _splits)
+
+
+def _splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
+    run_min = variant.run_min
+    cards = meld.cards
+    found = []
+    for index in range(run_min - 1, len(cards) - run_min + 1):
+        target = meld.position_card(index)
+        if not variant.is_wild(target):
+            melds = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
+            if all(valid_meld(spec, variant) for spec in melds):
+                found.append((target, melds))
+    return tuple(found)
+
+
+def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
+    declared = None
+    if all(c == JOKER or c % 13 == 1 for c in cards):
+        declared = meld.position_card(offset)
+    return MeldSpec("run", cards, declared)
+
+
+# (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
+_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = {}
+
+
+def valid_meld(spec: MeldSpec, variant: Variant) -> bool:
+    """Whether ``spec`` is a valid set or run under ``variant`` (as a rearrangement builds it)."""
+    key = (spec, id(variant))
+    hit = _VALID.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    valid = spec.kind in ("set", "run")
+    if valid:
+        try:
+            table_meld(spec, variant, 0, 0)
+        except MeldError:
+            valid = False
+    if len(_VALID) > 100_000:
+        _VALID.clear()
+    _VALID[key] = (variant, valid)
+    return valid
+
+
+#: A rearrangement pulling spare table cards into a new meld: the source meld ids, the melds after it (each
+#: source without its spare card, then the new meld), how many cards the new meld takes from the hand, and
+#: whether every meld after it is valid.
+SpareBuild = tuple[tuple[int, ...], tuple[MeldSpec, ...], int, bool]
+
+
+class TableOffers:
+    """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
+
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_spares", "_sets", "_runs", "_cover")
+
+    def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
+        self.variant = variant
+        #: Every (card kind, meld id, end) a lay-off may name, in table order.
+        self.layoffs = [(card, meld.id, end) for meld in table for card, end in accepted_layoffs(meld, variant)]
+        swapping = variant.joker_swap is not JokerSwap.NONE
+        #: Every (verb, natural card, meld id, end) that could take or move a wild, in table order.
+        self.swaps = [(verb, card, meld.id, end) for meld in table if swapping
+                      for verb, card, end in swap_options(meld, variant)]
+        #: Every (card the hand must hold, meld id, the two runs) splitting a run, in table order.
+        self.splits = [(card, meld.id, melds) for meld in table if meld.is_run
+                       for card, melds in splits(meld, variant)]
+        self._spares = table_spares(list(table), variant)
+        self._sets: dict[tuple[int, int], list[Spare] | None] = {}
+        self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
+        self._cover: dict[int, int] = {}
+
+    def spare_builds(self, hand: list[int]) -> Iterator[SpareBuild]:
+        """The rearrangements :func:`rummy.engine.deadlock.spare_builds` finds for ``hand``, in its order."""
+        spares, wild_spares, _, _ = self._spares
+        if not spares:
+            return
+        variant = self.variant
+        wild = wild_flags(variant)
+        group_min = variant.group_min
+        not_outnumber = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
+        for rank in range(1, 14):
+            own: list[Card] = []
+            for card in range(rank - 1, 52, 13):
+                if hand[card] and not wild[card]:
+                    own.extend([card] * hand[card])
+            if not own:
+                continue
+            used = self._set_spares(rank, min(len(own), group_min))
+            if used is None:
+                continue
+            wild_count = sum(1 for u in used if wild[u[1]])
+            if not_outnumber and wild_count > len(own) + len(used) - wild_count:
+                continue
+            cards = tuple(own) + tuple(u[1] for u in used)
+            build = _spare_build(used, MeldSpec("set", cards), len(own), variant)
+            yield build[0], build[1], build[2], build[3] and valid_meld(build[1][-1], variant)
+        low_bound, high_bound = variant.ace_mode.run_bounds
+        run_min = variant.run_min
+        full = (1 << run_min) - 1
+        for suit in range(4):
+            held = 0
+            for value in range(low_bound, high_bound + 1):
+                card = suit * 13 + (0 if value == 14 else value - 1)
+                if hand[card] and not wild[card]:
+                    held |= 1 << value
+            if not held:
+                continue
+            covered = held | self._coverable(suit)
+            for low in range(low_bound, high_bound - run_min + 2):
+                window = (held >> low) & full
+                if window and (covered >> low) & full == full:
+                    key = (suit, low, window)
+                    if key in self._runs:
+                        run = self._runs[key]
+                    else:
+                        run = self._runs[key] = self._run_build(suit, low, window)
+                    if run is not None:
+                        yield run
+
+    def _coverable(self, suit: int) -> int:
+        """The values (bits 0…14) of ``suit`` a spare table card could fill in a new run: all of them when a
+        wild is spare, else those whose card is spare."""
+        if suit in self._cover:
+            return self._cover[suit]
+        _, wild_spares, by_card, _ = self._spares
+        bits = (1 << 15) - 1 if wild_spares else 0
+        for value in range(1, 15):
+            if suit * 13 + (0 if value == 14 else value - 1) in by_card:
+                bits |= 1 << value
+        self._cover[suit] = bits
+        return bits
+
+    def _set_spares(self, rank: int, own: int) -> list[Spare] | None:
+        """The spares that complete a set of ``rank`` with ``own`` naturals of the hand (at most group_min
+        counted: more need no more spares), or None."""
+        key = (rank, own)
+        if key in self._sets:
+            return self._sets[key]
+        _, wild_spares, _, by_rank = self._spares
+        group_min = self.variant.group_min
+        used: list[Spare] = []
+        for spare in by_rank.get(rank, []) + wild_spares:
+            if own + len(used) >= group_min and used:
+                break
+            if all(spare[0].id != u[0].id for u in used):
+                used.append(spare)
+        found = used if used and own + len(used) >= group_min else None
+        self._sets[key] = found
+        return found
+
+    def _run_build(self, suit: int, low: int, window: int) -> SpareBuild | None:
+        """The run of ``suit`` from value ``low`` whose values in bit set ``window`` come from the hand and the
+        others from spare table cards (each from a different meld), or None."""
+        variant = self.variant
+        wild = wild_flags(variant)
+        _, wild_spares, by_card, _ = self._spares
+        cards: list[Card] = []
+        used: list[Spare] = []
+        for offset in range(variant.run_min):
+            value = low + offset
+            card = suit * 13 + (0 if value == 14 else value - 1)
+            if window >> offset & 1:
+                cards.append(card)
+                continue
+            pick = _free(by_card.get(card, []), used)
+            if pick is None:
+                pick = _free(wild_spares, used)
+            if pick is None:
+                return None
+            used.append(pick)
+            cards.append(pick[1])
+        wild_count = sum(1 for c in cards if wild[c])
+        if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
+            return None
+        build = _spare_build(used, MeldSpec("run", tuple(cards)), bin(window).count("1"), variant)
+        return build[0], build[1], build[2], build[3] and valid_meld(build[1][-1], variant)
+
+
+def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
+    """The first of ``spares`` from a meld no spare in ``used`` comes from."""
+    for spare in spares:
+        meld_id = spare[0].id
+        if all(meld_id != u[0].id for u in used):
+            return spare
+    return None
+
+
+def _spare_build(used: list[Spare], new: MeldSpec, from_hand: int, variant: Variant) -> SpareBuild:
+    """The rearrangement moving the spares ``used`` into ``new`` (its validity: that of the rests only)."""
+    sources = tuple(meld.id for meld, _, _ in used)
+    rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
+    return sources, (*rests, new), from_hand, all(valid_meld(rest, variant) for rest in rests)
+
+
+# (ids of the table's melds, id of the variant) -> (the melds, the offers).
+_OFFERS: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], TableOffers]] = {}
+
+
+def table_offers(table: list[TableMeld], variant: Variant) -> TableOffers:
+    """The :class:`TableOffers` of ``table`` under ``variant`` (memoised on the identity of its melds)."""
+    key = (tuple(map(id, table)), id(variant))
+    hit = _OFFERS.get(key)
+    if hit is not None and hit[1].variant is variant:
+        return hit[1]
+    melds = tuple(table)
+    offers = TableOffers(melds, variant)
+    if len(_OFFERS) > 4096:
+        _OFFERS.clear()
+    _OFFERS[key] = (melds, offers)
+    return offers
