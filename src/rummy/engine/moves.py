@@ -92,7 +92,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
         else:
             moves.extend(action for action in layoffs if _applies(game, action))
         if variant.rearrange_mode is not RearrangeMode.NONE:
-            rearrangements = list(_rearrangements(game, offers))
+            rearrangements = list(_rearrangements(game, offers, held))
             deferred += sum(1 for move in rearrangements if type(move) is Deferred)
             moves.extend(rearrangements)
     if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
@@ -199,7 +199,7 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
                     yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
 
 
-def _rearrangements(game: GameState, offers: TableOffers) -> Iterator[Action | Deferred]:
+def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> Iterator[Action | Deferred]:
     """The legal ones among two useful families: split a run at a card the hand duplicates; pull a spare card
     into a new meld (:class:`~rummy.engine.table_offers.TableOffers`); those legal by construction are
     deferred until read.
@@ -221,7 +221,7 @@ def _rearrangements(game: GameState, offers: TableOffers) -> Iterator[Action | D
                 action = Action(seat, Verb.REARRANGE, sources=(meld_id,), melds=halves)
                 if _applies(game, action):
                     yield action
-    for sources, melds, from_hand, valid in offers.spare_builds(hand):
+    for sources, melds, from_hand, valid in offers.spare_builds(hand, held):
         if quick and size - from_hand >= 2:
             if valid:
                 yield _deferred_rearrangement(seat, sources, melds)

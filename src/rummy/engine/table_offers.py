@@ -176,7 +176,7 @@ SpareBuild = tuple[tuple[int, ...], tuple[MeldSpec, ...], int, bool]
 class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
-    __slots__ = ("variant", "layoffs", "swaps", "splits", "_spares", "_sets", "_runs", "_cover")
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_spares", "_sets", "_set_builds", "_runs", "_cover")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
@@ -191,56 +191,65 @@ class TableOffers:
                        for card, melds in splits(meld, variant)]
         self._spares = table_spares(list(table), variant)
         self._sets: dict[tuple[int, int], list[Spare] | None] = {}
+        self._set_builds: dict[tuple[int, tuple[Card, ...]], SpareBuild | None] = {}
         self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
         self._cover: dict[int, int] = {}
 
-    def spare_builds(self, hand: list[int]) -> Iterator[SpareBuild]:
-        """The rearrangements :func:`rummy.engine.deadlock.spare_builds` finds for ``hand``, in its order."""
-        spares, wild_spares, _, _ = self._spares
-        if not spares:
+    def spare_builds(self, hand: list[int], held: list[Card]) -> Iterator[SpareBuild]:
+        """The rearrangements :func:`rummy.engine.deadlock.spare_builds` finds for ``hand`` (whose card kinds,
+        ascending, are ``held``), in its order."""
+        if not self._spares[0]:
             return
         variant = self.variant
         wild = wild_flags(variant)
-        group_min = variant.group_min
-        not_outnumber = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
-        for rank in range(1, 14):
-            own: list[Card] = []
-            for card in range(rank - 1, 52, 13):
-                if hand[card] and not wild[card]:
-                    own.extend([card] * hand[card])
-            if not own:
-                continue
-            used = self._set_spares(rank, min(len(own), group_min))
-            if used is None:
-                continue
-            wild_count = sum(1 for u in used if wild[u[1]])
-            if not_outnumber and wild_count > len(own) + len(used) - wild_count:
-                continue
-            cards = tuple(own) + tuple(u[1] for u in used)
-            build = _spare_build(used, MeldSpec("set", cards), len(own), variant)
-            yield build[0], build[1], build[2], build[3] and valid_meld(build[1][-1], variant)
         low_bound, high_bound = variant.ace_mode.run_bounds
+        in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
+        by_rank: dict[int, list[Card]] = {}
+        values = [0, 0, 0, 0]  # per suit, the run values (bits 1…14) the hand holds naturally
+        for card in held:
+            if not wild[card]:
+                rank = card % 13 + 1
+                by_rank.setdefault(rank, []).extend([card] * hand[card])
+                values[card // 13] |= (1 << 1 | 1 << 14) if rank == 1 else 1 << rank
+        for rank in sorted(by_rank):
+            own = tuple(by_rank[rank])
+            key = (rank, own)
+            if key in self._set_builds:
+                found = self._set_builds[key]
+            else:
+                found = self._set_builds[key] = self._set_build(rank, own)
+            if found is not None:
+                yield found
         run_min = variant.run_min
         full = (1 << run_min) - 1
         for suit in range(4):
-            held = 0
-            for value in range(low_bound, high_bound + 1):
-                card = suit * 13 + (0 if value == 14 else value - 1)
-                if hand[card] and not wild[card]:
-                    held |= 1 << value
-            if not held:
+            held_values = values[suit] & in_bounds
+            if not held_values:
                 continue
-            covered = held | self._coverable(suit)
+            covered = held_values | self._coverable(suit)
             for low in range(low_bound, high_bound - run_min + 2):
-                window = (held >> low) & full
+                window = (held_values >> low) & full
                 if window and (covered >> low) & full == full:
-                    key = (suit, low, window)
-                    if key in self._runs:
-                        run = self._runs[key]
+                    run_key = (suit, low, window)
+                    if run_key in self._runs:
+                        run = self._runs[run_key]
                     else:
-                        run = self._runs[key] = self._run_build(suit, low, window)
+                        run = self._runs[run_key] = self._run_build(suit, low, window)
                     if run is not None:
                         yield run
+
+    def _set_build(self, rank: int, own: tuple[Card, ...]) -> SpareBuild | None:
+        """The set of ``rank`` made of the hand's naturals ``own`` and spare table cards, or None."""
+        variant = self.variant
+        wild = wild_flags(variant)
+        used = self._set_spares(rank, min(len(own), variant.group_min))
+        if used is None:
+            return None
+        wild_count = sum(1 for u in used if wild[u[1]])
+        if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
+            return None
+        build = _spare_build(used, MeldSpec("set", own + tuple(u[1] for u in used)), len(own), variant)
+        return build[0], build[1], build[2], build[3] and valid_meld(build[1][-1], variant)
 
     def _coverable(self, suit: int) -> int:
         """The values (bits 0…14) of ``suit`` a spare table card could fill in a new run: all of them when a
