@@ -101,21 +101,22 @@ Spare = tuple[TableMeld, Card, tuple[Card, ...]]
 #: A table's spares: all (table order), the wild ones, by card, and the naturals by rank.
 TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int, list[Spare]]]
 
-# (meld, id of its variant) -> (the variant, the meld's spare cards with wilds); melds are immutable.
-_SPARES: dict[tuple[TableMeld, int], tuple[Variant, tuple[tuple[Card, tuple[Card, ...]], ...]]] = {}
+# (id of a meld, id of its variant) -> (the meld, the variant, the meld's spare cards with wilds); melds are
+# immutable, and the entry keeps the meld alive, so its id cannot be reused while the entry stands.
+_SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[tuple[Card, tuple[Card, ...]], ...]]] = {}
 # id of a variant -> (the variant, whether each card is wild there).
 _WILD: dict[int, tuple[Variant, tuple[bool, ...]]] = {}
 
 
 def _spares_of(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[Card, ...]], ...]:
-    key = (meld, id(variant))
+    key = (id(meld), id(variant))
     hit = _SPARES.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
     spares = tuple(spare_cards(meld, variant, wilds=True))
     if len(_SPARES) > 100_000:
         _SPARES.clear()
-    _SPARES[key] = (variant, spares)
+    _SPARES[key] = (meld, variant, spares)
     return spares
 
 

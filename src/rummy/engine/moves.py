@@ -22,7 +22,7 @@ from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
-from rummy.engine.table_offers import TableOffers, may_fit, table_offers
+from rummy.engine.table_offers import TableOffers, may_fit, split_halves, table_offers
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import MeldSpec, check_book, lay_off
 from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode
@@ -41,10 +41,13 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
     """The candidate moves of ``seat`` (default: every seat to act); see the module docstring."""
     phase = game.phase
     if phase is Phase.CLAIM:
-        assert game.window is not None
-        waiting = game.window.waiting()
-        seats = waiting if seat is None else [s for s in waiting if s == seat]
-        return CandidateMoves([simple_action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)], deferred=0)
+        window = game.window
+        assert window is not None
+        if seat is not None:
+            if seat in window.eligible and seat not in window.answered:
+                return CandidateMoves(list(_claim_answers(seat)), deferred=0)
+            return CandidateMoves([], deferred=0)
+        return CandidateMoves([action for s in window.waiting() for action in _claim_answers(s)], deferred=0)
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
         return CandidateMoves([], deferred=0)
     if phase is Phase.DRAW:
@@ -122,6 +125,11 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
             _SIMPLE.clear()
         action = _SIMPLE[key] = Action(seat, verb, card=card, meld=meld, end=end)
     return action
+
+
+def _claim_answers(seat: int) -> tuple[Action, Action]:
+    """``seat``'s answers to a claim window: buy, pass."""
+    return simple_action(seat, Verb.BUY), simple_action(seat, Verb.PASS)
 
 
 def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
@@ -213,12 +221,15 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
     hand = game.hands[seat]
     quick = game.down[seat] and not game.stolen_pending
     size = game.sizes[seat]
-    for target, meld_id, halves in offers.splits:
+    for target, meld, index in offers.splits:
         if hand[target]:
+            halves = split_halves(meld, index, game.variant)
+            if halves is None:
+                continue
             if quick and size > 2:
-                yield _deferred_rearrangement(seat, (meld_id,), halves)
+                yield _deferred_rearrangement(seat, (meld.id,), halves)
             else:
-                action = Action(seat, Verb.REARRANGE, sources=(meld_id,), melds=halves)
+                action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
                 if _applies(game, action):
                     yield action
     for sources, melds, from_hand, valid in offers.spare_builds(hand, held):

@@ -119,23 +119,42 @@ def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, 
     return tuple(options)
 
 
-def splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
-    """Each natural card at which run ``meld`` can be split into two valid runs (the hand's copy starting the
-    second), with the two runs."""
-    return per_meld("splits", meld, variant, _splits)
+def split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], ...]:
+    """Each (natural card, index) at which run ``meld`` could be split into two runs long enough (the hand's copy
+    of the card starting the second); whether both are valid is :func:`split_halves`' question."""
+    return per_meld("split points", meld, variant, _split_points)
 
 
-def _splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
-    run_min = variant.run_min
-    cards = meld.cards
-    found = []
-    for index in range(run_min - 1, len(cards) - run_min + 1):
+def _split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], ...]:
+    if not meld.is_run:
+        return ()
+    points = []
+    for index in range(variant.run_min - 1, len(meld.cards) - variant.run_min + 1):
         target = meld.position_card(index)
         if not variant.is_wild(target):
-            melds = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
-            if all(valid_meld(spec, variant) for spec in melds):
-                found.append((target, melds))
-    return tuple(found)
+            points.append((target, index))
+    return tuple(points)
+
+
+# (id of a run, id of its variant, index) -> (the run, the variant, its two halves when both are valid, else None).
+_HALVES: dict[tuple[int, int, int], tuple[TableMeld, Variant, tuple[MeldSpec, MeldSpec] | None]] = {}
+
+
+def split_halves(meld: TableMeld, index: int, variant: Variant) -> tuple[MeldSpec, MeldSpec] | None:
+    """The two runs splitting run ``meld`` at ``index`` makes (the hand's copy of the card there starting the
+    second), when both are valid (memoised on the run's identity)."""
+    key = (id(meld), id(variant), index)
+    hit = _HALVES.get(key)
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
+    cards = meld.cards
+    target = meld.position_card(index)
+    halves = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
+    found = halves if all(valid_meld(spec, variant) for spec in halves) else None
+    if len(_HALVES) > 100_000:
+        _HALVES.clear()
+    _HALVES[key] = (meld, variant, found)
+    return found
 
 
 def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
@@ -176,24 +195,31 @@ SpareBuild = tuple[tuple[int, ...], tuple[MeldSpec, ...], int, bool]
 class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
-    __slots__ = ("variant", "layoffs", "swaps", "splits", "_spares", "_sets", "_set_builds", "_runs", "_cover")
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_spares", "_sets", "_set_builds", "_runs", "_cover",
+                 "_rests")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
         #: Every (card kind, meld id, end) a lay-off may name, in table order.
-        self.layoffs = [(card, meld.id, end) for meld in table for card, end in accepted_layoffs(meld, variant)]
-        swapping = variant.joker_swap is not JokerSwap.NONE
+        self.layoffs: list[tuple[Card, int, str | None]] = []
         #: Every (verb, natural card, meld id, end) that could take or move a wild, in table order.
-        self.swaps = [(verb, card, meld.id, end) for meld in table if swapping
-                      for verb, card, end in swap_options(meld, variant)]
-        #: Every (card the hand must hold, meld id, the two runs) splitting a run, in table order.
-        self.splits = [(card, meld.id, melds) for meld in table if meld.is_run
-                       for card, melds in splits(meld, variant)]
+        self.swaps: list[tuple[Verb, Card, int, str | None]] = []
+        #: Every (card the hand must hold, run, index) that could split a run, in table order.
+        self.splits: list[tuple[Card, TableMeld, int]] = []
+        swapping = variant.joker_swap is not JokerSwap.NONE
+        for meld in table:
+            meld_id = meld.id
+            self.layoffs.extend([(card, meld_id, end) for card, end in accepted_layoffs(meld, variant)])
+            if swapping and meld.wilds:
+                self.swaps.extend([(verb, card, meld_id, end) for verb, card, end in swap_options(meld, variant)])
+            if meld.is_run:
+                self.splits.extend([(card, meld, index) for card, index in split_points(meld, variant)])
         self._spares = table_spares(list(table), variant)
         self._sets: dict[tuple[int, int], list[Spare] | None] = {}
         self._set_builds: dict[tuple[int, tuple[Card, ...]], SpareBuild | None] = {}
         self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
         self._cover: dict[int, int] = {}
+        self._rests: dict[int, tuple[MeldSpec, bool]] = {}
 
     def spare_builds(self, hand: list[int], held: list[Card]) -> Iterator[SpareBuild]:
         """The rearrangements :func:`rummy.engine.deadlock.spare_builds` finds for ``hand`` (whose card kinds,
@@ -248,8 +274,7 @@ class TableOffers:
         wild_count = sum(1 for u in used if wild[u[1]])
         if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
             return None
-        build = _spare_build(used, MeldSpec("set", own + tuple(u[1] for u in used)), len(own), variant)
-        return build[0], build[1], build[2], build[3] and valid_meld(build[1][-1], variant)
+        return self._spare_build(used, MeldSpec("set", own + tuple(u[1] for u in used)), len(own))
 
     def _coverable(self, suit: int) -> int:
         """The values (bits 0…14) of ``suit`` a spare table card could fill in a new run: all of them when a
@@ -272,12 +297,18 @@ class TableOffers:
             return self._sets[key]
         _, wild_spares, _, by_rank = self._spares
         group_min = self.variant.group_min
+        wanted = max(1, group_min - own)
         used: list[Spare] = []
-        for spare in by_rank.get(rank, []) + wild_spares:
-            if own + len(used) >= group_min and used:
+        sources: set[int] = set()
+        for spares in (by_rank.get(rank, ()), wild_spares):
+            for spare in spares:
+                if spare[0].id not in sources:
+                    sources.add(spare[0].id)
+                    used.append(spare)
+                    if len(used) == wanted:
+                        break
+            if len(used) == wanted:
                 break
-            if all(spare[0].id != u[0].id for u in used):
-                used.append(spare)
         found = used if used and own + len(used) >= group_min else None
         self._sets[key] = found
         return found
@@ -306,24 +337,33 @@ class TableOffers:
         wild_count = sum(1 for c in cards if wild[c])
         if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
             return None
-        build = _spare_build(used, MeldSpec("run", tuple(cards)), bin(window).count("1"), variant)
-        return build[0], build[1], build[2], build[3] and valid_meld(build[1][-1], variant)
+        return self._spare_build(used, MeldSpec("run", tuple(cards)), bin(window).count("1"))
+
+    def _spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
+        """The rearrangement moving the spares ``used`` into ``new``, with whether all its melds are valid."""
+        rests = []
+        valid = True
+        for spare in used:
+            rest = self._rests.get(id(spare))  # the spares live as long as the table's offers
+            if rest is None:
+                meld = spare[0]
+                spec = MeldSpec(meld.kind if meld.kind != "pair" else "set", spare[2])
+                rest = self._rests[id(spare)] = (spec, valid_meld(spec, self.variant))
+            rests.append(rest[0])
+            valid = valid and rest[1]
+        return (tuple(spare[0].id for spare in used), (*rests, new), from_hand,
+                valid and valid_meld(new, self.variant))
 
 
 def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
     """The first of ``spares`` from a meld no spare in ``used`` comes from."""
+    if not used:
+        return spares[0] if spares else None
+    taken = {u[0].id for u in used}
     for spare in spares:
-        meld_id = spare[0].id
-        if all(meld_id != u[0].id for u in used):
+        if spare[0].id not in taken:
             return spare
     return None
-
-
-def _spare_build(used: list[Spare], new: MeldSpec, from_hand: int, variant: Variant) -> SpareBuild:
-    """The rearrangement moving the spares ``used`` into ``new`` (its validity: that of the rests only)."""
-    sources = tuple(meld.id for meld, _, _ in used)
-    rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
-    return sources, (*rests, new), from_hand, all(valid_meld(rest, variant) for rest in rests)
 
 
 # (ids of the table's melds, id of the variant) -> (the melds, the offers).
