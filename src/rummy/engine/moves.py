@@ -82,10 +82,11 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
     moves.extend(action for action in candidates if _applies(game, action))
-    if not game.table:
+    may_layoff = not variant.layoff_requires_down or game.down[seat]
+    swaps = game.down[seat] and variant.joker_swap is not JokerSwap.NONE
+    if not game.table or not (may_layoff or swaps):
         return moves, deferred
     offers = table_offers(game.table, variant)
-    may_layoff = not variant.layoff_requires_down or game.down[seat]
     next_turn_wait = variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
     if may_layoff and not next_turn_wait:
         layoffs = [simple_action(seat, Verb.LAYOFF, card, meld_id, end)
@@ -98,7 +99,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
             rearrangements = list(_rearrangements(game, offers, held))
             deferred += sum(1 for move in rearrangements if type(move) is Deferred)
             moves.extend(rearrangements)
-    if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
+    if swaps:
         for verb, card, meld_id, end in offers.swaps:
             if hand[card]:
                 action = simple_action(seat, verb, card, meld_id, end)
