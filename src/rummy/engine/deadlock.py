@@ -103,17 +103,18 @@ TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int,
 
 # (id of a meld, id of its variant) -> (the meld, the variant, the meld's spare cards with wilds); melds are
 # immutable, and the entry keeps the meld alive, so its id cannot be reused while the entry stands.
-_SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[tuple[Card, tuple[Card, ...]], ...]]] = {}
+_SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[Spare, ...]]] = {}
 # id of a variant -> (the variant, whether each card is wild there).
 _WILD: dict[int, tuple[Variant, tuple[bool, ...]]] = {}
 
 
-def _spares_of(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[Card, ...]], ...]:
+def _spares_of(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
+    """The spares of ``meld`` (with wilds), made once per meld object: every table holding it shares them."""
     key = (id(meld), id(variant))
     hit = _SPARES.get(key)
     if hit is not None and hit[0] is meld and hit[1] is variant:
         return hit[2]
-    spares = tuple(spare_cards(meld, variant, wilds=True))
+    spares = tuple((meld, card, rest) for card, rest in spare_cards(meld, variant, wilds=True))
     if len(_SPARES) > 100_000:
         _SPARES.clear()
     _SPARES[key] = (meld, variant, spares)
@@ -144,7 +145,7 @@ def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
     if hit is not None and hit[1] is variant:
         return hit[2]
     wild = wild_flags(variant)
-    spares = [(m, c, rest) for m in table for c, rest in _spares_of(m, variant)]
+    spares = [spare for m in table for spare in _spares_of(m, variant)]
     wild_spares = [s for s in spares if wild[s[1]]]
     by_card: dict[Card, list[Spare]] = {}
     by_rank: dict[int, list[Spare]] = {}

@@ -144,7 +144,16 @@ def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
     taken = game.taken_card
     if taken is not None and (variant.may_discard_card_taken_from_discard or game.hands[seat][taken] != 1):
         taken = None
-    return [simple_action(seat, Verb.DISCARD, card) for card in held if card != taken]
+    actions = _DISCARDS.get(seat)
+    if actions is None:
+        actions = _DISCARDS[seat] = tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT))
+    if taken is None:
+        return [actions[card] for card in held]
+    return [actions[card] for card in held if card != taken]
+
+
+# seat -> its discard of each card kind (shared with simple_action).
+_DISCARDS: dict[int, tuple[Action, ...]] = {}
 
 
 def _applies(game: GameState, action: Action) -> bool:

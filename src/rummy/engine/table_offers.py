@@ -340,7 +340,19 @@ class TableOffers:
         return self._spare_build(used, MeldSpec("run", tuple(cards)), bin(window).count("1"))
 
     def _spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
-        """The rearrangement moving the spares ``used`` into ``new``, with whether all its melds are valid."""
+        """The rearrangement moving the spares ``used`` into ``new``, with whether all its melds are valid
+        (memoised across tables on the spares' identity: a spare keeps its meld alive)."""
+        key = (tuple(map(id, used)), new, id(self.variant))
+        hit = _BUILDS.get(key)
+        if hit is not None and hit[1] is self.variant and all(a is b for a, b in zip(hit[0], used, strict=True)):
+            return hit[2][0], hit[2][1], from_hand, hit[2][3]
+        build = self._new_spare_build(used, new, from_hand)
+        if len(_BUILDS) > 100_000:
+            _BUILDS.clear()
+        _BUILDS[key] = (tuple(used), self.variant, build)
+        return build
+
+    def _new_spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
         rests = []
         valid = True
         for spare in used:
@@ -353,6 +365,10 @@ class TableOffers:
             valid = valid and rest[1]
         return (tuple(spare[0].id for spare in used), (*rests, new), from_hand,
                 valid and valid_meld(new, self.variant))
+
+
+# (ids of the spares used, the new meld, id of the variant) -> (the spares, the variant, the rearrangement).
+_BUILDS: dict[tuple[tuple[int, ...], MeldSpec, int], tuple[tuple[Spare, ...], Variant, SpareBuild]] = {}
 
 
 def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
