@@ -237,7 +237,10 @@ class TableOffers:
                 rank = card % 13 + 1
                 by_rank.setdefault(rank, []).extend([card] * hand[card])
                 values[card // 13] |= (1 << 1 | 1 << 14) if rank == 1 else 1 << rank
+        _, wild_spares, _, spares_by_rank = self._spares
         for rank in sorted(by_rank):
+            if not wild_spares and rank not in spares_by_rank:
+                continue  # no spare card could join these naturals
             own = tuple(by_rank[rank])
             key = (rank, own)
             if key in self._set_builds:
