@@ -21,7 +21,7 @@ from typing import TypeVar, cast
 
 from rummy.actions import Verb
 from rummy.cards import CARD_COUNT, JOKER, Card, make_card
-from rummy.engine.deadlock import Spare, table_spares, wild_flags
+from rummy.engine.deadlock import Spare, TableSpares, table_spares, wild_flags
 from rummy.errors import MeldError
 from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
 from rummy.modes import JokerSwap, WildPolicy, WildRelocationScope
@@ -186,6 +186,25 @@ def valid_meld(spec: MeldSpec, variant: Variant) -> bool:
     return valid
 
 
+_MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, Card, int, str | None], ...],
+                    tuple[tuple[Card, TableMeld, int], ...]]
+
+
+def _meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
+    """What ``meld`` adds to its table's lists: its lay-offs, wild swaps and split points (memoised per meld)."""
+    return per_meld("offers", meld, variant, _work_out_meld_offers)
+
+
+def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
+    meld_id = meld.id
+    layoffs = tuple((card, meld_id, end) for card, end in accepted_layoffs(meld, variant))
+    swaps: tuple[tuple[Verb, Card, int, str | None], ...] = ()
+    if variant.joker_swap is not JokerSwap.NONE and meld.wilds:
+        swaps = tuple((verb, card, meld_id, end) for verb, card, end in swap_options(meld, variant))
+    splits = tuple((card, meld, index) for card, index in split_points(meld, variant))
+    return layoffs, swaps, splits
+
+
 #: A rearrangement pulling spare table cards into a new meld: the source meld ids, the melds after it (each
 #: source without its spare card, then the new meld), how many cards the new meld takes from the hand, and
 #: whether every meld after it is valid.
@@ -195,8 +214,8 @@ SpareBuild = tuple[tuple[int, ...], tuple[MeldSpec, ...], int, bool]
 class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
-    __slots__ = ("variant", "layoffs", "swaps", "splits", "_spares", "_sets", "_set_builds", "_runs", "_cover",
-                 "_rests")
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_table", "_spares_found", "_sets", "_set_builds", "_runs",
+                 "_cover", "_rests")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
@@ -206,20 +225,25 @@ class TableOffers:
         self.swaps: list[tuple[Verb, Card, int, str | None]] = []
         #: Every (card the hand must hold, run, index) that could split a run, in table order.
         self.splits: list[tuple[Card, TableMeld, int]] = []
-        swapping = variant.joker_swap is not JokerSwap.NONE
         for meld in table:
-            meld_id = meld.id
-            self.layoffs.extend([(card, meld_id, end) for card, end in accepted_layoffs(meld, variant)])
-            if swapping and meld.wilds:
-                self.swaps.extend([(verb, card, meld_id, end) for verb, card, end in swap_options(meld, variant)])
-            if meld.is_run:
-                self.splits.extend([(card, meld, index) for card, index in split_points(meld, variant)])
-        self._spares = table_spares(list(table), variant)
+            layoffs, swaps, splits = _meld_offers(meld, variant)
+            self.layoffs += layoffs
+            self.swaps += swaps
+            self.splits += splits
+        self._table = table
+        self._spares_found: TableSpares | None = None
         self._sets: dict[tuple[int, int], list[Spare] | None] = {}
         self._set_builds: dict[tuple[int, tuple[Card, ...]], SpareBuild | None] = {}
         self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
         self._cover: dict[int, int] = {}
         self._rests: dict[int, tuple[MeldSpec, bool]] = {}
+
+    @property
+    def _spares(self) -> TableSpares:
+        """The table's spare cards (:func:`rummy.engine.deadlock.table_spares`), worked out when first needed."""
+        if self._spares_found is None:
+            self._spares_found = table_spares(list(self._table), self.variant)
+        return self._spares_found
 
     def spare_builds(self, hand: list[int], held: list[Card]) -> Iterator[SpareBuild]:
         """The rearrangements :func:`rummy.engine.deadlock.spare_builds` finds for ``hand`` (whose card kinds,
