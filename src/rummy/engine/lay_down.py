@@ -78,18 +78,19 @@ def most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[i
     wild = wild_flags(variant)
     wilds = 0
     by_rank = [0] * 14
+    kinds = [0, 0, 0, 0]  # per suit, the natural kinds held
     for card, count in enumerate(hand):
         if count:
             if wild[card]:
                 wilds += count
             else:
                 by_rank[card % 13 + 1] += count
+                if card < JOKER:
+                    kinds[card // 13] += 1
     runs = sum(1 for slot in contract if slot.kind == RUN)
     groups = len(contract) - runs
     # A run holds each value of its suit once: its naturals are at most the kinds of that suit held.
-    kinds = max(sum(1 for card in range(suit * 13, suit * 13 + 13) if hand[card] and not wild[card])
-                for suit in range(4))
-    return wilds + min(_LONGEST_RUN, kinds) * runs + sum(sorted(by_rank, reverse=True)[:groups])
+    return wilds + min(_LONGEST_RUN, max(kinds)) * runs + sum(sorted(by_rank, reverse=True)[:groups])
 
 
 def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequence[int], seat: int = 0) -> bool:
