@@ -121,6 +121,21 @@ def _spares_of(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
     return spares
 
 
+def wild_cards(variant: Variant) -> tuple[Card, ...]:
+    """The wild card kinds of ``variant``, ascending (memoised per variant)."""
+    hit = _WILD_CARDS.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_WILD_CARDS) > 256:
+            _WILD_CARDS.clear()
+        flags = wild_flags(variant)
+        hit = _WILD_CARDS[id(variant)] = (variant, tuple(card for card in range(JOKER + 1) if flags[card]))
+    return hit[1]
+
+
+# id of a variant -> (the variant, its wild card kinds).
+_WILD_CARDS: dict[int, tuple[Variant, tuple[Card, ...]]] = {}
+
+
 def wild_flags(variant: Variant) -> tuple[bool, ...]:
     """Whether each card (by index, the joker last) is wild under ``variant`` (memoised per variant)."""
     hit = _WILD.get(id(variant))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy.cards import JOKER
-from rummy.engine.deadlock import wild_flags
+from rummy.engine.deadlock import wild_cards, wild_flags
 from rummy.engine.state import GameState
 from rummy.melds import MeldSpec
 from rummy.solver import find_lay_down, first_lay_down
@@ -141,23 +141,9 @@ def _refuted_by(variant: Variant, contract: tuple[Slot, ...], hand: Sequence[int
     wild = wild_flags(variant)
     if any(wild[card] for card in extra):
         return False
-    wilds = sum(hand[card] for card in _wild_cards(variant))
+    wilds = sum(hand[card] for card in wild_cards(variant))
     slots = {(slot.kind == RUN, variant.meld_size(slot)) for slot in contract}
     return not any(_meld_possible_around(variant, slots, hand, card, wilds) for card in extra)
-
-
-def _wild_cards(variant: Variant) -> tuple[int, ...]:
-    """The wild card kinds of ``variant`` (memoised per variant)."""
-    hit = _WILD_CARDS.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        if len(_WILD_CARDS) > 256:
-            _WILD_CARDS.clear()
-        hit = _WILD_CARDS[id(variant)] = (variant, tuple(card for card, wild in enumerate(wild_flags(variant)) if wild))
-    return hit[1]
-
-
-# id of a variant -> (the variant, its wild card kinds).
-_WILD_CARDS: dict[int, tuple[Variant, tuple[int, ...]]] = {}
 
 
 def _meld_possible_around(variant: Variant, slots: set[tuple[bool, int]], hand: Sequence[int], card: int,

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar, cast
 
 from rummy.actions import Verb
-from rummy.cards import CARD_COUNT, JOKER, Card, make_card
-from rummy.engine.deadlock import Spare, TableSpares, table_spares, wild_flags
+from rummy.cards import JOKER, Card, make_card
+from rummy.engine.deadlock import Spare, TableSpares, table_spares, wild_cards, wild_flags
 from rummy.errors import MeldError
 from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
 from rummy.modes import JokerSwap, WildPolicy, WildRelocationScope
@@ -67,8 +67,7 @@ def layoff_candidates(meld: TableMeld, variant: Variant) -> list[Card]:
     """The card kinds that could fit ``meld`` at all, ascending: every wild, and the naturals
     :func:`~rummy.melds.lay_off` can accept (the next value at each end of a run, in its suit; the rank of a
     group).  Any other card is refused by ``lay_off``, so only these need trying."""
-    wild = wild_flags(variant)
-    cards = {card for card in range(CARD_COUNT) if wild[card]}
+    cards = set(wild_cards(variant))
     if meld.is_run:
         for value in (meld.low - 1, meld.high + 1):
             if 1 <= value <= 14:
