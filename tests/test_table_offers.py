@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT
 from rummy.engine import lay_down
 from rummy.engine.deadlock import spare_builds
@@ -90,3 +91,27 @@ def test_a_refuted_hand_cannot_lay_down(variant: str) -> None:
             assert lay_down.can_lay_down_now(rules, contract, grown, seat) == (
                 first_lay_down(grown, contract, rules) is not None)
     assert refuted > 20
+
+
+@pytest.mark.parametrize("options", [{}, {"stolen_joker_must_be_played": True}])
+def test_the_listed_wild_swaps_are_exactly_the_legal_ones(options: dict[str, object]) -> None:
+    swaps = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = new_game("progressive-buy-it", 4, seed=seed, options=options)
+        for _ in range(1500):
+            if game.game_over:
+                break
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            moves = game.legal_actions(seat)
+            if game.phase is Phase.PLAY:
+                listed = {a for a in moves if a.verb is Verb.SWAP}
+                legal = {a for meld in game.table for card in range(52) if game.hands[seat][card]
+                         for a in [Action(seat, Verb.SWAP, card=card, meld=meld.id)] if game.is_legal(a)}
+                assert listed == legal
+                swaps += len(listed)
+            game.apply(rng.choice(moves))
+    assert swaps > 20

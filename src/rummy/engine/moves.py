@@ -17,15 +17,16 @@ from itertools import combinations
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.candidates import CandidateMoves, Deferred
+from rummy.engine.deadlock import wild_cards
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
-from rummy.engine.table_offers import TableOffers, may_fit, split_halves, table_offers
+from rummy.engine.table_offers import TableOffers, accepted_layoffs, may_fit, split_halves, table_offers
 from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import MeldSpec, check_book, lay_off
-from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode
+from rummy.melds import MeldSpec, check_book, lay_off, swap_wild
+from rummy.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 
 
 def seats_to_act(game: GameState) -> list[int]:
@@ -100,10 +101,14 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
             deferred += sum(1 for move in rearrangements if type(move) is Deferred)
             moves.extend(rearrangements)
     if swaps:
+        quick = (variant.joker_swap is JokerSwap.TO_HAND and not game.stolen_pending and game.sizes[seat] >= 3
+                 and not (variant.joker_swap_timing is JokerSwapTiming.NEXT_TURN
+                          and game.down_turn[seat] >= game.own_turns[seat]))
         for verb, card, meld_id, end in offers.swaps:
             if hand[card]:
                 action = simple_action(seat, verb, card, meld_id, end)
-                if _applies(game, action):
+                if (quick and verb is Verb.SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
+                        game, action):
                     moves.append(action)
     if game.sizes[seat] <= 5 and may_layoff:
         going_out = _going_out_batch(game, held)
@@ -215,6 +220,36 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
                 end += 1
                 if end - start + 1 >= variant.run_min:
                     yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
+
+
+def _wild_can_be_played_back(game: GameState, meld_id: int, card: Card) -> bool:
+    """Whether swapping ``card`` for a wild of meld ``meld_id`` is certainly legal, for a player who is down,
+    may swap now, owes no wild to the table and holds three cards or more: then the swap keeps a discard,
+    and the wild it takes, where it must be played again this turn, can be (some wild the hand then holds fits
+    some meld of the table after the swap, as :func:`rummy.engine.rules.table.check_completable` tries).
+    False means "judge it in full"."""
+    variant = game.variant
+    if not variant.stolen_joker_must_be_played:
+        return True
+    meld = next(m for m in game.table if m.id == meld_id)
+    try:
+        swapped, taken = swap_wild(meld, card, variant, in_groups=variant.joker_swap_in_groups)
+    except MeldError:
+        return False
+    hand = game.hands[game.active]
+    wilds = {w for w in wild_cards(variant) if hand[w] - (w == card) + (w == taken) > 0}
+    for other in game.table:
+        if other is meld:
+            for wild in wilds:
+                for end in (("low", "high") if swapped.is_run else (None,)):
+                    try:
+                        lay_off(swapped, wild, end, variant)
+                    except MeldError:
+                        continue
+                    return True
+        elif any(accepted in wilds for accepted, _ in accepted_layoffs(other, variant)):
+            return True
+    return False
 
 
 def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> Iterator[Action | Deferred]:
