@@ -278,10 +278,12 @@ class TableOffers:
             held_values = values[suit] & in_bounds
             if not held_values:
                 continue
-            covered = held_values | self._coverable(suit)
+            exact = self._exact_spares(suit)
+            wild_melds = self._wild_spare_melds()
             for low in range(low_bound, high_bound - run_min + 2):
                 window = (held_values >> low) & full
-                if window and (covered >> low) & full == full:
+                # a value the hand lacks takes a spare of its card, else a wild spare, each from its own meld
+                if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
                     run_key = (suit, low, window)
                     if run_key in self._runs:
                         run = self._runs[run_key]
@@ -302,18 +304,23 @@ class TableOffers:
             return None
         return self._spare_build(used, MeldSpec("set", own + tuple(u[1] for u in used)), len(own))
 
-    def _coverable(self, suit: int) -> int:
-        """The values (bits 0…14) of ``suit`` a spare table card could fill in a new run: all of them when a
-        wild is spare, else those whose card is spare."""
+    def _exact_spares(self, suit: int) -> int:
+        """The values (bits 1…14) of ``suit`` whose card is a spare natural of the table."""
         if suit in self._cover:
             return self._cover[suit]
-        _, wild_spares, by_card, _ = self._spares
-        bits = (1 << 15) - 1 if wild_spares else 0
+        by_card = self._spares[2]
+        bits = 0
         for value in range(1, 15):
             if suit * 13 + (0 if value == 14 else value - 1) in by_card:
                 bits |= 1 << value
         self._cover[suit] = bits
         return bits
+
+    def _wild_spare_melds(self) -> int:
+        """How many melds of the table can spare a wild."""
+        if -1 not in self._cover:
+            self._cover[-1] = len({spare[0].id for spare in self._spares[1]})
+        return self._cover[-1]
 
     def _set_spares(self, rank: int, own: int) -> list[Spare] | None:
         """The spares that complete a set of ``rank`` with ``own`` naturals of the hand (at most group_min
