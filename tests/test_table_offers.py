@@ -11,10 +11,12 @@ import pytest
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT
 from rummy.engine import lay_down
+from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import spare_builds
 from rummy.engine.table_offers import accepted_layoffs, table_offers
 from rummy.errors import MeldError
 from rummy.game import Game, Phase, new_game
+from rummy.house_rules import get_variant
 from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends
 from rummy.solver import first_lay_down
 from rummy.variants import Variant
@@ -115,3 +117,25 @@ def test_the_listed_wild_swaps_are_exactly_the_legal_ones(options: dict[str, obj
                 swaps += len(listed)
             game.apply(rng.choice(moves))
     assert swaps > 20
+
+
+@pytest.mark.parametrize(("variant", "options"), [("progressive-buy-it", {}), ("progressive-15", {}), ("may-i", {}),
+                                                  ("may-i", {"twos_natural_in_place": True})])
+def test_a_hand_short_of_wilds_cannot_lay_down(variant: str, options: dict[str, object]) -> None:
+    """The count bound never refutes a hand the solver can lay down, on random hands of every size and
+    contract (and it does refute most hands that cannot)."""
+    rules = get_variant(variant, options)
+    rng = random.Random(3)
+    pack = [card for card, count in enumerate(new_game(variant, 4).pack) for _ in range(count)]
+    refuted = unable = 0
+    for _ in range(400):
+        contract = rules.round_rules(rng.randint(1, len(rules.rounds)), 4).contract
+        hand = [0] * CARD_COUNT
+        for card in rng.sample(pack, rng.randint(3, 30)):
+            hand[card] += 1
+        possible = first_lay_down(hand, contract, rules) is not None
+        if short_of_wilds(rules, contract, hand):
+            refuted += 1
+            assert not possible, (hand, contract)
+        unable += not possible
+    assert refuted > unable // 2

@@ -12,7 +12,9 @@ hand (a final discard allowed, nothing required to be left or used), so no part 
 and a hand that holds a few cards more can lay down only with melds that use one of those cards: when none
 of them, a natural card, has even the cards for one meld of the contract around it (its rank's copies plus
 every wild for a group, a window of the run length around it in its suit for a run), the hand cannot lay
-down.  The best lay-down (:func:`best_lay_down`) is the full branch-and-bound search.
+down.  Before the search, :func:`rummy.engine.contract_bound.short_of_wilds` counts whether the hand has
+wild cards enough for the contract at all.  The best lay-down (:func:`best_lay_down`) is the full
+branch-and-bound search.
 
 :func:`deferrable` says when the listing may put the best lay-down off until it is read: only when whatever
 the best one is, it is legal: it leaves at least two cards in hand (then a discard always remains, rules.md
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy.cards import JOKER
+from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import wild_cards, wild_flags
 from rummy.engine.state import GameState
 from rummy.melds import MeldSpec
@@ -111,7 +114,7 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
         for refutation in reversed(refuted[1]):
             if _refuted_by(variant, contract, hand, size, refutation):
                 return False
-    found = first_lay_down(hand, contract, variant)
+    found = None if short_of_wilds(variant, contract, hand) else first_lay_down(hand, contract, variant)
     if found is None:
         if refuted is None or refuted[0] is not variant:
             if len(_REFUTATIONS) > 1024:
