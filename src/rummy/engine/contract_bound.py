@@ -48,8 +48,11 @@ def short_of_wilds(variant: Variant, contract: Sequence[Slot], hand: Sequence[in
 def _least_wilds_for_sets(hand: Sequence[int], wild: Sequence[bool], size: int, slots: int) -> int:
     """The fewest wilds ``slots`` sets of ``size`` cards could need: the smallest bounds of the module
     docstring, taken from the ranks held most (a rank held less never offers a smaller bound)."""
-    counts = sorted((sum(hand[card] for card in range(rank, 52, 13) if not wild[card]) for rank in range(13)),
-                    reverse=True)[:slots]
+    by_rank = [0] * 13
+    for card in range(52):
+        if hand[card] and not wild[card]:
+            by_rank[card % 13] += hand[card]
+    counts = sorted(by_rank, reverse=True)[:slots]
     bounds = sorted(max(0, level * size - held) - max(0, (level - 1) * size - held)
                     for held in counts for level in range(1, slots + 1))
     return sum(bounds[:slots]) + size * max(0, slots - len(bounds))
@@ -63,18 +66,21 @@ def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], si
     if budget < 0:
         return False
     low_bound, high_bound = variant.ace_mode.run_bounds
+    in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
     full = (1 << size) - 1
     small: list[int] = []  # the bounds no larger than the budget
     for suit in range(4):
-        levels = [0] * (slots + 1)  # per level j, the values held at least j times (bits)
-        for value in range(low_bound, high_bound + 1):
-            card = suit * 13 + (0 if value == 14 else value - 1)
-            if not wild[card]:
-                for level in range(1, min(hand[card], slots) + 1):
-                    levels[level] |= 1 << value
+        levels = [0] * (slots + 1)  # per level j, the values held at least j times (bits 1…14)
+        first = suit * 13
+        for card in range(first, first + 13):
+            count = hand[card]
+            if count and not wild[card]:
+                bit = (1 << 1 | 1 << 14) if card == first else 1 << (card - first + 1)
+                for level in range(1, min(count, slots) + 1):
+                    levels[level] |= bit
         for level in range(1, slots + 1):
-            held = levels[level]
-            if (held.bit_count() if held else 0) < size - budget:
+            held = levels[level] & in_bounds
+            if held.bit_count() < size - budget:
                 break  # no window of this level (nor a higher one) is within the budget
             for low in range(low_bound, high_bound - size + 2):
                 bound = size - ((held >> low) & full).bit_count()

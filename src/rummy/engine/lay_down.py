@@ -107,6 +107,8 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
         for witness in reversed(entry[1]):
             if all(hand[card] >= count for card, count in witness):
                 return True
+    if short_of_wilds(variant, contract, hand):
+        return False
     size = sum(hand)
     refuted_key = (id(variant), contract, seat)
     refuted = _REFUTATIONS.get(refuted_key)
@@ -114,7 +116,7 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
         for refutation in reversed(refuted[1]):
             if _refuted_by(variant, contract, hand, size, refutation):
                 return False
-    found = None if short_of_wilds(variant, contract, hand) else first_lay_down(hand, contract, variant)
+    found = first_lay_down(hand, contract, variant)
     if found is None:
         if refuted is None or refuted[0] is not variant:
             if len(_REFUTATIONS) > 1024:
