@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rummy.cards import JOKER
 from rummy.engine.deadlock import wild_cards, wild_flags
 from rummy.variants import RUN, Slot, Variant
 
@@ -33,6 +34,8 @@ from rummy.variants import RUN, Slot, Variant
 def short_of_wilds(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> bool:
     """Whether ``hand`` certainly cannot lay ``contract`` down (see the module docstring)."""
     wild = wild_flags(variant)
+    if hand[JOKER] and not wild[JOKER]:
+        return False  # a joker that is not wild is no natural of any rank either: no proof
     budget = sum(hand[card] for card in wild_cards(variant))
     groups = [variant.meld_size(slot) for slot in contract if slot.kind != RUN]
     runs = [variant.meld_size(slot) for slot in contract if slot.kind == RUN]

@@ -144,7 +144,7 @@ def _refuted_by(variant: Variant, contract: tuple[Slot, ...], hand: Sequence[int
     if not extra:
         return True
     wild = wild_flags(variant)
-    if any(wild[card] for card in extra):
+    if any(wild[card] or card == JOKER for card in extra):
         return False
     wilds = sum(hand[card] for card in wild_cards(variant))
     slots = {(slot.kind == RUN, variant.meld_size(slot)) for slot in contract}
