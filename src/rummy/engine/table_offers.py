@@ -256,7 +256,7 @@ class TableOffers:
         by_rank: dict[int, list[Card]] = {}
         values = [0, 0, 0, 0]  # per suit, the run values (bits 1…14) the hand holds naturally
         for card in held:
-            if not wild[card]:
+            if card != JOKER and not wild[card]:  # a joker that is not wild joins no new meld
                 rank = card % 13 + 1
                 by_rank.setdefault(rank, []).extend([card] * hand[card])
                 values[card // 13] |= (1 << 1 | 1 << 14) if rank == 1 else 1 << rank
