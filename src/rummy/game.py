@@ -171,7 +171,9 @@ class Game(GameState):
         except IllegalActionError:
             self.received = journal
             raise
-        claimed_by = next((s for s in range(self.n) if self.claims_used[s] != claims_before[s]), None)
+        claimed_by = None
+        if self.claims_used != claims_before:
+            claimed_by = next(s for s in range(self.n) if self.claims_used[s] != claims_before[s])
         return Applied(action, phase_before, self.phase, tuple(self.received), claimed_by,
                        self.results[-1] if len(self.results) > results else None)
 

@@ -14,7 +14,7 @@ becomes a :class:`TableMeld` (immutable; table operations build new ones).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rummy.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
 from rummy.errors import MeldError
@@ -298,7 +298,7 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
         if meld.rank == 0:
             if not wild:
                 raise MeldError("layoff-does-not-fit", f"only wild cards may join the trio of wilds {meld.id}")
-            return replace(meld, cards=meld.cards + (card,), wilds=meld.wilds + 1)
+            return _changed(meld, meld.cards + (card,), meld.low, meld.wilds + 1)
         natural = _natural_here(card, variant, meld.rank, -1)
         if natural and rank_of(card) != meld.rank:
             raise MeldError(
@@ -306,7 +306,7 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
             )
         wilds = meld.wilds + (0 if natural else 1)
         _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
-        return replace(meld, cards=meld.cards + (card,), wilds=wilds)
+        return _changed(meld, meld.cards + (card,), meld.low, wilds)
     low_ok, high_ok = _run_ends_open(meld, variant)
     if wild:
         fits_low, fits_high = low_ok, high_ok
@@ -327,8 +327,13 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
     wilds = meld.wilds + (0 if natural else 1)
     _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"run {meld.id}")
     if end == "low":
-        return replace(meld, cards=(card,) + meld.cards, low=meld.low - 1, wilds=wilds)
-    return replace(meld, cards=meld.cards + (card,), wilds=wilds)
+        return _changed(meld, (card,) + meld.cards, meld.low - 1, wilds)
+    return _changed(meld, meld.cards + (card,), meld.low, wilds)
+
+
+def _changed(meld: TableMeld, cards: tuple[Card, ...], low: int, wilds: int) -> TableMeld:
+    """``meld`` with new cards, lowest value and wild count (``dataclasses.replace``, without its overhead)."""
+    return TableMeld(meld.id, meld.kind, meld.owner, cards, meld.rank, meld.suit, low, wilds)
 
 
 def _rank_at(value: int) -> int:
@@ -374,7 +379,7 @@ def swap_wild(meld: TableMeld, card: Card, variant: Variant, *, in_groups: bool)
         wild = meld.cards[index]
         cards = list(meld.cards)
         cards[index] = card
-        return replace(meld, cards=tuple(cards), wilds=meld.wilds - 1), wild
+        return _changed(meld, tuple(cards), meld.low, meld.wilds - 1), wild
     raise MeldError("swap-no-such-wild", f"no wild card in meld {meld.id} stands for {name}")
 
 
@@ -395,9 +400,9 @@ def relocate_wild(meld: TableMeld, card: Card, end: str | None, variant: Variant
     if end == "low" and not low_ok or end == "high" and not high_ok:
         raise MeldError("relocate-end-closed", f"run {meld.id} cannot grow at its {end} end")
     if end == "low":
-        moved = replace(swapped, cards=(wild,) + swapped.cards, low=swapped.low - 1, wilds=swapped.wilds + 1)
+        moved = _changed(swapped, (wild,) + swapped.cards, swapped.low - 1, swapped.wilds + 1)
     else:
-        moved = replace(swapped, cards=swapped.cards + (wild,), wilds=swapped.wilds + 1)
+        moved = _changed(swapped, swapped.cards + (wild,), swapped.low, swapped.wilds + 1)
     return moved, None
 
 

@@ -60,6 +60,9 @@ class CandidateMoves(Sequence[Action]):
             index += len(self._items)
         if not 0 <= index < len(self._items):
             raise IndexError("candidate move index out of range")
+        item = self._items[index]
+        if type(item) is Action:
+            return item
         return self._read(index)
 
     def _read(self, index: int) -> Action:

@@ -98,24 +98,42 @@ def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> It
 
 
 Spare = tuple[TableMeld, Card, tuple[Card, ...]]
-_TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int, list[Spare]]]
+#: A table's spares: all (table order), the wild ones, by card, and the naturals by rank.
+TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int, list[Spare]]]
 
-# (meld, id of its variant) -> (the variant, the meld's spare cards with wilds); melds are immutable.
-_SPARES: dict[tuple[TableMeld, int], tuple[Variant, tuple[tuple[Card, tuple[Card, ...]], ...]]] = {}
+# (id of a meld, id of its variant) -> (the meld, the variant, the meld's spare cards with wilds); melds are
+# immutable, and the entry keeps the meld alive, so its id cannot be reused while the entry stands.
+_SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[Spare, ...]]] = {}
 # id of a variant -> (the variant, whether each card is wild there).
 _WILD: dict[int, tuple[Variant, tuple[bool, ...]]] = {}
 
 
-def _spares_of(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[Card, ...]], ...]:
-    key = (meld, id(variant))
+def _spares_of(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
+    """The spares of ``meld`` (with wilds), made once per meld object: every table holding it shares them."""
+    key = (id(meld), id(variant))
     hit = _SPARES.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
-    spares = tuple(spare_cards(meld, variant, wilds=True))
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
+    spares = tuple((meld, card, rest) for card, rest in spare_cards(meld, variant, wilds=True))
     if len(_SPARES) > 100_000:
         _SPARES.clear()
-    _SPARES[key] = (variant, spares)
+    _SPARES[key] = (meld, variant, spares)
     return spares
+
+
+def wild_cards(variant: Variant) -> tuple[Card, ...]:
+    """The wild card kinds of ``variant``, ascending (memoised per variant)."""
+    hit = _WILD_CARDS.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_WILD_CARDS) > 256:
+            _WILD_CARDS.clear()
+        flags = wild_flags(variant)
+        hit = _WILD_CARDS[id(variant)] = (variant, tuple(card for card in range(JOKER + 1) if flags[card]))
+    return hit[1]
+
+
+# id of a variant -> (the variant, its wild card kinds).
+_WILD_CARDS: dict[int, tuple[Variant, tuple[Card, ...]]] = {}
 
 
 def wild_flags(variant: Variant) -> tuple[bool, ...]:
@@ -129,10 +147,10 @@ def wild_flags(variant: Variant) -> tuple[bool, ...]:
 
 
 # (ids of the table's melds, id of the variant) -> (the melds, the variant, the table's spares by kind).
-_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, _TableSpares]] = {}
+_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, TableSpares]] = {}
 
 
-def _table_spares(table: list[TableMeld], variant: Variant) -> _TableSpares:
+def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
     """Every spare of ``table`` (table order), the wild ones, and the spares by card and (naturals) by rank.
 
     Memoised on the identity of the melds: the entry keeps them alive, so their ids cannot be reused.
@@ -142,7 +160,7 @@ def _table_spares(table: list[TableMeld], variant: Variant) -> _TableSpares:
     if hit is not None and hit[1] is variant:
         return hit[2]
     wild = wild_flags(variant)
-    spares = [(m, c, rest) for m in table for c, rest in _spares_of(m, variant)]
+    spares = [spare for m in table for spare in _spares_of(m, variant)]
     wild_spares = [s for s in spares if wild[s[1]]]
     by_card: dict[Card, list[Spare]] = {}
     by_rank: dict[int, list[Spare]] = {}
@@ -174,7 +192,7 @@ def spare_builds(
     Yields ``(spares used, cards of the new meld, kind)``; each spare comes from a different meld.
     This is the rearrangement that lets a hand play cards no lay-off can place.
     """
-    spares, wild_spares, by_card, by_rank = _table_spares(table, variant)
+    spares, wild_spares, by_card, by_rank = table_spares(table, variant)
     if not spares:
         return
     wild = wild_flags(variant)

@@ -10,23 +10,23 @@ played together.  Every listed action is legal; a legal composite move need not 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from itertools import combinations
-from typing import TypeVar, cast
 
 from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
+from rummy.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.candidates import CandidateMoves, Deferred
-from rummy.engine.deadlock import spare_builds
+from rummy.engine.deadlock import wild_cards
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
+from rummy.engine.table_offers import TableOffers, accepted_layoffs, may_fit, split_halves, table_offers
 from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import MeldSpec, TableMeld, check_book, lay_off, layoff_ends, table_meld, wild_positions
-from rummy.modes import AceMode, JokerSwap, LayoffTiming, RearrangeMode, WildRelocationScope
-from rummy.variants import Variant
+from rummy.melds import MeldSpec, check_book, lay_off, swap_wild
+from rummy.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 
 
 def seats_to_act(game: GameState) -> list[int]:
@@ -42,10 +42,13 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
     """The candidate moves of ``seat`` (default: every seat to act); see the module docstring."""
     phase = game.phase
     if phase is Phase.CLAIM:
-        assert game.window is not None
-        waiting = game.window.waiting()
-        seats = waiting if seat is None else [s for s in waiting if s == seat]
-        return CandidateMoves([simple_action(s, verb) for s in seats for verb in (Verb.BUY, Verb.PASS)], deferred=0)
+        window = game.window
+        assert window is not None
+        if seat is not None:
+            if seat in window.eligible and seat not in window.answered:
+                return CandidateMoves(list(_claim_answers(seat)), deferred=0)
+            return CandidateMoves([], deferred=0)
+        return CandidateMoves([action for s in window.waiting() for action in _claim_answers(s)], deferred=0)
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
         return CandidateMoves([], deferred=0)
     if phase is Phase.DRAW:
@@ -79,15 +82,34 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
             candidates.append(lay_down)
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
+    moves.extend(action for action in candidates if _applies(game, action))
     may_layoff = not variant.layoff_requires_down or game.down[seat]
+    swaps = game.down[seat] and variant.joker_swap is not JokerSwap.NONE
+    if not game.table or not (may_layoff or swaps):
+        return moves, deferred
+    offers = table_offers(game.table, variant)
     next_turn_wait = variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
     if may_layoff and not next_turn_wait:
-        candidates.extend(_layoffs(game, held))
-    moves.extend(action for action in candidates if _applies(game, action))
-    if may_layoff and not next_turn_wait and variant.rearrange_mode is not RearrangeMode.NONE:
-        moves.extend(_rearrangements(game))
-    if game.down[seat] and variant.joker_swap is not JokerSwap.NONE:
-        moves.extend(action for action in _wild_swaps(game, held) if _applies(game, action))
+        layoffs = [simple_action(seat, Verb.LAYOFF, card, meld_id, end)
+                   for card, meld_id, end in offers.layoffs if hand[card]]
+        if game.sizes[seat] > 2 and not game.stolen_pending:
+            moves.extend(layoffs)  # checked by construction; a hand of 2+ left always keeps a discard
+        else:
+            moves.extend(action for action in layoffs if _applies(game, action))
+        if variant.rearrange_mode is not RearrangeMode.NONE:
+            rearrangements = list(_rearrangements(game, offers, held))
+            deferred += sum(1 for move in rearrangements if type(move) is Deferred)
+            moves.extend(rearrangements)
+    if swaps:
+        quick = (variant.joker_swap is JokerSwap.TO_HAND and not game.stolen_pending and game.sizes[seat] >= 3
+                 and not (variant.joker_swap_timing is JokerSwapTiming.NEXT_TURN
+                          and game.down_turn[seat] >= game.own_turns[seat]))
+        for verb, card, meld_id, end in offers.swaps:
+            if hand[card]:
+                action = simple_action(seat, verb, card, meld_id, end)
+                if (quick and verb is Verb.SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
+                        game, action):
+                    moves.append(action)
     if game.sizes[seat] <= 5 and may_layoff:
         going_out = _going_out_batch(game, held)
         if going_out is not None and _applies(game, going_out):
@@ -111,6 +133,11 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
     return action
 
 
+def _claim_answers(seat: int) -> tuple[Action, Action]:
+    """``seat``'s answers to a claim window: buy, pass."""
+    return simple_action(seat, Verb.BUY), simple_action(seat, Verb.PASS)
+
+
 def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
     """Every legal discard: each card held (:func:`~rummy.engine.rules.discard.discard_error` card by card,
     worked out once for the hand)."""
@@ -122,7 +149,16 @@ def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
     taken = game.taken_card
     if taken is not None and (variant.may_discard_card_taken_from_discard or game.hands[seat][taken] != 1):
         taken = None
-    return [simple_action(seat, Verb.DISCARD, card) for card in held if card != taken]
+    actions = _DISCARDS.get(seat)
+    if actions is None:
+        actions = _DISCARDS[seat] = tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT))
+    if taken is None:
+        return [actions[card] for card in held]
+    return [actions[card] for card in held if card != taken]
+
+
+# seat -> its discard of each card kind (shared with simple_action).
+_DISCARDS: dict[int, tuple[Action, ...]] = {}
 
 
 def _applies(game: GameState, action: Action) -> bool:
@@ -143,9 +179,9 @@ def _lay_down(game: GameState) -> Action | Deferred | None:
     rules = game.rules
     variant = game.variant
     hand = tuple(game.hands[seat])
+    if not can_lay_down_now(variant, rules.contract, hand, seat):
+        return None  # the most lenient rules refuse it, so the round's own do too
     if deferrable(game):
-        if not can_lay_down_now(variant, rules.contract, hand):
-            return None
 
         def make() -> Action:
             melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
@@ -186,169 +222,73 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
                     yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
 
 
-def _layoffs(game: GameState, held: list[Card]) -> Iterator[Action]:
+def _wild_can_be_played_back(game: GameState, meld_id: int, card: Card) -> bool:
+    """Whether swapping ``card`` for a wild of meld ``meld_id`` is certainly legal, for a player who is down,
+    may swap now, owes no wild to the table and holds three cards or more: then the swap keeps a discard,
+    and the wild it takes, where it must be played again this turn, can be (some wild the hand then holds fits
+    some meld of the table after the swap, as :func:`rummy.engine.rules.table.check_completable` tries).
+    False means "judge it in full"."""
     variant = game.variant
-    seat = game.active
-    hand = game.hands[seat]
-    del held  # the meld's own table of the cards it takes is read against the hand instead
-    for meld in game.table:
-        for card, end in accepted_layoffs(meld, variant):
-            if hand[card]:
-                yield simple_action(seat, Verb.LAYOFF, card, meld.id, end)
+    if not variant.stolen_joker_must_be_played:
+        return True
+    meld = next(m for m in game.table if m.id == meld_id)
+    try:
+        swapped, taken = swap_wild(meld, card, variant, in_groups=variant.joker_swap_in_groups)
+    except MeldError:
+        return False
+    hand = game.hands[game.active]
+    wilds = {w for w in wild_cards(variant) if hand[w] - (w == card) + (w == taken) > 0}
+    for other in game.table:
+        if other is meld:
+            for wild in wilds:
+                for end in (("low", "high") if swapped.is_run else (None,)):
+                    try:
+                        lay_off(swapped, wild, end, variant)
+                    except MeldError:
+                        continue
+                    return True
+        elif any(accepted in wilds for accepted, _ in accepted_layoffs(other, variant)):
+            return True
+    return False
 
 
-# (id of a meld, id of its variant) -> (the meld, the variant, every (card kind, end) the meld takes); melds are
-# immutable, so a meld's table is worked out once and serves every decision until the meld changes.  The entry
-# keeps the meld and the variant alive, so their ids cannot be reused while it stands.
-_ACCEPTED: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[tuple[Card, str | None], ...]]] = {}
-
-
-def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
-    """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending."""
-    key = (id(meld), id(variant))
-    hit = _ACCEPTED.get(key)
-    if hit is not None and hit[0] is meld and hit[1] is variant:
-        return hit[2]
-    accepted = []
-    for card in range(CARD_COUNT):
-        for end in layoff_ends(meld, card, variant):
-            try:
-                lay_off(meld, card, end, variant)
-            except MeldError:
-                continue
-            accepted.append((card, end))
-    if len(_ACCEPTED) > 100_000:
-        _ACCEPTED.clear()
-    _ACCEPTED[key] = (meld, variant, tuple(accepted))
-    return tuple(accepted)
-
-
-_T = TypeVar("_T")
-# (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
-_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = {}
-
-
-def _per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
-    """``work_out(meld, variant)``, memoised on the meld's identity (melds are immutable; the entry keeps the
-    meld and the variant alive, so their ids cannot be reused while it stands)."""
-    key = (what, id(meld), id(variant))
-    hit = _PER_MELD.get(key)
-    if hit is not None and hit[0] is meld and hit[1] is variant:
-        return cast(_T, hit[2])
-    value = work_out(meld, variant)
-    if len(_PER_MELD) > 200_000:
-        _PER_MELD.clear()
-    _PER_MELD[key] = (meld, variant, value)
-    return value
-
-
-def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
-    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand."""
-    options: list[tuple[Verb, Card, str | None]] = []
-    for index in wild_positions(meld, variant):
-        if meld.is_run:
-            wanted = [meld.position_card(index)]
-        elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
-            wanted = [make_card(meld.rank, suit) for suit in range(4)]
-        else:
-            continue
-        for card in wanted:
-            if variant.is_wild(card):
-                continue
-            if variant.joker_swap is JokerSwap.TO_HAND:
-                options.append((Verb.SWAP, card, None))
-            elif meld.is_run:
-                if variant.wild_relocation_scope is WildRelocationScope.HAND:
-                    options.append((Verb.MOVE, card, None))
-                else:
-                    options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
-    return tuple(options)
-
-
-def _wild_swaps(game: GameState, held: list[Card]) -> Iterator[Action]:
-    variant = game.variant
-    seat = game.active
-    hand = game.hands[seat]
-    for meld in game.table:
-        for verb, card, end in _per_meld("swaps", meld, variant, _swap_options):
-            if hand[card]:
-                yield simple_action(seat, verb, card, meld.id, end)
-
-
-def _rearrangements(game: GameState) -> Iterator[Action]:
+def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> Iterator[Action | Deferred]:
     """The legal ones among two useful families: split a run at a card the hand duplicates; pull a spare card
-    into a new run.
+    into a new meld (:class:`~rummy.engine.table_offers.TableOffers`); those legal by construction are
+    deferred until read.
 
     Both are built so that no table card is lost, every new meld keeps a table card and at least one card
     comes from the hand; so for a player who is down, owes no wild to the table and keeps two cards or more,
-    a candidate is legal exactly when each of its melds is valid (:func:`_valid_meld`, memoised).  Any other
-    candidate is judged in full.
+    a candidate is legal exactly when each of its melds is valid (worked out with the table's offers).  Any
+    other candidate is judged in full.
     """
-    variant = game.variant
     seat = game.active
     hand = game.hands[seat]
     quick = game.down[seat] and not game.stolen_pending
     size = game.sizes[seat]
-    for meld in game.table:
-        if meld.is_run:
-            for target, melds in _per_meld("splits", meld, variant, _splits):
-                if hand[target]:
-                    action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=melds)
-                    if (quick and size > 2) or _applies(game, action):
-                        yield action
-    for used, cards, kind in spare_builds(game.table, variant, hand):
-        sources = tuple(meld.id for meld, _, _ in used)
-        rests = tuple(MeldSpec(meld.kind if meld.kind != "pair" else "set", rest) for meld, _, rest in used)
-        action = Action(seat, Verb.REARRANGE, sources=sources, melds=(*rests, MeldSpec(kind, cards)))
-        if quick and size - (len(cards) - len(used)) >= 2:
-            if all(_valid_meld(spec, variant) for spec in action.melds):
+    for target, meld, index in offers.splits:
+        if hand[target]:
+            halves = split_halves(meld, index, game.variant)
+            if halves is None:
+                continue
+            if quick and size > 2:
+                yield _deferred_rearrangement(seat, (meld.id,), halves)
+            else:
+                action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
+                if _applies(game, action):
+                    yield action
+    for sources, melds, from_hand, valid in offers.spare_builds(hand, held):
+        if quick and size - from_hand >= 2:
+            if valid:
+                yield _deferred_rearrangement(seat, sources, melds)
+        else:
+            action = Action(seat, Verb.REARRANGE, sources=sources, melds=melds)
+            if _applies(game, action):
                 yield action
-        elif _applies(game, action):
-            yield action
 
 
-def _splits(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, tuple[MeldSpec, MeldSpec]], ...]:
-    """Each natural card at which run ``meld`` can be split into two valid runs (the hand's copy starting the
-    second), with the two runs."""
-    run_min = variant.run_min
-    cards = meld.cards
-    splits = []
-    for index in range(run_min - 1, len(cards) - run_min + 1):
-        target = meld.position_card(index)
-        if not variant.is_wild(target):
-            melds = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
-            if all(_valid_meld(spec, variant) for spec in melds):
-                splits.append((target, melds))
-    return tuple(splits)
-
-
-# (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
-_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = {}
-
-
-def _valid_meld(spec: MeldSpec, variant: Variant) -> bool:
-    """Whether ``spec`` is a valid set or run under ``variant`` (as a rearrangement builds it)."""
-    key = (spec, id(variant))
-    hit = _VALID.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
-    valid = spec.kind in ("set", "run")
-    if valid:
-        try:
-            table_meld(spec, variant, 0, 0)
-        except MeldError:
-            valid = False
-    if len(_VALID) > 100_000:
-        _VALID.clear()
-    _VALID[key] = (variant, valid)
-    return valid
-
-
-def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
-    declared = None
-    if all(c == JOKER or c % 13 == 1 for c in cards):
-        declared = meld.position_card(offset)
-    return MeldSpec("run", cards, declared)
+def _deferred_rearrangement(seat: int, sources: tuple[int, ...], melds: tuple[MeldSpec, ...]) -> Deferred:
+    return Deferred(Verb.REARRANGE, partial(Action, seat, Verb.REARRANGE, sources=sources, melds=melds))
 
 
 def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
@@ -364,8 +304,11 @@ def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
         if not remaining:
             return steps
         card = remaining[0]
+        wild = variant.is_wild(card)
         for meld_id, meld in table.items():
             for end in (("low", "high") if meld.is_run else (None,)):
+                if not may_fit(meld, card, end, wild):
+                    continue
                 try:
                     grown = lay_off(meld, card, end, variant)
                 except MeldError:

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from rummy.actions import Action, Verb
+from rummy.engine.candidates import CandidateMoves
 from rummy.game import Game, Phase, new_game
 
 TABLE_VERBS = frozenset({Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.REARRANGE, Verb.BATCH})
@@ -23,17 +24,21 @@ TABLE_VERBS = frozenset({Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.REAR
 
 def random_choice(actions: Sequence[Action], rng: random.Random, *, buy_chance: float = 0.1,
                   play_chance: float = 0.7) -> Action:
-    """Pick one of ``actions`` (all legal, for one seat) by the random policy."""
-    for action in actions:
-        if action.verb in (Verb.DOWN, Verb.BOOK):
-            return action
-    verbs = {a.verb for a in actions}
+    """Pick one of ``actions`` (all legal, for one seat) by the random policy.
+
+    It reads the verbs first and works out only the entry it picks (a
+    :class:`~rummy.engine.candidates.CandidateMoves` defers its costly entries until read).
+    """
+    verbs = actions.verbs() if isinstance(actions, CandidateMoves) else [action.verb for action in actions]
+    for index, verb in enumerate(verbs):
+        if verb is Verb.DOWN or verb is Verb.BOOK:
+            return actions[index]
     if Verb.PASS in verbs:
         verb = Verb.BUY if Verb.BUY in verbs and rng.random() < buy_chance else Verb.PASS
-        return next(a for a in actions if a.verb is verb)
-    plays = [a for a in actions if a.verb in TABLE_VERBS]
+        return actions[verbs.index(verb)]
+    plays = [index for index, verb in enumerate(verbs) if verb in TABLE_VERBS]
     if plays and rng.random() < play_chance:
-        return rng.choice(plays)
+        return actions[rng.choice(plays)]
     return rng.choice(actions)
 
 

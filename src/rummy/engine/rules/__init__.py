@@ -40,17 +40,18 @@ def check(state: GameState, action: Action) -> None:
 
 def apply(state: GameState, action: Action) -> None:
     """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
-    plan = _judge(state, action)
-    if implies_closing_window(state, action):
+    closing = implies_closing_window(state, action)
+    plan = _judge(state, action, closing)
+    if closing:
         close_implied(state)
         plan = verify(state, action)  # the judgement _judge made on a copy, now on the state itself
     perform(state, action, plan)
     state.log.append(action)
 
 
-def _judge(state: GameState, action: Action) -> Plan:
+def _judge(state: GameState, action: Action, closing: bool | None = None) -> Plan:
     try:
-        if implies_closing_window(state, action):
+        if implies_closing_window(state, action) if closing is None else closing:
             trial = state.copy()  # the window's resolution moves cards first: judge the action after it
             close_implied(trial)
             return verify(trial, action)
@@ -64,7 +65,7 @@ def verify(state: GameState, action: Action) -> Plan:
     :func:`perform` needs.  Changes nothing."""
     phase = state.phase
     verb = action.verb
-    if not 0 <= action.seat < state.n:
+    if not 0 <= action.seat < len(state.players):
         raise IllegalActionError("wrong-seat", str(action), f"there is no seat {action.seat}")
     if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         what = "game" if phase is Phase.GAME_OVER else "round"

@@ -147,14 +147,16 @@ def discardable(state: GameState, hand: Sequence[int], size: int, card: Card) ->
 
 def _take_cards(state: GameState, scratch: TurnScratch, cards: Sequence[Card], action: Action) -> None:
     hand = scratch.hand
-    needed = to_counts(cards)
-    for card, count in enumerate(needed):
+    needed: dict[Card, int] = {}
+    for card in cards:
+        needed[card] = needed.get(card, 0) + 1
+    for card in sorted(needed):
+        count = needed[card]
         if count > hand[card]:
             raise _illegal("card-not-in-hand", action,
                            f"p{state.active} holds {hand[card]} × {card_name(card)}, {count} needed")
-    for card, count in enumerate(needed):
-        if count:
-            hand[card] -= count
+    for card, count in needed.items():
+        hand[card] -= count
     scratch.size -= len(cards)
 
 

@@ -1,0 +1,433 @@
+"""What a table offers a hand: lay-offs, wild swaps, run splits and spare-card rearrangements, worked out
+once per table and read against the hand at every decision.
+
+Melds are immutable and the table changes by a meld or two between decisions, so the work is split by what
+it depends on:
+
+* per meld (memoised on the meld object): the cards and ends it takes on a lay-off, the naturals that would
+  take or move its wilds, the places a run can be split, the cards it can spare;
+* per table (memoised on the identity of its melds, :func:`table_offers`): those lists in table order, and
+  the rearrangements that pull spare table cards into a new meld, keyed by what they need of the hand (a set
+  by its rank and the copies held, a run by its suit, lowest value and which of its values the hand holds);
+* per hand: one pass over those lists.
+
+Every memo entry keeps the objects whose ids make its key alive, so ids cannot be reused while it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TypeVar, cast
+
+from rummy.actions import Verb
+from rummy.cards import JOKER, Card, make_card
+from rummy.engine.deadlock import Spare, TableSpares, table_spares, wild_cards, wild_flags
+from rummy.errors import MeldError
+from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
+from rummy.modes import JokerSwap, WildPolicy, WildRelocationScope
+from rummy.variants import Variant
+
+_T = TypeVar("_T")
+# (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
+_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = {}
+
+
+def per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
+    """``work_out(meld, variant)``, memoised on the meld's identity (melds are immutable)."""
+    key = (what, id(meld), id(variant))
+    hit = _PER_MELD.get(key)
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return cast(_T, hit[2])
+    value = work_out(meld, variant)
+    if len(_PER_MELD) > 200_000:
+        _PER_MELD.clear()
+    _PER_MELD[key] = (meld, variant, value)
+    return value
+
+
+def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending, each with the
+    ends :func:`~rummy.melds.layoff_ends` names (None where the card fits one end of a run only)."""
+    return per_meld("layoffs", meld, variant, _accepted_layoffs)
+
+
+def _accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    accepted = []
+    for card in layoff_candidates(meld, variant):
+        for end in layoff_ends(meld, card, variant):
+            try:
+                lay_off(meld, card, end, variant)
+            except MeldError:
+                continue
+            accepted.append((card, end))
+    return tuple(accepted)
+
+
+def layoff_candidates(meld: TableMeld, variant: Variant) -> list[Card]:
+    """The card kinds that could fit ``meld`` at all, ascending: every wild, and the naturals
+    :func:`~rummy.melds.lay_off` can accept (the next value at each end of a run, in its suit; the rank of a
+    group).  Any other card is refused by ``lay_off``, so only these need trying."""
+    cards = set(wild_cards(variant))
+    if meld.is_run:
+        for value in (meld.low - 1, meld.high + 1):
+            if 1 <= value <= 14:
+                cards.add(make_card(1 if value == 14 else value, meld.suit))
+    elif meld.kind != "book" and meld.rank:
+        cards.update(make_card(meld.rank, suit) for suit in range(4))
+    return sorted(cards)
+
+
+def may_fit(meld: TableMeld, card: Card, end: str | None, wild: bool) -> bool:
+    """A quick test before :func:`~rummy.melds.lay_off` with an explicit ``end``: False when the card cannot
+    fit there (a natural of another suit, value or rank, or a book), True when lay_off must decide."""
+    if wild:
+        return meld.kind != "book"
+    if meld.is_run:
+        if card // 13 != meld.suit:
+            return False
+        rank = card % 13 + 1
+        value = meld.low - 1 if end == "low" else meld.high + 1
+        return rank == value or (rank == 1 and value == 14)
+    return meld.kind != "book" and card != JOKER and card % 13 + 1 == meld.rank
+
+
+def swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand."""
+    return per_meld("swaps", meld, variant, _swap_options)
+
+
+def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    options: list[tuple[Verb, Card, str | None]] = []
+    for index in wild_positions(meld, variant):
+        if meld.is_run:
+            wanted = [meld.position_card(index)]
+        elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
+            wanted = [make_card(meld.rank, suit) for suit in range(4)]
+        else:
+            continue
+        for card in wanted:
+            if variant.is_wild(card):
+                continue
+            if variant.joker_swap is JokerSwap.TO_HAND:
+                options.append((Verb.SWAP, card, None))
+            elif meld.is_run:
+                if variant.wild_relocation_scope is WildRelocationScope.HAND:
+                    options.append((Verb.MOVE, card, None))
+                else:
+                    options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
+    return tuple(options)
+
+
+def split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], ...]:
+    """Each (natural card, index) at which run ``meld`` could be split into two runs long enough (the hand's copy
+    of the card starting the second); whether both are valid is :func:`split_halves`' question."""
+    return per_meld("split points", meld, variant, _split_points)
+
+
+def _split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], ...]:
+    if not meld.is_run:
+        return ()
+    points = []
+    for index in range(variant.run_min - 1, len(meld.cards) - variant.run_min + 1):
+        target = meld.position_card(index)
+        if not variant.is_wild(target):
+            points.append((target, index))
+    return tuple(points)
+
+
+# (id of a run, id of its variant, index) -> (the run, the variant, its two halves when both are valid, else None).
+_HALVES: dict[tuple[int, int, int], tuple[TableMeld, Variant, tuple[MeldSpec, MeldSpec] | None]] = {}
+
+
+def split_halves(meld: TableMeld, index: int, variant: Variant) -> tuple[MeldSpec, MeldSpec] | None:
+    """The two runs splitting run ``meld`` at ``index`` makes (the hand's copy of the card there starting the
+    second), when both are valid (memoised on the run's identity)."""
+    key = (id(meld), id(variant), index)
+    hit = _HALVES.get(key)
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
+    cards = meld.cards
+    target = meld.position_card(index)
+    halves = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
+    found = halves if all(valid_meld(spec, variant) for spec in halves) else None
+    if len(_HALVES) > 100_000:
+        _HALVES.clear()
+    _HALVES[key] = (meld, variant, found)
+    return found
+
+
+def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
+    declared = None
+    if all(c == JOKER or c % 13 == 1 for c in cards):
+        declared = meld.position_card(offset)
+    return MeldSpec("run", cards, declared)
+
+
+# (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
+_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = {}
+
+
+def valid_meld(spec: MeldSpec, variant: Variant) -> bool:
+    """Whether ``spec`` is a valid set or run under ``variant`` (as a rearrangement builds it)."""
+    key = (spec, id(variant))
+    hit = _VALID.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    valid = spec.kind in ("set", "run")
+    if valid:
+        try:
+            table_meld(spec, variant, 0, 0)
+        except MeldError:
+            valid = False
+    if len(_VALID) > 100_000:
+        _VALID.clear()
+    _VALID[key] = (variant, valid)
+    return valid
+
+
+_MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, Card, int, str | None], ...],
+                    tuple[tuple[Card, TableMeld, int], ...]]
+
+
+def _meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
+    """What ``meld`` adds to its table's lists: its lay-offs, wild swaps and split points (memoised per meld)."""
+    return per_meld("offers", meld, variant, _work_out_meld_offers)
+
+
+def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
+    meld_id = meld.id
+    layoffs = tuple((card, meld_id, end) for card, end in accepted_layoffs(meld, variant))
+    swaps: tuple[tuple[Verb, Card, int, str | None], ...] = ()
+    if variant.joker_swap is not JokerSwap.NONE and meld.wilds:
+        swaps = tuple((verb, card, meld_id, end) for verb, card, end in swap_options(meld, variant))
+    splits = tuple((card, meld, index) for card, index in split_points(meld, variant))
+    return layoffs, swaps, splits
+
+
+#: A rearrangement pulling spare table cards into a new meld: the source meld ids, the melds after it (each
+#: source without its spare card, then the new meld), how many cards the new meld takes from the hand, and
+#: whether every meld after it is valid.
+SpareBuild = tuple[tuple[int, ...], tuple[MeldSpec, ...], int, bool]
+
+
+class TableOffers:
+    """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
+
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_table", "_spares_found", "_sets", "_set_builds", "_runs",
+                 "_cover", "_rests")
+
+    def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
+        self.variant = variant
+        #: Every (card kind, meld id, end) a lay-off may name, in table order.
+        self.layoffs: list[tuple[Card, int, str | None]] = []
+        #: Every (verb, natural card, meld id, end) that could take or move a wild, in table order.
+        self.swaps: list[tuple[Verb, Card, int, str | None]] = []
+        #: Every (card the hand must hold, run, index) that could split a run, in table order.
+        self.splits: list[tuple[Card, TableMeld, int]] = []
+        for meld in table:
+            layoffs, swaps, splits = _meld_offers(meld, variant)
+            self.layoffs += layoffs
+            self.swaps += swaps
+            self.splits += splits
+        self._table = table
+        self._spares_found: TableSpares | None = None
+        self._sets: dict[tuple[int, int], list[Spare] | None] = {}
+        self._set_builds: dict[tuple[int, tuple[Card, ...]], SpareBuild | None] = {}
+        self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
+        self._cover: dict[int, int] = {}
+        self._rests: dict[int, tuple[MeldSpec, bool]] = {}
+
+    @property
+    def _spares(self) -> TableSpares:
+        """The table's spare cards (:func:`rummy.engine.deadlock.table_spares`), worked out when first needed."""
+        if self._spares_found is None:
+            self._spares_found = table_spares(list(self._table), self.variant)
+        return self._spares_found
+
+    def spare_builds(self, hand: list[int], held: list[Card]) -> Iterator[SpareBuild]:
+        """The rearrangements :func:`rummy.engine.deadlock.spare_builds` finds for ``hand`` (whose card kinds,
+        ascending, are ``held``), in its order."""
+        if not self._spares[0]:
+            return
+        variant = self.variant
+        wild = wild_flags(variant)
+        low_bound, high_bound = variant.ace_mode.run_bounds
+        in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
+        by_rank: dict[int, list[Card]] = {}
+        values = [0, 0, 0, 0]  # per suit, the run values (bits 1…14) the hand holds naturally
+        for card in held:
+            if card != JOKER and not wild[card]:  # a joker that is not wild joins no new meld
+                rank = card % 13 + 1
+                by_rank.setdefault(rank, []).extend([card] * hand[card])
+                values[card // 13] |= (1 << 1 | 1 << 14) if rank == 1 else 1 << rank
+        _, wild_spares, _, spares_by_rank = self._spares
+        for rank in sorted(by_rank):
+            if not wild_spares and rank not in spares_by_rank:
+                continue  # no spare card could join these naturals
+            own = tuple(by_rank[rank])
+            key = (rank, own)
+            if key in self._set_builds:
+                found = self._set_builds[key]
+            else:
+                found = self._set_builds[key] = self._set_build(rank, own)
+            if found is not None:
+                yield found
+        run_min = variant.run_min
+        full = (1 << run_min) - 1
+        for suit in range(4):
+            held_values = values[suit] & in_bounds
+            if not held_values:
+                continue
+            exact = self._exact_spares(suit)
+            wild_melds = self._wild_spare_melds()
+            for low in range(low_bound, high_bound - run_min + 2):
+                window = (held_values >> low) & full
+                # a value the hand lacks takes a spare of its card, else a wild spare, each from its own meld
+                if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
+                    run_key = (suit, low, window)
+                    if run_key in self._runs:
+                        run = self._runs[run_key]
+                    else:
+                        run = self._runs[run_key] = self._run_build(suit, low, window)
+                    if run is not None:
+                        yield run
+
+    def _set_build(self, rank: int, own: tuple[Card, ...]) -> SpareBuild | None:
+        """The set of ``rank`` made of the hand's naturals ``own`` and spare table cards, or None."""
+        variant = self.variant
+        wild = wild_flags(variant)
+        used = self._set_spares(rank, min(len(own), variant.group_min))
+        if used is None:
+            return None
+        wild_count = sum(1 for u in used if wild[u[1]])
+        if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
+            return None
+        return self._spare_build(used, MeldSpec("set", own + tuple(u[1] for u in used)), len(own))
+
+    def _exact_spares(self, suit: int) -> int:
+        """The values (bits 1…14) of ``suit`` whose card is a spare natural of the table."""
+        if suit in self._cover:
+            return self._cover[suit]
+        by_card = self._spares[2]
+        bits = 0
+        for value in range(1, 15):
+            if suit * 13 + (0 if value == 14 else value - 1) in by_card:
+                bits |= 1 << value
+        self._cover[suit] = bits
+        return bits
+
+    def _wild_spare_melds(self) -> int:
+        """How many melds of the table can spare a wild."""
+        if -1 not in self._cover:
+            self._cover[-1] = len({spare[0].id for spare in self._spares[1]})
+        return self._cover[-1]
+
+    def _set_spares(self, rank: int, own: int) -> list[Spare] | None:
+        """The spares that complete a set of ``rank`` with ``own`` naturals of the hand (at most group_min
+        counted: more need no more spares), or None."""
+        key = (rank, own)
+        if key in self._sets:
+            return self._sets[key]
+        _, wild_spares, _, by_rank = self._spares
+        group_min = self.variant.group_min
+        wanted = max(1, group_min - own)
+        used: list[Spare] = []
+        sources: set[int] = set()
+        for spares in (by_rank.get(rank, ()), wild_spares):
+            for spare in spares:
+                if spare[0].id not in sources:
+                    sources.add(spare[0].id)
+                    used.append(spare)
+                    if len(used) == wanted:
+                        break
+            if len(used) == wanted:
+                break
+        found = used if used and own + len(used) >= group_min else None
+        self._sets[key] = found
+        return found
+
+    def _run_build(self, suit: int, low: int, window: int) -> SpareBuild | None:
+        """The run of ``suit`` from value ``low`` whose values in bit set ``window`` come from the hand and the
+        others from spare table cards (each from a different meld), or None."""
+        variant = self.variant
+        wild = wild_flags(variant)
+        _, wild_spares, by_card, _ = self._spares
+        cards: list[Card] = []
+        used: list[Spare] = []
+        for offset in range(variant.run_min):
+            value = low + offset
+            card = suit * 13 + (0 if value == 14 else value - 1)
+            if window >> offset & 1:
+                cards.append(card)
+                continue
+            pick = _free(by_card.get(card, []), used)
+            if pick is None:
+                pick = _free(wild_spares, used)
+            if pick is None:
+                return None
+            used.append(pick)
+            cards.append(pick[1])
+        wild_count = sum(1 for c in cards if wild[c])
+        if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
+            return None
+        return self._spare_build(used, MeldSpec("run", tuple(cards)), bin(window).count("1"))
+
+    def _spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
+        """The rearrangement moving the spares ``used`` into ``new``, with whether all its melds are valid
+        (memoised across tables on the spares' identity: a spare keeps its meld alive)."""
+        key = (tuple(map(id, used)), new, id(self.variant))
+        hit = _BUILDS.get(key)
+        if hit is not None and hit[1] is self.variant and all(a is b for a, b in zip(hit[0], used, strict=True)):
+            return hit[2][0], hit[2][1], from_hand, hit[2][3]
+        build = self._new_spare_build(used, new, from_hand)
+        if len(_BUILDS) > 100_000:
+            _BUILDS.clear()
+        _BUILDS[key] = (tuple(used), self.variant, build)
+        return build
+
+    def _new_spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
+        rests = []
+        valid = True
+        for spare in used:
+            rest = self._rests.get(id(spare))  # the spares live as long as the table's offers
+            if rest is None:
+                meld = spare[0]
+                spec = MeldSpec(meld.kind if meld.kind != "pair" else "set", spare[2])
+                rest = self._rests[id(spare)] = (spec, valid_meld(spec, self.variant))
+            rests.append(rest[0])
+            valid = valid and rest[1]
+        return (tuple(spare[0].id for spare in used), (*rests, new), from_hand,
+                valid and valid_meld(new, self.variant))
+
+
+# (ids of the spares used, the new meld, id of the variant) -> (the spares, the variant, the rearrangement).
+_BUILDS: dict[tuple[tuple[int, ...], MeldSpec, int], tuple[tuple[Spare, ...], Variant, SpareBuild]] = {}
+
+
+def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
+    """The first of ``spares`` from a meld no spare in ``used`` comes from."""
+    if not used:
+        return spares[0] if spares else None
+    taken = {u[0].id for u in used}
+    for spare in spares:
+        if spare[0].id not in taken:
+            return spare
+    return None
+
+
+# (ids of the table's melds, id of the variant) -> (the melds, the offers).
+_OFFERS: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], TableOffers]] = {}
+
+
+def table_offers(table: list[TableMeld], variant: Variant) -> TableOffers:
+    """The :class:`TableOffers` of ``table`` under ``variant`` (memoised on the identity of its melds)."""
+    key = (tuple(map(id, table)), id(variant))
+    hit = _OFFERS.get(key)
+    if hit is not None and hit[1].variant is variant:
+        return hit[1]
+    melds = tuple(table)
+    offers = TableOffers(melds, variant)
+    if len(_OFFERS) > 4096:
+        _OFFERS.clear()
+    _OFFERS[key] = (melds, offers)
+    return offers

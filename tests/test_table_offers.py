@@ -1,0 +1,141 @@
+"""The listing's shortcuts agree with the slow definitions they replace, on states of real games: a table's
+offers (lay-offs, spare-card rearrangements) and the refutation of a lay-down without the solver."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from rummy.actions import Action, Verb
+from rummy.cards import CARD_COUNT
+from rummy.engine import lay_down
+from rummy.engine.contract_bound import short_of_wilds
+from rummy.engine.deadlock import spare_builds
+from rummy.engine.table_offers import accepted_layoffs, table_offers
+from rummy.errors import MeldError
+from rummy.game import Game, Phase, new_game
+from rummy.house_rules import get_variant
+from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends
+from rummy.solver import first_lay_down
+from rummy.variants import Variant
+
+VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic"]
+
+
+def uniform_states(variant: str, seed: int, decisions: int) -> Iterator[tuple[Game, int]]:
+    """(game, seat to act) along a uniformly random game (hands grow large, tables fill)."""
+    rng = random.Random(seed)
+    game = new_game(variant, 4, seed=seed)
+    for _ in range(decisions):
+        if game.game_over:
+            return
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        seat = game.next_to_act()
+        yield game, seat
+        game.apply(rng.choice(game.legal_actions(seat)))
+
+
+def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[int, str | None]]:
+    accepted = []
+    for card in range(CARD_COUNT):
+        for end in layoff_ends(meld, card, variant):
+            try:
+                lay_off(meld, card, end, variant)
+            except MeldError:
+                continue
+            accepted.append((card, end))
+    return accepted
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_table_offers_agree_with_trying_every_card_and_every_spare_build(variant: str) -> None:
+    tables = 0
+    for game, seat in uniform_states(variant, 1, 700):
+        if game.phase is not Phase.PLAY or not game.table:
+            continue
+        tables += 1
+        for meld in game.table:
+            assert list(accepted_layoffs(meld, game.variant)) == every_layoff(meld, game.variant)
+        hand = game.hands[seat]
+        held = [card for card in range(CARD_COUNT) if hand[card]]
+        slow = []
+        for used, cards, kind in spare_builds(game.table, game.variant, hand):
+            rests = tuple(MeldSpec(m.kind if m.kind != "pair" else "set", rest) for m, _, rest in used)
+            slow.append((tuple(m.id for m, _, _ in used), (*rests, MeldSpec(kind, cards)), len(cards) - len(used)))
+        fast = [build[:3] for build in table_offers(game.table, game.variant).spare_builds(hand, held)]
+        assert fast == slow
+    assert tables > 50
+
+
+@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i"])
+def test_a_refuted_hand_cannot_lay_down(variant: str) -> None:
+    refuted = 0
+    rng = random.Random(7)
+    for game, seat in uniform_states(variant, 2, 500):
+        if game.phase is not Phase.PLAY or game.down[seat]:
+            continue
+        contract, rules = game.rules.contract, game.variant
+        hand = list(game.hands[seat])
+        if first_lay_down(hand, contract, rules) is not None:
+            continue
+        known = (sum(hand), tuple(hand))
+        for _ in range(20):  # the hand plus one to three cards of the pack
+            grown = list(hand)
+            for card in rng.sample(range(CARD_COUNT), rng.randint(1, 3)):
+                grown[card] += 1
+            if lay_down._refuted_by(rules, contract, grown, sum(grown), known):
+                refuted += 1
+                assert first_lay_down(grown, contract, rules) is None
+            assert lay_down.can_lay_down_now(rules, contract, grown, seat) == (
+                first_lay_down(grown, contract, rules) is not None)
+    assert refuted > 20
+
+
+@pytest.mark.parametrize("options", [{}, {"stolen_joker_must_be_played": True}])
+def test_the_listed_wild_swaps_are_exactly_the_legal_ones(options: dict[str, object]) -> None:
+    swaps = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = new_game("progressive-buy-it", 4, seed=seed, options=options)
+        for _ in range(1500):
+            if game.game_over:
+                break
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            moves = game.legal_actions(seat)
+            if game.phase is Phase.PLAY:
+                listed = {a for a in moves if a.verb is Verb.SWAP}
+                legal = {a for meld in game.table for card in range(52) if game.hands[seat][card]
+                         for a in [Action(seat, Verb.SWAP, card=card, meld=meld.id)] if game.is_legal(a)}
+                assert listed == legal
+                swaps += len(listed)
+            game.apply(rng.choice(moves))
+    assert swaps > 20
+
+
+@pytest.mark.parametrize(("variant", "options"), [("progressive-buy-it", {}), ("progressive-15", {}), ("may-i", {}),
+                                                  ("may-i", {"twos_natural_in_place": True})])
+def test_a_hand_short_of_wilds_cannot_lay_down(variant: str, options: dict[str, object]) -> None:
+    """The count bound never refutes a hand the solver can lay down, on random hands of every size and
+    contract (and it does refute most hands that cannot)."""
+    rules = get_variant(variant, options)
+    rng = random.Random(3)
+    pack = [card for card, count in enumerate(new_game(variant, 4).pack) for _ in range(count)]
+    refuted = unable = 0
+    for _ in range(400):
+        contract = rules.round_rules(rng.randint(1, len(rules.rounds)), 4).contract
+        hand = [0] * CARD_COUNT
+        for card in rng.sample(pack, rng.randint(3, 30)):
+            hand[card] += 1
+        possible = first_lay_down(hand, contract, rules) is not None
+        if short_of_wilds(rules, contract, hand):
+            refuted += 1
+            assert not possible, (hand, contract)
+        unable += not possible
+    assert refuted > unable // 2
