@@ -179,7 +179,14 @@ class LayDownSearch:
         points, pool, wilds = rules.points, self.pool, self.top_wild_pts
         n_wilds = self.n_wilds
         places = [(s, a) for s in range(4) for a in range(rules.lo, rules.hi - 11)]  # 13 values a…a+12
+        # Naturals a full run at each place could hold at most (wilds fill the rest): skip hopeless choices.
+        most = {(s, a): sum(1 for v in range(a, a + 13) if pool[rules.card_at[s][v]]) for s, a in places}
+        lacking = 13 * plan.n_runs - n_wilds
+        if plan.n_runs * max(most.values()) < lacking:
+            return
         for choice in combinations_with_replacement(places, plan.n_runs):
+            if sum(most[place] for place in choice) < lacking:
+                continue
             runs: list[tuple[int, int, int, int, list[int], int]] = []
             naturals: list[int] = []
             for i, (s, a) in enumerate(choice):
@@ -260,15 +267,25 @@ class LayDownSearch:
         # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
         cut = -INF  # (no lay-down found yet: nothing to cut against)
         if self.best_pts < INF:
-            cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1) - self.best_pts
+            cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1, wr) - self.best_pts
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = skip_wild_only or not rules.all_wild
         a_last = hi - lm + 1
+        run_points = rules.run_points
         for s in range(ks, 4):
             row = rules.card_at[s]
             a = (ka if (s == ks and ka > lo) else lo) - 1
+            reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
+            if greedy and cut > 0:
+                mask = 0
+                for r in range(13):
+                    if pool[row[r + 1]]:
+                        mask |= 1 << r
+                reach = run_points(s, mask, wr)
             while a < a_last:
                 a += 1
+                if reach is not None and reach[a] < cut:
+                    break  # no run of this suit from here on takes enough points
                 if sparse:
                     # The first natural at or above a: a run starting at a fills the gap with wilds.
                     v = a
@@ -369,18 +386,31 @@ class LayDownSearch:
                 nxt(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
                 stack.pop()
 
-    def _rest_bound(self, j: int) -> int:
+    def _rest_bound(self, j: int, wilds: int) -> int:
         """At most the points of naturals that run slots ``j``… and the group slots can take from the pool.
 
         A run takes at most one copy of each value of its suit, so k runs take at most the k best
-        "layers" (per suit, the first, second, … copy of each value); a group slot takes at most every
+        "layers" (per suit, the first, second, … copy of each value); a single run takes at most the best
+        window of its suit that the ``wilds`` wilds left can complete; a group slot takes at most every
         natural of one rank.  Cards counted by both are counted twice: it is only a bound.
         """
         plan = self.plan
         points, pool = self.rules.points, self.pool
         bound = 0
         k = plan.n_runs - j
-        if k > 0:
+        if k == 1:
+            run_points = self.rules.run_points
+            for s in range(4):
+                mask = 0
+                base = s * 13
+                for r in range(13):
+                    if pool[base + r]:
+                        mask |= 1 << r
+                if mask:
+                    best = run_points(s, mask, wilds)[0]
+                    if best > bound:
+                        bound = best
+        elif k > 1:
             layers: list[int] = []
             for s in range(4):
                 base = s * 13

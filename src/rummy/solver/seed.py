@@ -54,7 +54,14 @@ def seed_incumbent(search: LayDownSearch) -> None:
         best: tuple[int, int, int, int, int, list[int]] | None = None  # (points, -wilds, suit, low, high, taken)
         for s in range(4):
             row = rules.card_at[s]
+            mask = 0
+            for r in range(13):
+                if pool[row[r + 1]]:
+                    mask |= 1 << r
+            reach = rules.run_points(s, mask, wr)  # per low value, the most points a run from there can take
             for a in range(lo, hi - lm + 2):
+                if best is not None and reach[a] < best[0]:
+                    break
                 taken: list[int] = []
                 tp = w = 0
                 for b in range(a, min(hi, a + 12) + 1):

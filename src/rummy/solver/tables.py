@@ -46,7 +46,7 @@ class VariantRules:
     __slots__ = (
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
-        "run_capable_memo", "wild_range_memo", "plans",
+        "run_capable_memo", "run_points_memo", "wild_range_memo", "plans",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -71,6 +71,7 @@ class VariantRules:
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
         self.run_capable_memo: dict[tuple[int, int, int], int] = {}
+        self.run_points_memo: dict[tuple[int, int, int], int] = {}
         self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
         self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
 
@@ -108,6 +109,39 @@ class VariantRules:
             self.run_capable_memo.clear()
         self.run_capable_memo[key] = capable
         return capable
+
+    def run_points(self, suit: int, mask: int, wilds: int) -> tuple[int, ...]:
+        """Per low value a (index 0…15): the most points of naturals a run of ``suit`` starting at ``a`` or
+        higher can hold, when the suit's naturals are the ranks of ``mask`` (bit r-1 for rank r) and
+        ``wilds`` wilds fill its gaps (its minimum length aside: a bound)."""
+        key = (suit, mask, wilds)
+        found = self.run_points_memo.get(key)
+        if found is not None:
+            return found
+        points, row = self.points, self.card_at[suit]
+        present = [mask >> ((v - 1) % 13) & 1 for v in range(15)]
+        best_from = [0] * 16
+        best = 0
+        for a in range(self.hi, self.lo - 1, -1):
+            if present[a]:
+                total = gaps = 0
+                for b in range(a, min(self.hi, a + 12) + 1):
+                    if present[b]:
+                        total += points[row[b]]
+                        if total > best:
+                            best = total
+                    else:
+                        gaps += 1
+                        if gaps > wilds:
+                            break
+            best_from[a] = best
+        for a in range(self.lo):
+            best_from[a] = best
+        result = tuple(best_from)
+        if len(self.run_points_memo) > 200_000:
+            self.run_points_memo.clear()
+        self.run_points_memo[key] = result
+        return result
 
     def split_wild_range(self, split: Sequence[int], slots: Sequence[tuple[int, bool]]) -> tuple[int, int] | None:
         """Fewest and most wilds groups can hold when group j gets ``split[j]`` naturals, or None.
