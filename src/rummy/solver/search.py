@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
+from operator import mul
 
 from rummy.errors import UsageError
 from rummy.solver.groups import GroupSolution, general_groups, label_groups
@@ -138,6 +139,10 @@ class LayDownSearch:
         self.live_pts, self.live_cnt = live_pts, live_cnt
         self.live_groupable_pts, self.live_groupable_cnt = groupable_pts, groupable_cnt
         self.ends = [0] * 52
+        masks = [0, 0, 0, 0]  # per suit, the ranks (bit r-1 for rank r) of the naturals in the pool
+        for c in present:
+            masks[c // 13] |= 1 << (c % 13)
+        self.masks = masks
         self.greedy = (
             rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
             and (rules.pair_wilds or not plan.has_pair)
@@ -265,23 +270,29 @@ class LayDownSearch:
         stack = self.stack
         nxt = self._runs
         # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
-        cut = -INF  # (no lay-down found yet: nothing to cut against)
-        if self.best_pts < INF:
+        cut = -INF  # (no lay-down found yet, or not greedy: nothing to cut against)
+        if greedy and self.best_pts < INF:
             cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1, wr) - self.best_pts
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = skip_wild_only or not rules.all_wild
         a_last = hi - lm + 1
         run_points = rules.run_points
+        # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
+        # built, by what the later slots can take from what they leave (:meth:`_rest_after`).
+        masks = self.masks if cut > 0 else None
+        after = masks is not None and plan.n_runs - i <= 2
+        if after:
+            base = self.dead_pts + self.live_pts - rpts - self.best_pts
+            next_same = i + 1 < plan.n_runs and plan.run_same[i + 1]
+            later = [run_points(s, masks[s], wr)[lo] for s in range(4)] if i + 1 < plan.n_runs else [0] * 4
         for s in range(ks, 4):
             row = rules.card_at[s]
             a = (ka if (s == ks and ka > lo) else lo) - 1
             reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
-            if greedy and cut > 0:
-                mask = 0
-                for r in range(13):
-                    if pool[row[r + 1]]:
-                        mask |= 1 << r
-                reach = run_points(s, mask, wr)
+            if masks is not None:
+                reach = run_points(s, masks[s], wr)
+                if after:
+                    others = max(later[s + 1:] if next_same else later[:s] + later[s + 1:], default=0)
             while a < a_last:
                 a += 1
                 if reach is not None and reach[a] < cut:
@@ -318,10 +329,13 @@ class LayDownSearch:
                     w = tp = tg = tgc = 0
                     ca = row[a]
                     a_end = hand[ca] - ends[ca] > 0
+                    suit_mask = self.masks
                     for b in range(a, bmax + 1):
                         c = row[b]
                         if pool[c]:
                             pool[c] -= 1
+                            if not pool[c]:
+                                suit_mask[s] ^= 1 << (RANK_OF[c] - 1)
                             rank_cnt[RANK_OF[c]] -= 1
                             taken.append(c)
                             tp += points[c]
@@ -341,6 +355,8 @@ class LayDownSearch:
                             continue
                         if tp < cut:
                             continue
+                        if after and tp < base - self._rest_after(i, s, a if next_same else lo, wr - w, others):
+                            continue
                         longer = size > lm
                         if longer:
                             if not a_end:
@@ -359,6 +375,8 @@ class LayDownSearch:
                         if self.done:
                             break
                     for c in taken:
+                        if not pool[c]:
+                            suit_mask[s] |= 1 << (RANK_OF[c] - 1)
                         pool[c] += 1
                         rank_cnt[RANK_OF[c]] += 1
                 else:
@@ -400,12 +418,7 @@ class LayDownSearch:
         k = plan.n_runs - j
         if k == 1:
             run_points = self.rules.run_points
-            for s in range(4):
-                mask = 0
-                base = s * 13
-                for r in range(13):
-                    if pool[base + r]:
-                        mask |= 1 << r
+            for s, mask in enumerate(self.masks):
                 if mask:
                     best = run_points(s, mask, wilds)[0]
                     if best > bound:
@@ -429,6 +442,25 @@ class LayDownSearch:
             rank_points, rank_cnt = self.rules.rank_points, self.rank_cnt
             totals = sorted((rank_points[r] * rank_cnt[r] for r in range(1, 14)), reverse=True)
             bound += sum(totals[:g])
+        return bound
+
+    def _rest_after(self, i: int, s: int, a: int, wilds: int, others: int) -> int:
+        """At most the points of naturals the slots after run slot ``i`` can take once its run (of suit ``s``)
+        has left the pool: the last run slot, if any, from the best window of ``s`` from value ``a`` on (or
+        ``others``, the best of the other suits it may use), the group slots from the ranks held most."""
+        bound = 0
+        if i + 1 < self.plan.n_runs:
+            bound = self.rules.run_points(s, self.masks[s], wilds)[a]
+            if others > bound:
+                bound = others
+        g = self.plan.n_groups
+        if g:
+            totals = list(map(mul, self.rules.rank_points, self.rank_cnt))
+            if g == 1:
+                bound += max(totals)
+            else:
+                totals.sort(reverse=True)
+                bound += sum(totals[:g])
         return bound
 
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,

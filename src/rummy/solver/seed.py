@@ -51,35 +51,40 @@ def seed_incumbent(search: LayDownSearch) -> None:
     chosen: list[list[int]] = []
     for i in range(plan.n_runs):
         lm = plan.run_mins[i]
-        best: tuple[int, int, int, int, int, list[int]] | None = None  # (points, -wilds, suit, low, high, taken)
+        best: tuple[int, int, int, int, int] | None = None  # (points, -wilds, suit, low, high)
         for s in range(4):
             row = rules.card_at[s]
             mask = 0
             for r in range(13):
                 if pool[row[r + 1]]:
                     mask |= 1 << r
+            if rules.adjacent:
+                found = rules.best_run(s, mask, wr, lm)
+                if found is not None and (best is None or (found[0], -found[1]) > best[:2]):
+                    best = (found[0], -found[1], s, found[2], found[3])
+                continue
             reach = rules.run_points(s, mask, wr)  # per low value, the most points a run from there can take
             for a in range(lo, hi - lm + 2):
                 if best is not None and reach[a] < best[0]:
                     break
-                taken: list[int] = []
-                tp = w = 0
+                tp = w = n = 0
                 for b in range(a, min(hi, a + 12) + 1):
-                    c = row[b]
-                    if pool[c]:  # (a run of at most 13 values never meets the same card twice)
-                        taken.append(c)
-                        tp += points[c]
+                    if pool[row[b]]:  # (a run of at most 13 values never meets the same card twice)
+                        tp += points[row[b]]
+                        n += 1
                     else:
                         w += 1
                         if w > wr:
                             break
-                    if b - a + 1 < lm or not taken or (not rules.adjacent and search._touches(s, a, b)):
+                    if b - a + 1 < lm or not n or search._touches(s, a, b):
                         continue
                     if best is None or (tp, -w) > best[:2]:
-                        best = (tp, -w, s, a, b, list(taken))
+                        best = (tp, -w, s, a, b)
         if best is None:
             break
-        tp, minus_w, s, a, b, taken = best
+        tp, minus_w, s, a, b = best
+        row = rules.card_at[s]
+        taken = [row[v] for v in range(a, b + 1) if pool[row[v]]]
         for c in taken:
             pool[c] -= 1
             rank_cnt[RANK_OF[c]] -= 1

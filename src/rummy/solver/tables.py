@@ -46,7 +46,7 @@ class VariantRules:
     __slots__ = (
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
-        "run_capable_memo", "run_points_memo", "wild_range_memo", "plans",
+        "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -71,7 +71,9 @@ class VariantRules:
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
         self.run_capable_memo: dict[tuple[int, int, int], int] = {}
-        self.run_points_memo: dict[tuple[int, int, int], int] = {}
+        self.run_points_memo: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = {}
+        self.best_run_memo: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None] = {}
         self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
         self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
 
@@ -110,6 +112,28 @@ class VariantRules:
         self.run_capable_memo[key] = capable
         return capable
 
+    def dead_ranks(self, mask: int, loose: int, wcap: int, lmin: int) -> int:
+        """Ranks (bits of ``loose``, a part of ``mask``) of naturals of one suit that no ``lmin``-window can
+        hold, completed with ``wcap`` wilds by the suit's other naturals (``mask``) that are not dead too.
+
+        Removing a dead natural can kill more, so this repeats until nothing changes; the result (the
+        naturals outside the largest set in which every one has a window) does not depend on the order.
+        """
+        key = (mask, loose, wcap, lmin)
+        found = self.dead_ranks_memo.get(key)
+        if found is not None:
+            return found
+        gone = 0
+        while True:
+            dying = loose & ~gone & ~self.run_capable(mask & ~gone, wcap, lmin)
+            if not dying:
+                break
+            gone |= dying
+        if len(self.dead_ranks_memo) > 200_000:
+            self.dead_ranks_memo.clear()
+        self.dead_ranks_memo[key] = gone
+        return gone
+
     def run_points(self, suit: int, mask: int, wilds: int) -> tuple[int, ...]:
         """Per low value a (index 0…15): the most points of naturals a run of ``suit`` starting at ``a`` or
         higher can hold, when the suit's naturals are the ranks of ``mask`` (bit r-1 for rank r) and
@@ -142,6 +166,33 @@ class VariantRules:
             self.run_points_memo.clear()
         self.run_points_memo[key] = result
         return result
+
+    def best_run(self, suit: int, mask: int, wilds: int, lmin: int) -> tuple[int, int, int, int] | None:
+        """The run of ``suit`` holding the most points of naturals (then the fewest wilds; then the lowest
+        (low, high) values) when the suit's naturals are the ranks of ``mask``, with at least one natural, at
+        least ``lmin`` cards and at most ``wilds`` wilds: (points, wilds, low, high), or None."""
+        key = (suit, mask, wilds, lmin)
+        if key in self.best_run_memo:
+            return self.best_run_memo[key]
+        points, row = self.points, self.card_at[suit]
+        present = [mask >> ((v - 1) % 13) & 1 for v in range(15)]
+        best: tuple[int, int, int, int] | None = None
+        for a in range(self.lo, self.hi - lmin + 2):
+            total = gaps = naturals = 0
+            for b in range(a, min(self.hi, a + 12) + 1):
+                if present[b]:
+                    total += points[row[b]]
+                    naturals += 1
+                else:
+                    gaps += 1
+                    if gaps > wilds:
+                        break
+                if b - a + 1 >= lmin and naturals and (best is None or (total, -gaps) > (best[0], -best[1])):
+                    best = (total, gaps, a, b)
+        if len(self.best_run_memo) > 200_000:
+            self.best_run_memo.clear()
+        self.best_run_memo[key] = best
+        return best
 
     def split_wild_range(self, split: Sequence[int], slots: Sequence[tuple[int, bool]]) -> tuple[int, int] | None:
         """Fewest and most wilds groups can hold when group j gets ``split[j]`` naturals, or None.
@@ -312,18 +363,19 @@ def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int]
         lmin = plan.run_window
         wcap = min(n_wilds, 1 if rules.policy == POLICY_ONE else lmin)
         masks = [0, 0, 0, 0]  # live naturals per suit, bit r-1 for rank r
+        loose_masks = [0, 0, 0, 0]
         for c in present:
             masks[c // 13] |= 1 << (c % 13)
-        changed = True
-        while changed:
-            changed = False
-            for c in loose:
-                if nat[c]:
-                    s = c // 13
-                    if not rules.run_capable(masks[s], wcap, lmin) >> (c % 13) & 1:
-                        changed = True
-                        masks[s] &= ~(1 << (c % 13))
-                        dead.extend([c] * nat[c])
-                        dead_pts += nat[c] * points[c]
-                        nat[c] = 0
+        for c in loose:
+            loose_masks[c // 13] |= 1 << (c % 13)
+        for s in range(4):
+            if loose_masks[s]:
+                gone = rules.dead_ranks(masks[s], loose_masks[s], wcap, lmin)
+                while gone:
+                    low = gone & -gone
+                    c = s * 13 + low.bit_length() - 1
+                    dead.extend([c] * nat[c])
+                    dead_pts += nat[c] * points[c]
+                    nat[c] = 0
+                    gone ^= low
     return dead, dead_pts
