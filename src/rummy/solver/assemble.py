@@ -115,7 +115,9 @@ def _group_naturals(rules: VariantRules, plan: ContractPlan, groups: GroupSoluti
 def _best_split(rules: VariantRules, plan: ContractPlan, rank: int, slots: list[int], pool: list[int]
                 ) -> tuple[int, ...]:
     """The split of the naturals of ``rank`` over group ``slots`` that needs the fewest wilds."""
-    total = sum(pool[s * 13 + rank - 1] for s in range(4))
+    total = pool[rank - 1] + pool[12 + rank] + pool[25 + rank] + pool[38 + rank]
+    if len(slots) == 1:
+        return (total,)
     slot_rules = [plan.group_slots[j][:2] for j in slots]
     best: tuple[int, ...] | None = None
     best_lo = INF

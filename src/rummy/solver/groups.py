@@ -98,11 +98,16 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
         rem = g - j
         ub = npts + wild_gain
         taken = 0
+        edge = ncand  # the candidate completing the bound; a later one is worth at most ``but_one + vals[k]``
+        but_one = ub
         for k in range(start if tail else 0, ncand):
             if not assigned[k]:
                 ub += vals[k]
                 taken += 1
+                if taken == rem - 1:
+                    but_one = ub
                 if taken == rem:
+                    edge = k
                     break
         if ub < best_val:
             return
@@ -110,6 +115,13 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
         slot_t = (m, accepts)
         for k in range(start, ncand):
             held = assigned[k]
+            if k > edge and not held and but_one + vals[k] < best_val:
+                # Candidates are sorted by value: neither this one nor any later one can do as well.
+                if tail:
+                    lost += sum(counts[k2] for k2 in range(k, ncand) if not assigned[k2])
+                    if lost > budget:
+                        return
+                break
             if not (held and not same_rank):
                 joined = tuple(sorted((*held, slot_t))) if held else (slot_t,)
                 bounds = wild_range(counts[k], joined)

@@ -279,12 +279,18 @@ class LayDownSearch:
         run_points = rules.run_points
         # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
         # built, by what the later slots can take from what they leave (:meth:`_rest_after`).
-        masks = self.masks if cut > 0 else None
-        after = masks is not None and plan.n_runs - i <= 2
+        masks_now = self.masks
+        masks = masks_now if cut > 0 else None
+        # ``after``: a run is checked against what the later slots can take from what it leaves (one run slot
+        # left at most; useless when nothing follows); ``pair``: first with a cheap bound of the next run.
+        last = i + 1 == plan.n_runs
+        after = masks is not None and plan.n_runs - i <= 2 and not (last and not plan.n_groups)
+        pair = after and not last
         if after:
             base = self.dead_pts + self.live_pts - rpts - self.best_pts
-            next_same = i + 1 < plan.n_runs and plan.run_same[i + 1]
-            later = [run_points(s, masks[s], wr)[lo] for s in range(4)] if i + 1 < plan.n_runs else [0] * 4
+            next_same = not last and plan.run_same[i + 1]
+            later = [0] * 4 if last else [run_points(s, masks_now[s], wr)[lo] for s in range(4)]
+            groups_bound = self._groups_bound()
         for s in range(ks, 4):
             row = rules.card_at[s]
             a = (ka if (s == ks and ka > lo) else lo) - 1
@@ -293,10 +299,14 @@ class LayDownSearch:
                 reach = run_points(s, masks[s], wr)
                 if after:
                     others = max(later[s + 1:] if next_same else later[:s] + later[s + 1:], default=0)
+                    pair_cut = base - groups_bound  # what this run and the next one must take together
             while a < a_last:
                 a += 1
-                if reach is not None and reach[a] < cut:
-                    break  # no run of this suit from here on takes enough points
+                if reach is not None:
+                    if reach[a] < cut:
+                        break  # no run of this suit from here on takes enough points
+                    if pair and reach[a] + max(others, reach[a if next_same else lo]) < pair_cut:
+                        break  # nor together with the next run (of a later suit, or of this one from here on)
                 if sparse:
                     # The first natural at or above a: a run starting at a fills the gap with wilds.
                     v = a
@@ -324,24 +334,18 @@ class LayDownSearch:
                 kb_here = kb if (s == ks and a == ka) else 0
                 bmax = hi if hi < a + 12 else a + 12
                 if greedy:
-                    # Naturals taken greedily; a run past the minimum needs natural ends.
-                    taken: list[int] = []
-                    w = tp = tg = tgc = 0
+                    # Naturals taken greedily (every natural of the pool in [a, b]); a run past the minimum
+                    # needs natural ends.  The run is scanned first and its cards taken only when it is tried.
+                    w = tp = n = 0
                     ca = row[a]
                     a_end = hand[ca] - ends[ca] > 0
-                    suit_mask = self.masks
+                    if pair:
+                        rest_reach = max(others, reach[a if next_same else lo])  # type: ignore[index]
                     for b in range(a, bmax + 1):
                         c = row[b]
                         if pool[c]:
-                            pool[c] -= 1
-                            if not pool[c]:
-                                suit_mask[s] ^= 1 << (RANK_OF[c] - 1)
-                            rank_cnt[RANK_OF[c]] -= 1
-                            taken.append(c)
                             tp += points[c]
-                            if groupable[c]:
-                                tg += points[c]
-                                tgc += 1
+                            n += 1
                         else:
                             w += 1
                             if w > wr:
@@ -349,13 +353,11 @@ class LayDownSearch:
                         size = b - a + 1
                         if size < lm or b < kb_here:
                             continue
-                        if not taken and skip_wild_only:
+                        if not n and skip_wild_only:
                             continue
                         if not adjacent and self._touches(s, a, b):
                             continue
                         if tp < cut:
-                            continue
-                        if after and tp < base - self._rest_after(i, s, a if next_same else lo, wr - w, others):
                             continue
                         longer = size > lm
                         if longer:
@@ -363,22 +365,36 @@ class LayDownSearch:
                                 break
                             if hand[c] - ends[c] <= 0:
                                 continue
-                            ends[ca] += 1
-                            ends[c] += 1
-                        stack.append((i, s, a, b, taken, len(taken)))
-                        nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                            rcnt + len(taken), rgp + tg, rgc + tgc)
-                        stack.pop()
-                        if longer:
-                            ends[ca] -= 1
-                            ends[c] -= 1
+                        if pair and tp + rest_reach < pair_cut:
+                            continue
+                        taken = [row[v] for v in range(a, b + 1) if pool[row[v]]]
+                        tg = tgc = 0
+                        for t in taken:
+                            pool[t] -= 1
+                            if not pool[t]:
+                                masks_now[s] ^= 1 << (RANK_OF[t] - 1)
+                            rank_cnt[RANK_OF[t]] -= 1
+                            if groupable[t]:
+                                tg += points[t]
+                                tgc += 1
+                        if not after or tp >= base - self._rest_after(i, s, a if next_same else lo, wr - w, others):
+                            if longer:
+                                ends[ca] += 1
+                                ends[c] += 1
+                            stack.append((i, s, a, b, taken, n))
+                            nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                                rcnt + n, rgp + tg, rgc + tgc)
+                            stack.pop()
+                            if longer:
+                                ends[ca] -= 1
+                                ends[c] -= 1
+                        for t in taken:
+                            if not pool[t]:
+                                masks_now[s] |= 1 << (RANK_OF[t] - 1)
+                            pool[t] += 1
+                            rank_cnt[RANK_OF[t]] += 1
                         if self.done:
                             break
-                    for c in taken:
-                        if not pool[c]:
-                            suit_mask[s] |= 1 << (RANK_OF[c] - 1)
-                        pool[c] += 1
-                        rank_cnt[RANK_OF[c]] += 1
                 else:
                     self._runs_full(i, s, a, bmax, lm, kb_here, km if (s == ks and a == ka) else 0,
                                     fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)
@@ -453,15 +469,19 @@ class LayDownSearch:
             bound = self.rules.run_points(s, self.masks[s], wilds)[a]
             if others > bound:
                 bound = others
+        return bound + self._groups_bound()
+
+    def _groups_bound(self) -> int:
+        """At most the points of naturals the group slots can take from the pool: per slot one rank, those held
+        most (by points)."""
         g = self.plan.n_groups
-        if g:
-            totals = list(map(mul, self.rules.rank_points, self.rank_cnt))
-            if g == 1:
-                bound += max(totals)
-            else:
-                totals.sort(reverse=True)
-                bound += sum(totals[:g])
-        return bound
+        if not g:
+            return 0
+        totals: list[int] = list(map(mul, self.rules.rank_points, self.rank_cnt))
+        if g == 1:
+            return max(totals)
+        totals.sort(reverse=True)
+        return sum(totals[:g])
 
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
                    lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
