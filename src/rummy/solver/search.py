@@ -184,13 +184,21 @@ class LayDownSearch:
         points, pool, wilds = rules.points, self.pool, self.top_wild_pts
         n_wilds = self.n_wilds
         places = [(s, a) for s in range(4) for a in range(rules.lo, rules.hi - 11)]  # 13 values a…a+12
-        # Naturals a full run at each place could hold at most (wilds fill the rest): skip hopeless choices.
-        most = {(s, a): sum(1 for v in range(a, a + 13) if pool[rules.card_at[s][v]]) for s, a in places}
+        # The naturals full runs hold (wilds fill the rest) are known before they are taken: 13 values hold
+        # every rank once, so the k-th full run of a suit holds one natural per rank held k times or more.
         lacking = 13 * plan.n_runs - n_wilds
-        if plan.n_runs * max(most.values()) < lacking:
+        if plan.n_runs * max(mask.bit_count() for mask in self.masks) < lacking:
             return
+        layers = [[sum(1 for c in range(s * 13, s * 13 + 13) if pool[c] > k) for k in range(plan.n_runs)]
+                  for s in range(4)]
         for choice in combinations_with_replacement(places, plan.n_runs):
-            if sum(most[place] for place in choice) < lacking:
+            held = 0
+            for index, (s, _) in enumerate(choice):
+                k = 0  # runs of this suit before this one
+                while k < index and choice[index - 1 - k][0] == s:
+                    k += 1
+                held += layers[s][k]
+            if held < lacking:
                 continue
             runs: list[tuple[int, int, int, int, list[int], int]] = []
             naturals: list[int] = []
@@ -289,14 +297,14 @@ class LayDownSearch:
         if after:
             base = self.dead_pts + self.live_pts - rpts - self.best_pts
             next_same = not last and plan.run_same[i + 1]
-            later = [0] * 4 if last else [run_points(s, masks_now[s], wr)[lo] for s in range(4)]
+            later = [0] * 4 if last else [run_points(masks_now[s], wr)[lo] for s in range(4)]
             groups_bound = self._groups_bound()
         for s in range(ks, 4):
             row = rules.card_at[s]
             a = (ka if (s == ks and ka > lo) else lo) - 1
             reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
             if masks is not None:
-                reach = run_points(s, masks[s], wr)
+                reach = run_points(masks[s], wr)
                 if after:
                     others = max(later[s + 1:] if next_same else later[:s] + later[s + 1:], default=0)
                     pair_cut = base - groups_bound  # what this run and the next one must take together
@@ -436,7 +444,7 @@ class LayDownSearch:
             run_points = self.rules.run_points
             for s, mask in enumerate(self.masks):
                 if mask:
-                    best = run_points(s, mask, wilds)[0]
+                    best = run_points(mask, wilds)[0]
                     if best > bound:
                         bound = best
         elif k > 1:
@@ -466,7 +474,7 @@ class LayDownSearch:
         ``others``, the best of the other suits it may use), the group slots from the ranks held most."""
         bound = 0
         if i + 1 < self.plan.n_runs:
-            bound = self.rules.run_points(s, self.masks[s], wilds)[a]
+            bound = self.rules.run_points(self.masks[s], wilds)[a]
             if others > bound:
                 bound = others
         return bound + self._groups_bound()

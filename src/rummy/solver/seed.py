@@ -75,7 +75,7 @@ def _greedy_points(search: LayDownSearch, suits: tuple[int, ...], first_wilds: i
     wr = search.n_wilds
     total = 0
     s0 = suits[0]
-    found = rules.best_run(s0, masks[s0], first_wilds, plan.run_mins[0])
+    found = rules.best_run(masks[s0], first_wilds, plan.run_mins[0])
     if found is None:
         return -1
     total, w, a, b = found
@@ -87,7 +87,7 @@ def _greedy_points(search: LayDownSearch, suits: tuple[int, ...], first_wilds: i
             for v in range(a, b + 1):
                 if pool[row[v]] == 1:
                     mask &= ~(1 << ((v - 1) % 13))
-        second = rules.best_run(s1, mask, wr - w, plan.run_mins[1])
+        second = rules.best_run(mask, wr - w, plan.run_mins[1])
         if second is None:
             return -1
         total += second[0]
@@ -99,6 +99,7 @@ def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wi
     wilds) of suit ``suits[i]`` (of any suit if None), the first one with at most ``first_wilds`` wilds."""
     rules, plan = search.rules, search.plan
     pool, rank_cnt, groupable, points = search.pool, search.rank_cnt, search.groupable, rules.points
+    masks = search.masks  # kept in step with the pool
     lo, hi = rules.lo, rules.hi
     wr = search.n_wilds
     rpts = rcnt = rgp = rgc = 0
@@ -109,16 +110,13 @@ def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wi
         best: tuple[int, int, int, int, int] | None = None  # (points, -wilds, suit, low, high)
         for s in range(4) if suits is None else (suits[i],):
             row = rules.card_at[s]
-            mask = 0
-            for r in range(13):
-                if pool[row[r + 1]]:
-                    mask |= 1 << r
+            mask = masks[s]
             if rules.adjacent:
-                found = rules.best_run(s, mask, budget, lm)
+                found = rules.best_run(mask, budget, lm)
                 if found is not None and (best is None or (found[0], -found[1]) > best[:2]):
                     best = (found[0], -found[1], s, found[2], found[3])
                 continue
-            reach = rules.run_points(s, mask, budget)  # per low value, the most points a run from there can take
+            reach = rules.run_points(mask, budget)  # per low value, the most points a run from there can take
             for a in range(lo, hi - lm + 2):
                 if best is not None and reach[a] < best[0]:
                     break
@@ -142,6 +140,8 @@ def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wi
         taken = [row[v] for v in range(a, b + 1) if pool[row[v]]]
         for c in taken:
             pool[c] -= 1
+            if not pool[c]:
+                masks[s] ^= 1 << (RANK_OF[c] - 1)
             rank_cnt[RANK_OF[c]] -= 1
             if groupable[c]:
                 rgp += points[c]
@@ -155,6 +155,8 @@ def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wi
         search._leaf(wr, rpts, rcnt, rgp, rgc)
     for taken in chosen:
         for c in taken:
+            if not pool[c]:
+                masks[c // 13] |= 1 << (RANK_OF[c] - 1)
             pool[c] += 1
             rank_cnt[RANK_OF[c]] += 1
     search.stack.clear()

@@ -71,9 +71,9 @@ class VariantRules:
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
         self.run_capable_memo: dict[tuple[int, int, int], int] = {}
-        self.run_points_memo: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self.run_points_memo: dict[tuple[int, int], tuple[int, ...]] = {}
         self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = {}
-        self.best_run_memo: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None] = {}
+        self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = {}
         self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
         self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
 
@@ -134,32 +134,44 @@ class VariantRules:
         self.dead_ranks_memo[key] = gone
         return gone
 
-    def run_points(self, suit: int, mask: int, wilds: int) -> tuple[int, ...]:
-        """Per low value a (index 0…15): the most points of naturals a run of ``suit`` starting at ``a`` or
-        higher can hold, when the suit's naturals are the ranks of ``mask`` (bit r-1 for rank r) and
-        ``wilds`` wilds fill its gaps (its minimum length aside: a bound)."""
-        key = (suit, mask, wilds)
+    def run_points(self, mask: int, wilds: int) -> tuple[int, ...]:
+        """Per low value a (index 0…15): the most points of naturals a run starting at ``a`` or higher can hold,
+        when its suit's naturals are the ranks of ``mask`` (bit r-1 for rank r) and ``wilds`` wilds fill its
+        gaps (its minimum length aside: a bound).  (Points do not depend on the suit.)
+
+        Points are never negative, so from each low value the longest run the wilds allow is the best.
+        """
+        key = (mask, wilds)
         found = self.run_points_memo.get(key)
         if found is not None:
             return found
-        points, row = self.points, self.card_at[suit]
-        present = [mask >> ((v - 1) % 13) & 1 for v in range(15)]
+        lo, hi = self.lo, self.hi
+        value_points = [self.rank_points[(v - 1) % 13 + 1] if mask >> ((v - 1) % 13) & 1 else -1
+                        for v in range(16)]
         best_from = [0] * 16
-        best = 0
-        for a in range(self.hi, self.lo - 1, -1):
-            if present[a]:
-                total = gaps = 0
-                for b in range(a, min(self.hi, a + 12) + 1):
-                    if present[b]:
-                        total += points[row[b]]
-                        if total > best:
-                            best = total
-                    else:
-                        gaps += 1
-                        if gaps > wilds:
-                            break
-            best_from[a] = best
-        for a in range(self.lo):
+        best = total = gaps = 0
+        b = lo - 1  # the window [a, b] holds at most ``wilds`` gaps and 13 values; ``total``: its points
+        for a in range(lo, hi + 1):
+            while b < hi and b - a < 12:
+                p = value_points[b + 1]
+                if p < 0:
+                    if gaps == wilds:
+                        break
+                    gaps += 1
+                else:
+                    total += p
+                b += 1
+            if b < a:  # empty window (a is a gap and no wild is left for it)
+                b = a
+                continue
+            if value_points[a] >= 0:
+                best_from[a] = total
+                total -= value_points[a]
+            else:
+                gaps -= 1
+        for a in range(hi, -1, -1):
+            if best_from[a] > best:
+                best = best_from[a]
             best_from[a] = best
         result = tuple(best_from)
         if len(self.run_points_memo) > 200_000:
@@ -167,21 +179,22 @@ class VariantRules:
         self.run_points_memo[key] = result
         return result
 
-    def best_run(self, suit: int, mask: int, wilds: int, lmin: int) -> tuple[int, int, int, int] | None:
-        """The run of ``suit`` holding the most points of naturals (then the fewest wilds; then the lowest
-        (low, high) values) when the suit's naturals are the ranks of ``mask``, with at least one natural, at
-        least ``lmin`` cards and at most ``wilds`` wilds: (points, wilds, low, high), or None."""
-        key = (suit, mask, wilds, lmin)
+    def best_run(self, mask: int, wilds: int, lmin: int) -> tuple[int, int, int, int] | None:
+        """The run holding the most points of naturals (then the fewest wilds; then the lowest (low, high)
+        values) when its suit's naturals are the ranks of ``mask``, with at least one natural, at least ``lmin``
+        cards and at most ``wilds`` wilds: (points, wilds, low, high), or None.  (Points do not depend on the
+        suit.)"""
+        key = (mask, wilds, lmin)
         if key in self.best_run_memo:
             return self.best_run_memo[key]
-        points, row = self.points, self.card_at[suit]
+        rank_points = self.rank_points
         present = [mask >> ((v - 1) % 13) & 1 for v in range(15)]
         best: tuple[int, int, int, int] | None = None
         for a in range(self.lo, self.hi - lmin + 2):
             total = gaps = naturals = 0
             for b in range(a, min(self.hi, a + 12) + 1):
                 if present[b]:
-                    total += points[row[b]]
+                    total += rank_points[(b - 1) % 13 + 1]
                     naturals += 1
                 else:
                     gaps += 1
