@@ -25,6 +25,7 @@ from rummy.solver.tables import (
     remove_dead_naturals,
 )
 
+
 # A chosen run: (sorted slot position, suit or WILD_RUN_SUIT, low value or length, high value, naturals).
 RunChoice = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -102,16 +103,17 @@ class LayDownSearch:
         """Remove dead naturals (no group and no run can use them); set budgets, modes, totals."""
         rules, plan = self.rules, self.plan
         points = rules.points
-        present = [c for c in range(52) if nat[c]]
         rank_cnt = [0] * 14
-        for c in present:
+        masks = [0, 0, 0, 0]  # per suit, the ranks (bit r-1 for rank r) of the naturals in the pool
+        for c in [c for c in range(52) if nat[c]]:
             rank_cnt[RANK_OF[c]] += nat[c]
+            masks[c // 13] |= 1 << (c % 13)
         group_need = plan.group_need(rules, self.n_wilds) if plan.n_groups else INF
-        groupable_rank = [rank_cnt[r] >= group_need for r in range(14)]
-        self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, present, groupable_rank, self.n_wilds)
+        groupable_rank = [count >= group_need for count in rank_cnt]
+        self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, masks, groupable_rank, self.n_wilds)
         dead_cnt = len(self.dead_cards)
         if dead_cnt:
-            present = [c for c in present if nat[c]]
+            rank_cnt[1:] = [a + b + c + d for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52])]
         self.dead_pts, self.dead_cnt = dead_pts, dead_cnt
         budget = self.total - plan.need - dead_cnt
         if budget < 0 or (self.require_all and dead_cnt):
@@ -121,27 +123,17 @@ class LayDownSearch:
         self.hand = nat[:]  # live naturals, never changed
         self.pool = nat  # live naturals not yet in a run
         self.rank_cnt = rank_cnt
-        groupable = [False] * 52
-        live_pts = live_cnt = groupable_pts = groupable_cnt = 0
-        for c in present:
-            k = nat[c]
-            live_pts += k * points[c]
-            live_cnt += k
-            if groupable_rank[RANK_OF[c]]:
-                groupable[c] = True
-                groupable_pts += k * points[c]
-                groupable_cnt += k
-        if dead_cnt:
-            rank_cnt[:] = [0] * 14
-            for c in present:
-                rank_cnt[RANK_OF[c]] += nat[c]
-        self.groupable = groupable
-        self.live_pts, self.live_cnt = live_pts, live_cnt
+        self.groupable = groupable = groupable_rank[1:14] * 4  # per card: a group could take its rank
+        rank_points = rules.rank_points
+        self.live_pts = sum(map(mul, nat, points))
+        self.live_cnt = sum(nat)
+        groupable_pts = groupable_cnt = 0
+        for r in range(1, 14):
+            if groupable_rank[r]:
+                groupable_pts += rank_points[r] * rank_cnt[r]
+                groupable_cnt += rank_cnt[r]
         self.live_groupable_pts, self.live_groupable_cnt = groupable_pts, groupable_cnt
         self.ends = [0] * 52
-        masks = [0, 0, 0, 0]  # per suit, the ranks (bit r-1 for rank r) of the naturals in the pool
-        for c in present:
-            masks[c // 13] |= 1 << (c % 13)
         self.masks = masks
         self.greedy = (
             rules.policy == POLICY_NONE and rules.all_wild and not rules.exact

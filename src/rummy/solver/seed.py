@@ -41,26 +41,26 @@ SEED_FROM_CARDS = 20
 
 
 def seed_incumbent(search: LayDownSearch) -> None:
-    """Offer greedily built lay-downs to ``search`` (greedy mode), then let the search accept ties with the best.
+    """Offer a greedily built lay-down to ``search`` (greedy mode), then let the search accept ties with the best.
 
-    With one or two run slots, every choice of suits for the runs is tried (each run the best of its suit,
-    the first one also without wilds); otherwise each run slot takes the best run of any suit.  Afterwards
+    With one or two run slots, the choice of suits for the runs (each run the best of its suit, the first
+    one also without wilds) whose runs take the most points; otherwise each run slot takes the best run of
+    any suit.  Afterwards
     ``search.from_seed`` is true while the best lay-down recorded is a seed's.
     """
     plan = search.plan
     if plan.n_runs <= 2 and search.rules.adjacent:
         same = plan.n_runs == 2 and plan.run_same[1]
-        scored: list[tuple[int, int, tuple[int, ...], int]] = []  # (-points, index, suits, first run's wilds)
+        best: tuple[int, tuple[int, ...], int] | None = None  # (points, suits, first run's wilds)
         for suits in itertools.product(range(4), repeat=plan.n_runs):
             if same and suits[1] < suits[0]:
                 continue
             for first_wilds in (search.n_wilds, 0) if search.n_wilds else (0,):
                 points = _greedy_points(search, suits, first_wilds)
-                if points >= 0:
-                    scored.append((-points, len(scored), suits, first_wilds))
-        scored.sort()
-        for _, _, suits, first_wilds in scored[:2]:
-            _offer_greedy(search, suits, first_wilds)
+                if points >= 0 and (best is None or points > best[0]):
+                    best = (points, suits, first_wilds)
+        if best is not None:
+            _offer_greedy(search, best[1], best[2])
     else:
         _offer_greedy(search, None, search.n_wilds)
     search.from_seed = search.best_pts < INF

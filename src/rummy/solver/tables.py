@@ -46,7 +46,7 @@ class VariantRules:
     __slots__ = (
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
-        "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
+        "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans", "plans_by_id",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -76,6 +76,7 @@ class VariantRules:
         self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = {}
         self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
         self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
+        self.plans_by_id: dict[int, tuple[tuple[Slot, ...], ContractPlan]] = {}
 
     def max_wilds(self, naturals: int) -> int:
         """Most wilds a meld with ``naturals`` natural cards may hold under the wild policy."""
@@ -245,10 +246,17 @@ class VariantRules:
 
     def plan(self, contract: Sequence[Slot]) -> ContractPlan:
         """The (cached) analysis of ``contract`` under these rules."""
+        seen = self.plans_by_id.get(id(contract))  # (hashing slots is slow; the same tuple comes back)
+        if seen is not None and seen[0] is contract:
+            return seen[1]
         key = contract if isinstance(contract, tuple) else tuple(contract)
         found = self.plans.get(key)
         if found is None:
             found = self.plans[key] = ContractPlan(self, key)
+        if isinstance(contract, tuple):
+            if len(self.plans_by_id) > 256:
+                self.plans_by_id.clear()
+            self.plans_by_id[id(contract)] = (contract, found)
         return found
 
 
@@ -354,41 +362,38 @@ def rules_for(variant: Variant) -> VariantRules:
     return rules
 
 
-def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int], present: Sequence[int],
+def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int], masks: list[int],
                          groupable_rank: Sequence[bool], n_wilds: int) -> tuple[list[int], int]:
-    """Take the *dead* naturals out of ``nat``; return them (one entry per copy) and their points.
+    """Take the *dead* naturals out of ``nat`` (and ``masks``); return them (one entry per copy) and their points.
 
-    ``present`` are the cards ``nat`` holds.  A natural is dead when its rank cannot make any group
-    slot (``groupable_rank``) and it lies in no window of the shortest run slot that the wilds can
-    complete together with the other live naturals of its suit; removing dead cards can kill more, so
-    this repeats until nothing changes.  Dead cards are certainly left in hand.
+    ``masks`` are the ranks ``nat`` holds per suit (bit r-1 for rank r).  A natural is dead when its rank
+    cannot make any group slot (``groupable_rank``) and it lies in no window of the shortest run slot that
+    the wilds can complete together with the other live naturals of its suit; removing dead cards can kill
+    more, so this repeats until nothing changes.  Dead cards are certainly left in hand.
     """
     points = rules.points
     dead: list[int] = []
     dead_pts = 0
-    loose = [c for c in present if not groupable_rank[RANK_OF[c]]]  # they can only go to runs
-    if loose and not plan.n_runs:
-        for c in loose:
+    loose_ranks = 0  # ranks no group can take (bit r-1)
+    for r in range(1, 14):
+        if not groupable_rank[r]:
+            loose_ranks |= 1 << (r - 1)
+    if not loose_ranks:
+        return dead, dead_pts
+    lmin = plan.run_window
+    wcap = min(n_wilds, 1 if rules.policy == POLICY_ONE else lmin)
+    for s in range(4):
+        loose = masks[s] & loose_ranks
+        if not loose:
+            continue
+        gone = loose if not plan.n_runs else rules.dead_ranks(masks[s], loose, wcap, lmin)
+        if gone:
+            masks[s] &= ~gone
+        while gone:
+            low = gone & -gone
+            c = s * 13 + low.bit_length() - 1
             dead.extend([c] * nat[c])
             dead_pts += nat[c] * points[c]
             nat[c] = 0
-    elif loose:
-        lmin = plan.run_window
-        wcap = min(n_wilds, 1 if rules.policy == POLICY_ONE else lmin)
-        masks = [0, 0, 0, 0]  # live naturals per suit, bit r-1 for rank r
-        loose_masks = [0, 0, 0, 0]
-        for c in present:
-            masks[c // 13] |= 1 << (c % 13)
-        for c in loose:
-            loose_masks[c // 13] |= 1 << (c % 13)
-        for s in range(4):
-            if loose_masks[s]:
-                gone = rules.dead_ranks(masks[s], loose_masks[s], wcap, lmin)
-                while gone:
-                    low = gone & -gone
-                    c = s * 13 + low.bit_length() - 1
-                    dead.extend([c] * nat[c])
-                    dead_pts += nat[c] * points[c]
-                    nat[c] = 0
-                    gone ^= low
+            gone ^= low
     return dead, dead_pts
