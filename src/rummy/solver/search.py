@@ -25,7 +25,6 @@ from rummy.solver.tables import (
     remove_dead_naturals,
 )
 
-
 # A chosen run: (sorted slot position, suit or WILD_RUN_SUIT, low value or length, high value, naturals).
 RunChoice = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -113,7 +112,8 @@ class LayDownSearch:
         self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, masks, groupable_rank, self.n_wilds)
         dead_cnt = len(self.dead_cards)
         if dead_cnt:
-            rank_cnt[1:] = [a + b + c + d for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52])]
+            rank_cnt[1:] = [a + b + c + d for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52],
+                                                                   strict=True)]
         self.dead_pts, self.dead_cnt = dead_pts, dead_cnt
         budget = self.total - plan.need - dead_cnt
         if budget < 0 or (self.require_all and dead_cnt):
@@ -123,7 +123,7 @@ class LayDownSearch:
         self.hand = nat[:]  # live naturals, never changed
         self.pool = nat  # live naturals not yet in a run
         self.rank_cnt = rank_cnt
-        self.groupable = groupable = groupable_rank[1:14] * 4  # per card: a group could take its rank
+        self.groupable = groupable_rank[1:14] * 4  # per card: a group could take its rank
         rank_points = rules.rank_points
         self.live_pts = sum(map(mul, nat, points))
         self.live_cnt = sum(nat)
@@ -434,7 +434,7 @@ class LayDownSearch:
         k = plan.n_runs - j
         if k == 1:
             run_points = self.rules.run_points
-            for s, mask in enumerate(self.masks):
+            for mask in self.masks:
                 if mask:
                     best = run_points(mask, wilds)[0]
                     if best > bound:

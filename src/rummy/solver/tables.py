@@ -46,7 +46,8 @@ class VariantRules:
     __slots__ = (
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
-        "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans", "plans_by_id",
+        "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
+        "plans_by_id",
     )
 
     def __init__(self, variant: Variant) -> None:
