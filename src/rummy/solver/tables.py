@@ -47,7 +47,7 @@ class VariantRules:
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
         "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
-        "plans_by_id",
+        "plans_by_id", "windows_memo",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -72,6 +72,7 @@ class VariantRules:
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
         self.run_capable_memo: dict[tuple[int, int, int], int] = {}
+        self.windows_memo: dict[int, tuple[int, ...]] = {}
         self.run_points_memo: dict[tuple[int, int], tuple[int, ...]] = {}
         self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = {}
         self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = {}
@@ -101,13 +102,15 @@ class VariantRules:
         found = self.run_capable_memo.get(key)
         if found is not None:
             return found
+        windows = self.windows_memo.get(lmin)
+        if windows is None:  # per low value, the ranks of the lmin values from there
+            windows = self.windows_memo[lmin] = tuple(
+                sum(1 << ((v - 1) % 13) for v in range(a, a + lmin)) for a in range(self.lo, self.hi - lmin + 2))
         capable = 0
-        for a in range(self.lo, self.hi - lmin + 2):
-            window = 0
-            for v in range(a, a + lmin):
-                window |= 1 << ((v - 1) % 13)
+        least = lmin - wcap
+        for window in windows:
             present = window & mask
-            if present and lmin - present.bit_count() <= wcap:
+            if present and present.bit_count() >= least:
                 capable |= present
         if len(self.run_capable_memo) > 200_000:
             self.run_capable_memo.clear()
@@ -189,24 +192,65 @@ class VariantRules:
         key = (mask, wilds, lmin)
         if key in self.best_run_memo:
             return self.best_run_memo[key]
-        rank_points = self.rank_points
-        present = [mask >> ((v - 1) % 13) & 1 for v in range(15)]
+        lo, hi = self.lo, self.hi
+        value_points = [self.rank_points[(v - 1) % 13 + 1] if mask >> ((v - 1) % 13) & 1 else -1
+                        for v in range(16)]
+        held = [0] * 16  # held[v]: naturals at values below v
+        for v in range(1, 16):
+            held[v] = held[v - 1] + (value_points[v - 1] >= 0)
         best: tuple[int, int, int, int] | None = None
-        for a in range(self.lo, self.hi - lmin + 2):
-            total = gaps = naturals = 0
-            for b in range(a, min(self.hi, a + 12) + 1):
-                if present[b]:
-                    total += rank_points[(b - 1) % 13 + 1]
-                    naturals += 1
-                else:
-                    gaps += 1
-                    if gaps > wilds:
+        total = gaps = 0
+        b = lo - 1  # the window [a, b]: the longest run from a the wilds allow (13 values at most)
+        for a in range(lo, hi - lmin + 2):
+            while b < hi and b - a < 12:
+                p = value_points[b + 1]
+                if p < 0:
+                    if gaps == wilds:
                         break
-                if b - a + 1 >= lmin and naturals and (best is None or (total, -gaps) > (best[0], -best[1])):
-                    best = (total, gaps, a, b)
+                    gaps += 1
+                else:
+                    total += p
+                b += 1
+            if b < a:  # empty window (a is a gap and no wild is left for it)
+                b = a
+                continue
+            if b - a + 1 >= lmin:
+                # The most points from a are the window's; the fewest wilds for them: end at its last
+                # natural worth points (or at the minimum length).
+                end = b
+                while end > a and value_points[end] <= 0:
+                    end -= 1
+                if value_points[end] > 0:
+                    if end < a + lmin - 1:
+                        end = a + lmin - 1
+                    run_gaps = end - a + 1 - (held[end + 1] - held[a])
+                    if best is None or (total, -run_gaps) > (best[0], -best[1]):
+                        best = (total, run_gaps, a, end)
+                else:
+                    best = self._best_run_from(a, value_points, wilds, lmin, best)
+            if value_points[a] >= 0:
+                total -= value_points[a]
+            else:
+                gaps -= 1
         if len(self.best_run_memo) > 200_000:
             self.best_run_memo.clear()
         self.best_run_memo[key] = best
+        return best
+
+    def _best_run_from(self, a: int, value_points: list[int], wilds: int, lmin: int,
+                       best: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+        """:meth:`best_run`'s plain scan of the runs from ``a`` (when no natural there is worth points)."""
+        total = gaps = naturals = 0
+        for b in range(a, min(self.hi, a + 12) + 1):
+            if value_points[b] >= 0:
+                total += value_points[b]
+                naturals += 1
+            else:
+                gaps += 1
+                if gaps > wilds:
+                    break
+            if b - a + 1 >= lmin and naturals and (best is None or (total, -gaps) > (best[0], -best[1])):
+                best = (total, gaps, a, b)
         return best
 
     def split_wild_range(self, split: Sequence[int], slots: Sequence[tuple[int, bool]]) -> tuple[int, int] | None:
