@@ -4,12 +4,13 @@ slots are filled at the leaves by :mod:`rummy.solver.groups`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from operator import mul
 
 from rummy.errors import UsageError
+from rummy.solver.bounds import bound_of_groups, rest_after, rest_bound
+from rummy.solver.full_runs import offer_full_runs
 from rummy.solver.groups import GroupSolution, general_groups, label_groups
 from rummy.solver.seed import SEED_FROM_CARDS, seed_incumbent
 from rummy.solver.tables import (
@@ -45,10 +46,11 @@ class LayDownSearch:
       more such runs than the hand holds copies of it.
 
     The first argument needs a group or a run end with room for the wild.  With runs only, a lay-down whose
-    runs all hold 13 cards has none, so those lay-downs are searched separately (:meth:`_full_runs`).
+    runs all hold 13 cards has none, so those lay-downs are searched separately
+    (:func:`~rummy.solver.full_runs.offer_full_runs`).
 
     Branches are cut against the best lay-down found with a bound on what the later slots can still take
-    (:meth:`_rest_bound`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available
+    (:mod:`rummy.solver.bounds`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available
     naturals is tried.
     """
 
@@ -161,75 +163,7 @@ class LayDownSearch:
     def _search(self) -> None:
         self._runs(0, 0, 0, 0, 0, 0, 0, 0, self.n_wilds, 0, 0, 0, 0)
         if self.greedy and not self.plan.n_groups and self.total >= 13 * self.plan.n_runs and not self.done:
-            self._full_runs()
-
-    def _full_runs(self) -> None:
-        """Offer the best lay-down whose runs all hold 13 cards (a contract of runs only, greedy mode).
-
-        Greedy mode's exchange argument moves a wild to a run end with room; when every run is full there
-        is none, and an optimal lay-down may hold a wild where the hand still has the natural (a joker
-        laid down is worth more than the natural left).  Those lay-downs are searched here: for every
-        choice of full runs, the naturals present fill their places, wilds the others, and further
-        naturals give way to wilds while a wild is worth more.
-        """
-        rules, plan = self.rules, self.plan
-        points, pool, wilds = rules.points, self.pool, self.top_wild_pts
-        n_wilds = self.n_wilds
-        places = [(s, a) for s in range(4) for a in range(rules.lo, rules.hi - 11)]  # 13 values a…a+12
-        # The naturals full runs hold (wilds fill the rest) are known before they are taken: 13 values hold
-        # every rank once, so the k-th full run of a suit holds one natural per rank held k times or more.
-        lacking = 13 * plan.n_runs - n_wilds
-        if plan.n_runs * max(mask.bit_count() for mask in self.masks) < lacking:
-            return
-        layers = [[sum(1 for c in range(s * 13, s * 13 + 13) if pool[c] > k) for k in range(plan.n_runs)]
-                  for s in range(4)]
-        for choice in combinations_with_replacement(places, plan.n_runs):
-            held = 0
-            for index, (s, _) in enumerate(choice):
-                k = 0  # runs of this suit before this one
-                while k < index and choice[index - 1 - k][0] == s:
-                    k += 1
-                held += layers[s][k]
-            if held < lacking:
-                continue
-            runs: list[tuple[int, int, int, int, list[int], int]] = []
-            naturals: list[int] = []
-            for i, (s, a) in enumerate(choice):
-                row = rules.card_at[s]
-                taken = [row[v] for v in range(a, a + 13) if pool[row[v]]]
-                for c in taken:
-                    pool[c] -= 1
-                naturals += taken
-                runs.append((i, s, a, a + 12, taken, len(taken)))
-            for _, _, _, _, taken, _ in runs:
-                for c in taken:
-                    pool[c] += 1
-            forced = 13 * plan.n_runs - len(naturals)
-            if forced > n_wilds:
-                continue
-            values = sorted(points[c] for c in naturals)
-            given = 0  # naturals (the cheapest) that give way to wilds worth more
-            while forced + given < n_wilds and given < len(values) and \
-                    wilds[forced + given + 1] - wilds[forced + given] > values[given]:
-                given += 1
-            if given:
-                giving = Counter(sorted(naturals, key=lambda c: (points[c], c))[:given])
-                for index, (i, s, a, b, taken, _) in enumerate(runs):
-                    kept = []
-                    for c in taken:
-                        if giving[c]:
-                            giving[c] -= 1
-                        else:
-                            kept.append(c)
-                    runs[index] = (i, s, a, b, kept, len(kept))
-            used_pts = sum(values[given:]) + wilds[forced + given]
-            self.stack[:] = runs
-            self._offer(self.dead_pts + self.live_pts + self.wild_total - used_pts,
-                        self.dead_cnt + self.live_cnt + n_wilds - 13 * plan.n_runs, None,
-                        n_wilds - forced - given, 0)
-            self.stack.clear()
-            if self.done:
-                return
+            offer_full_runs(self)
 
     def _over(self, lost_pts: int, lost_cnt: int) -> bool:
         """Whether a branch that certainly loses these cards can be cut (slack exceeded, or no better)."""
@@ -272,13 +206,13 @@ class LayDownSearch:
         # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
         cut = -INF  # (no lay-down found yet, or not greedy: nothing to cut against)
         if greedy and self.best_pts < INF:
-            cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1, wr) - self.best_pts
+            cut = self.dead_pts + self.live_pts - rpts - rest_bound(self, i + 1, wr) - self.best_pts
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = skip_wild_only or not rules.all_wild
         a_last = hi - lm + 1
         run_points = rules.run_points
         # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
-        # built, by what the later slots can take from what they leave (:meth:`_rest_after`).
+        # built, by what the later slots can take from what they leave (:func:`~rummy.solver.bounds.rest_after`).
         masks_now = self.masks
         masks = masks_now if cut > 0 else None
         # ``after``: a run is checked against what the later slots can take from what it leaves (one run slot
@@ -290,7 +224,7 @@ class LayDownSearch:
             base = self.dead_pts + self.live_pts - rpts - self.best_pts
             next_same = not last and plan.run_same[i + 1]
             later = [0] * 4 if last else [run_points(masks_now[s], wr)[lo] for s in range(4)]
-            groups_bound = self._groups_bound()
+            groups_bound = bound_of_groups(self)
         for s in range(ks, 4):
             row = rules.card_at[s]
             a = (ka if (s == ks and ka > lo) else lo) - 1
@@ -377,7 +311,7 @@ class LayDownSearch:
                             if groupable[t]:
                                 tg += points[t]
                                 tgc += 1
-                        if not after or tp >= base - self._rest_after(i, s, a if next_same else lo, wr - w, others):
+                        if not after or tp >= base - rest_after(self, i, s, a if next_same else lo, wr - w, others):
                             if longer:
                                 ends[ca] += 1
                                 ends[c] += 1
@@ -419,69 +353,6 @@ class LayDownSearch:
                 stack.append((i, WILD_RUN_SUIT, size, 0, [], 0))
                 nxt(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
                 stack.pop()
-
-    def _rest_bound(self, j: int, wilds: int) -> int:
-        """At most the points of naturals that run slots ``j``… and the group slots can take from the pool.
-
-        A run takes at most one copy of each value of its suit, so k runs take at most the k best
-        "layers" (per suit, the first, second, … copy of each value); a single run takes at most the best
-        window of its suit that the ``wilds`` wilds left can complete; a group slot takes at most every
-        natural of one rank.  Cards counted by both are counted twice: it is only a bound.
-        """
-        plan = self.plan
-        points, pool = self.rules.points, self.pool
-        bound = 0
-        k = plan.n_runs - j
-        if k == 1:
-            run_points = self.rules.run_points
-            for mask in self.masks:
-                if mask:
-                    best = run_points(mask, wilds)[0]
-                    if best > bound:
-                        bound = best
-        elif k > 1:
-            layers: list[int] = []
-            for s in range(4):
-                base = s * 13
-                suit_layers = [0] * k
-                for c in range(base, base + 13):
-                    copies = pool[c]
-                    if copies:
-                        p = points[c]
-                        for layer in range(copies if copies < k else k):
-                            suit_layers[layer] += p
-                layers += suit_layers
-            layers.sort(reverse=True)
-            bound += sum(layers[:k])
-        g = plan.n_groups
-        if g:
-            rank_points, rank_cnt = self.rules.rank_points, self.rank_cnt
-            totals = sorted((rank_points[r] * rank_cnt[r] for r in range(1, 14)), reverse=True)
-            bound += sum(totals[:g])
-        return bound
-
-    def _rest_after(self, i: int, s: int, a: int, wilds: int, others: int) -> int:
-        """At most the points of naturals the slots after run slot ``i`` can take once its run (of suit ``s``)
-        has left the pool: the last run slot, if any, from the best window of ``s`` from value ``a`` on (or
-        ``others``, the best of the other suits it may use), the group slots from the ranks held most."""
-        bound = 0
-        if i + 1 < self.plan.n_runs:
-            bound = self.rules.run_points(self.masks[s], wilds)[a]
-            if others > bound:
-                bound = others
-        return bound + self._groups_bound()
-
-    def _groups_bound(self) -> int:
-        """At most the points of naturals the group slots can take from the pool: per slot one rank, those held
-        most (by points)."""
-        g = self.plan.n_groups
-        if not g:
-            return 0
-        totals: list[int] = list(map(mul, self.rules.rank_points, self.rank_cnt))
-        if g == 1:
-            return max(totals)
-        totals.sort(reverse=True)
-        return sum(totals[:g])
 
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
                    lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
