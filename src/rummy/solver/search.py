@@ -105,10 +105,14 @@ class LayDownSearch:
         rules, plan = self.rules, self.plan
         points = rules.points
         rank_cnt = [0] * 14
-        masks = [0, 0, 0, 0]  # per suit, the ranks (bit r-1 for rank r) of the naturals in the pool
-        for c in [c for c in range(52) if nat[c]]:
-            rank_cnt[RANK_OF[c]] += nat[c]
-            masks[c // 13] |= 1 << (c % 13)
+        masks = [0, 0, 0, 0]  # (unused without run slots)
+        if plan.n_runs:
+            for c in [c for c in range(52) if nat[c]]:
+                rank_cnt[RANK_OF[c]] += nat[c]
+                masks[c // 13] |= 1 << (c % 13)
+        else:
+            for c in [c for c in range(52) if nat[c]]:
+                rank_cnt[RANK_OF[c]] += nat[c]
         group_need = plan.group_need(rules, self.n_wilds) if plan.n_groups else INF
         groupable_rank = [count >= group_need for count in rank_cnt]
         self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, masks, groupable_rank, self.n_wilds)
@@ -136,6 +140,8 @@ class LayDownSearch:
                 groupable_cnt += rank_cnt[r]
         self.live_groupable_pts, self.live_groupable_cnt = groupable_pts, groupable_cnt
         self.ends = [0] * 52
+        # Per suit, the ranks of the naturals in the pool (bit r-1 for rank r): kept in step with the pool
+        # by the greedy search (unless it looks for any lay-down) and the seed, read by the bounds.
         self.masks = masks
         self.greedy = (
             rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
@@ -214,6 +220,7 @@ class LayDownSearch:
         # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
         # built, by what the later slots can take from what they leave (:func:`~rummy.solver.bounds.rest_after`).
         masks_now = self.masks
+        track = not self.first_only  # (a search for any lay-down stops at the first: it never reads the masks)
         masks = masks_now if cut > 0 else None
         # ``after``: a run is checked against what the later slots can take from what it leaves (one run slot
         # left at most; useless when nothing follows); ``pair``: first with a cheap bound of the next run.
@@ -269,8 +276,9 @@ class LayDownSearch:
                 bmax = hi if hi < a + 12 else a + 12
                 if greedy:
                     # Naturals taken greedily (every natural of the pool in [a, b]); a run past the minimum
-                    # needs natural ends.  The run is scanned first and its cards taken only when it is tried.
-                    w = tp = n = 0
+                    # needs natural ends.
+                    taken: list[int] = []
+                    w = tp = tg = tgc = 0
                     ca = row[a]
                     a_end = hand[ca] - ends[ca] > 0
                     if pair:
@@ -278,8 +286,15 @@ class LayDownSearch:
                     for b in range(a, bmax + 1):
                         c = row[b]
                         if pool[c]:
+                            pool[c] -= 1
+                            if track and not pool[c]:
+                                masks_now[s] ^= 1 << (RANK_OF[c] - 1)
+                            rank_cnt[RANK_OF[c]] -= 1
+                            taken.append(c)
                             tp += points[c]
-                            n += 1
+                            if groupable[c]:
+                                tg += points[c]
+                                tgc += 1
                         else:
                             w += 1
                             if w > wr:
@@ -287,48 +302,39 @@ class LayDownSearch:
                         size = b - a + 1
                         if size < lm or b < kb_here:
                             continue
-                        if not n and skip_wild_only:
+                        if not taken and skip_wild_only:
                             continue
                         if not adjacent and self._touches(s, a, b):
                             continue
                         if tp < cut:
                             continue
+                        if after:
+                            if pair and tp + rest_reach < pair_cut:
+                                continue
+                            if tp < base - rest_after(self, i, s, a if next_same else lo, wr - w, others):
+                                continue
                         longer = size > lm
                         if longer:
                             if not a_end:
                                 break
                             if hand[c] - ends[c] <= 0:
                                 continue
-                        if pair and tp + rest_reach < pair_cut:
-                            continue
-                        taken = [row[v] for v in range(a, b + 1) if pool[row[v]]]
-                        tg = tgc = 0
-                        for t in taken:
-                            pool[t] -= 1
-                            if not pool[t]:
-                                masks_now[s] ^= 1 << (RANK_OF[t] - 1)
-                            rank_cnt[RANK_OF[t]] -= 1
-                            if groupable[t]:
-                                tg += points[t]
-                                tgc += 1
-                        if not after or tp >= base - rest_after(self, i, s, a if next_same else lo, wr - w, others):
-                            if longer:
-                                ends[ca] += 1
-                                ends[c] += 1
-                            stack.append((i, s, a, b, taken, n))
-                            nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                                rcnt + n, rgp + tg, rgc + tgc)
-                            stack.pop()
-                            if longer:
-                                ends[ca] -= 1
-                                ends[c] -= 1
-                        for t in taken:
-                            if not pool[t]:
-                                masks_now[s] |= 1 << (RANK_OF[t] - 1)
-                            pool[t] += 1
-                            rank_cnt[RANK_OF[t]] += 1
+                            ends[ca] += 1
+                            ends[c] += 1
+                        stack.append((i, s, a, b, taken, len(taken)))
+                        nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
+                            rcnt + len(taken), rgp + tg, rgc + tgc)
+                        stack.pop()
+                        if longer:
+                            ends[ca] -= 1
+                            ends[c] -= 1
                         if self.done:
                             break
+                    for c in taken:
+                        if track and not pool[c]:
+                            masks_now[s] |= 1 << (RANK_OF[c] - 1)
+                        pool[c] += 1
+                        rank_cnt[RANK_OF[c]] += 1
                 else:
                     self._runs_full(i, s, a, bmax, lm, kb_here, km if (s == ks and a == ka) else 0,
                                     fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)

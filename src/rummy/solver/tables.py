@@ -411,14 +411,22 @@ def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int]
                          groupable_rank: Sequence[bool], n_wilds: int) -> tuple[list[int], int]:
     """Take the *dead* naturals out of ``nat`` (and ``masks``); return them (one entry per copy) and their points.
 
-    ``masks`` are the ranks ``nat`` holds per suit (bit r-1 for rank r).  A natural is dead when its rank
-    cannot make any group slot (``groupable_rank``) and it lies in no window of the shortest run slot that
-    the wilds can complete together with the other live naturals of its suit; removing dead cards can kill
-    more, so this repeats until nothing changes.  Dead cards are certainly left in hand.
+    ``masks`` are the ranks ``nat`` holds per suit (bit r-1 for rank r; only with run slots).  A natural is
+    dead when its rank cannot make any group slot (``groupable_rank``) and it lies in no window of the
+    shortest run slot that the wilds can complete together with the other live naturals of its suit;
+    removing dead cards can kill more, so this repeats until nothing changes.  Dead cards are certainly
+    left in hand.
     """
     points = rules.points
     dead: list[int] = []
     dead_pts = 0
+    if not plan.n_runs:  # (``masks`` are not kept then) every natural of a rank no group can take is dead
+        for c in range(52):
+            if nat[c] and not groupable_rank[RANK_OF[c]]:
+                dead.extend([c] * nat[c])
+                dead_pts += nat[c] * points[c]
+                nat[c] = 0
+        return dead, dead_pts
     loose_ranks = 0  # ranks no group can take (bit r-1)
     for r in range(1, 14):
         if not groupable_rank[r]:
@@ -431,7 +439,7 @@ def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int]
         loose = masks[s] & loose_ranks
         if not loose:
             continue
-        gone = loose if not plan.n_runs else rules.dead_ranks(masks[s], loose, wcap, lmin)
+        gone = rules.dead_ranks(masks[s], loose, wcap, lmin)
         if gone:
             masks[s] &= ~gone
         while gone:
