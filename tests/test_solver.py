@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import itertools
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +20,7 @@ from rummy import solver
 from rummy.cards import JOKER, make_card, parse_card, to_counts
 from rummy.house_rules import apply_options, get_variant
 from rummy.melds import check_group, check_run, table_meld
-from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down
+from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down, first_lay_down
 from rummy.variants import GROUP, RUN, Slot, Variant
 
 BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
@@ -785,3 +789,46 @@ def test_best_melds_from_matches_reference(ace_mode: str) -> None:
         assert (sum(v.points(c) * k for c, k in left.items()), sum(left.values())) == _basic_reference(
             hand, v, limit
         )
+
+
+# -- real hands: the answers must not change (bots and the engine's candidate list depend on them) ----
+
+REAL_HANDS = Path(__file__).with_name("solver_real_hands.json.gz")  # made by tests/solver_real_hands.py
+
+
+def _real_hand_cases() -> list[dict[str, Any]]:
+    with gzip.open(REAL_HANDS, "rt", encoding="utf-8") as file:
+        cases: list[dict[str, Any]] = json.load(file)
+    return cases
+
+
+def _check_real_hands(step: int) -> None:
+    """Every ``step``-th recorded hand: the same best lay-down as recorded (tie-break included) under each
+    pair of flags, and :func:`can_lay_down` and :func:`first_lay_down` agree with it."""
+    variants: dict[str, Variant] = {}
+    cases = _real_hand_cases()[::step]
+    assert cases
+    for case in cases:
+        key = json.dumps([case["variant"], case["options"]], sort_keys=True)
+        if key not in variants:
+            variants[key] = get_variant(case["variant"], case["options"])
+        v = variants[key]
+        contract = tuple(Slot(kind, size) for kind, size in case["contract"])
+        hand = hand_of(case["hand"])
+        for final_discard_allowed, must_use_all, want in case["answers"]:
+            kw = {"final_discard_allowed": final_discard_allowed, "must_use_all": must_use_all}
+            assert names(find_lay_down(hand, contract, v, **kw)) == want, (key, case["contract"], case["hand"], kw)
+            assert can_lay_down(hand, contract, v, **kw) == (want is not None)
+            first = first_lay_down(hand, contract, v, **kw)
+            assert (first is None) == (want is None)
+            if first is not None:
+                check_plan(first, hand, contract, v, **kw)
+
+
+def test_real_hands_keep_their_answers() -> None:
+    _check_real_hands(step=10)
+
+
+@pytest.mark.slow
+def test_real_hands_keep_their_answers_all() -> None:
+    _check_real_hands(step=1)

@@ -50,9 +50,13 @@ Algorithm
    naturals greedily and only reach past the slot minimum with naturals at both ends; extra wilds are
    added at the end.  That canonical form provably contains an optimal lay-down (exchange
    arguments, see :class:`~rummy.solver.search.LayDownSearch`; runs that all hold 13 cards are searched
-   apart).  Otherwise every choice of naturals is enumerated.  Each run chosen is also cut when the
-   cards the later slots could at most take (per suit the best copies of each value, per group the
-   best rank) cannot beat the best lay-down found.
+   apart).  Otherwise every choice of naturals is enumerated.  In greedy mode a large hand first gets
+   a quick greedy lay-down (the *seed*), so there is something to cut against from the start (it never
+   changes the answer: the search still returns the first best lay-down of its canonical order).  Each
+   run chosen is cut when the points of naturals the later slots could at most take cannot make up for
+   the best lay-down found: the best window of each suit that the wilds left can complete (memoised per
+   rank mask), per suit the best copies of each value for several runs, per group the best rank; whole
+   suits and low values are skipped the same way before any run of them is built.
 4. Group slots are then filled from the remaining cards by a small labelling search (which rank goes
    in which slot; every natural of a chosen rank joins it, wilds fill the deficits, spare wilds are
    added where the wild policy allows), memoised per call on the remaining rank counts.  With exact
@@ -66,7 +70,9 @@ Modules
 -------
 * :mod:`~rummy.solver.contract`: :func:`find_lay_down`, :func:`can_lay_down`, :func:`first_lay_down` (step 5 too).
 * :mod:`~rummy.solver.tables`: per-variant and per-contract tables, dead naturals (steps 1–2).
-* :mod:`~rummy.solver.search`: the branch-and-bound search over the run slots (step 3).
+* :mod:`~rummy.solver.search`: the branch-and-bound search over the run slots (step 3), with
+  :mod:`~rummy.solver.bounds` (its cuts), :mod:`~rummy.solver.seed` (the first lay-down to cut against)
+  and :mod:`~rummy.solver.full_runs` (runs of 13 cards).
 * :mod:`~rummy.solver.groups`: filling the group slots at the search's leaves (step 4).
 * :mod:`~rummy.solver.assemble`: the chosen lay-down as concrete melds.
 * :mod:`~rummy.solver.free_melding`: :func:`best_melds_from`.

@@ -28,7 +28,7 @@ def build_lay_down(search: LayDownSearch) -> tuple[PlannedMeld, ...]:
         group_wilds = _group_wilds(rules, plan, groups, group_sizes, search.best_wr)
         wilds_used += sum(group_wilds)
     wild_cards = sorted(search.wilds[:wilds_used])  # the most valuable wilds, in card order
-    wild_iter = iter(wild_cards)
+    wild_iter = iter(wild_cards)  # (taken in order: the wilds of each meld stay in card order)
     # Runs: runs with naturals keep their place, runs of wilds only go to the lowest free spot.
     extra = search.best_extra
     taken_suits: dict[int, list[tuple[int, int]]] = {}
@@ -60,22 +60,21 @@ def build_lay_down(search: LayDownSearch) -> tuple[PlannedMeld, ...]:
     # Groups.
     if groups is not None:
         labels, _ = groups
-        used_ranks = {r for r in labels if r}
-        free_ranks = [r for r in range(1, 14) if r not in used_ranks]
+        free_ranks = [r for r in range(1, 14) if r not in labels] if 0 in labels else []
         for j, label in enumerate(labels):
             _, accepts, is_pair = plan.group_slots[j]
             kind = "pair" if is_pair else "set"
             if label:
-                nats: list[int] = []
-                for s in range(4):
-                    c = s * 13 + label - 1
-                    while pool[c] and len(nats) < group_sizes[j]:
+                nats: list[int] = []  # (in card order)
+                want = group_sizes[j]
+                for c in range(label - 1, 52, 13):
+                    while pool[c] and len(nats) < want:
                         pool[c] -= 1
                         nats.append(c)
-                wild_part = sorted(next(wild_iter) for _ in range(group_wilds[j]))
-                melds[plan.group_index[j]] = PlannedMeld(kind, (*sorted(nats), *wild_part))
+                nats.extend(next(wild_iter) for _ in range(group_wilds[j]))
+                melds[plan.group_index[j]] = PlannedMeld(kind, tuple(nats))
             else:
-                cards = tuple(sorted(next(wild_iter) for _ in range(group_wilds[j])))
+                cards = tuple(next(wild_iter) for _ in range(group_wilds[j]))
                 if rules.all_wild and accepts:
                     rank = free_ranks.pop(0) if free_ranks else 1
                     melds[plan.group_index[j]] = PlannedMeld(kind, cards, rank)
@@ -115,7 +114,9 @@ def _group_naturals(rules: VariantRules, plan: ContractPlan, groups: GroupSoluti
 def _best_split(rules: VariantRules, plan: ContractPlan, rank: int, slots: list[int], pool: list[int]
                 ) -> tuple[int, ...]:
     """The split of the naturals of ``rank`` over group ``slots`` that needs the fewest wilds."""
-    total = sum(pool[s * 13 + rank - 1] for s in range(4))
+    total = pool[rank - 1] + pool[12 + rank] + pool[25 + rank] + pool[38 + rank]
+    if len(slots) == 1:
+        return (total,)
     slot_rules = [plan.group_slots[j][:2] for j in slots]
     best: tuple[int, ...] | None = None
     best_lo = INF

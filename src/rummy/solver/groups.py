@@ -77,6 +77,8 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
     total_nat = sum(counts)
     left_before = search.dead_cnt + sum(cnt) - total_nat  # naturals of ranks no slot can take
     forbid_one = search.forbid_one
+    if g == 1:
+        return _label_one_group(search, wr, cands, vals, counts, budget, total_nat, left_before)
 
     def rec(j: int, kmin: int, lo_sum: int, hi_sum: int, npts: int, ncnt: int, lost: int) -> None:
         nonlocal best_val, best_cnt, best_labels
@@ -98,11 +100,16 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
         rem = g - j
         ub = npts + wild_gain
         taken = 0
+        edge = ncand  # the candidate completing the bound; a later one is worth at most ``but_one + vals[k]``
+        but_one = ub
         for k in range(start if tail else 0, ncand):
             if not assigned[k]:
                 ub += vals[k]
                 taken += 1
+                if taken == rem - 1:
+                    but_one = ub
                 if taken == rem:
+                    edge = k
                     break
         if ub < best_val:
             return
@@ -110,6 +117,13 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
         slot_t = (m, accepts)
         for k in range(start, ncand):
             held = assigned[k]
+            if k > edge and not held and but_one + vals[k] < best_val:
+                # Candidates are sorted by value: neither this one nor any later one can do as well.
+                if tail:
+                    lost += sum(counts[k2] for k2 in range(k, ncand) if not assigned[k2])
+                    if lost > budget:
+                        return
+                break
             if not (held and not same_rank):
                 joined = tuple(sorted((*held, slot_t))) if held else (slot_t,)
                 bounds = wild_range(counts[k], joined)
@@ -139,6 +153,45 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
     if best_labels is None:
         return None
     return best_val, best_cnt, (best_labels, None)
+
+
+def _label_one_group(search: LayDownSearch, wr: int, cands: list[int], vals: list[int], counts: list[int],
+                     budget: int, total_nat: int, left_before: int) -> tuple[int, int, GroupSolution] | None:
+    """:func:`label_groups` for a single group slot: the same choice, without the recursion."""
+    rules = search.rules
+    m, accepts, is_pair = search.plan.group_slots[0]
+    slot_t = ((m, accepts),)
+    w_before = search.n_wilds - wr
+    wp = search.top_wild_pts
+    w_gain_base = wp[w_before]
+    forbid_one = search.forbid_one
+    wild_range = rules.wild_range
+    best_val = best_cnt = -1
+    best_label = -1
+    lost = 0  # naturals of the candidates passed over: left in hand
+    for k in range(len(cands)):
+        bounds = wild_range(counts[k], slot_t)
+        if bounds is not None and bounds[0] <= wr:
+            wg = wr if bounds[1] >= wr else bounds[1]
+            left = total_nat - counts[k] + wr - wg
+            if left <= budget and not (forbid_one and left_before + left == 1):
+                val = vals[k] + wp[w_before + wg] - w_gain_base
+                if val > best_val or (val == best_val and counts[k] + wg > best_cnt):
+                    best_val, best_cnt, best_label = val, counts[k] + wg, cands[k]
+        lost += counts[k]
+        if lost > budget:
+            break
+    else:
+        wmin = rules.wild_only_group_size(m, accepts, is_pair)
+        if wmin is not None and wmin <= wr:
+            left = total_nat
+            if left <= budget and not (forbid_one and left_before + left == 1):
+                val = wp[w_before + wr] - w_gain_base
+                if val > best_val or (val == best_val and wr > best_cnt):
+                    best_val, best_cnt, best_label = val, wr, 0
+    if best_label < 0:
+        return None
+    return best_val, best_cnt, ((best_label,), None)
 
 
 def general_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolution] | None:

@@ -4,11 +4,13 @@ slots are filled at the leaves by :mod:`rummy.solver.groups`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
+from operator import mul
 
 from rummy.errors import UsageError
+from rummy.solver.bounds import bound_of_groups, rest_after, rest_bound
+from rummy.solver.full_runs import offer_full_runs
 from rummy.solver.groups import GroupSolution, general_groups, label_groups
 from rummy.solver.seed import SEED_FROM_CARDS, seed_incumbent
 from rummy.solver.tables import (
@@ -44,10 +46,11 @@ class LayDownSearch:
       more such runs than the hand holds copies of it.
 
     The first argument needs a group or a run end with room for the wild.  With runs only, a lay-down whose
-    runs all hold 13 cards has none, so those lay-downs are searched separately (:meth:`_full_runs`).
+    runs all hold 13 cards has none, so those lay-downs are searched separately
+    (:func:`~rummy.solver.full_runs.offer_full_runs`).
 
     Branches are cut against the best lay-down found with a bound on what the later slots can still take
-    (:meth:`_rest_bound`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available
+    (:mod:`rummy.solver.bounds`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available
     naturals is tried.
     """
 
@@ -101,16 +104,22 @@ class LayDownSearch:
         """Remove dead naturals (no group and no run can use them); set budgets, modes, totals."""
         rules, plan = self.rules, self.plan
         points = rules.points
-        present = [c for c in range(52) if nat[c]]
         rank_cnt = [0] * 14
-        for c in present:
-            rank_cnt[RANK_OF[c]] += nat[c]
+        masks = [0, 0, 0, 0]  # (unused without run slots)
+        if plan.n_runs:
+            for c in [c for c in range(52) if nat[c]]:
+                rank_cnt[RANK_OF[c]] += nat[c]
+                masks[c // 13] |= 1 << (c % 13)
+        else:
+            for c in [c for c in range(52) if nat[c]]:
+                rank_cnt[RANK_OF[c]] += nat[c]
         group_need = plan.group_need(rules, self.n_wilds) if plan.n_groups else INF
-        groupable_rank = [rank_cnt[r] >= group_need for r in range(14)]
-        self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, present, groupable_rank, self.n_wilds)
+        groupable_rank = [count >= group_need for count in rank_cnt]
+        self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, masks, groupable_rank, self.n_wilds)
         dead_cnt = len(self.dead_cards)
         if dead_cnt:
-            present = [c for c in present if nat[c]]
+            rank_cnt[1:] = [a + b + c + d for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52],
+                                                                   strict=True)]
         self.dead_pts, self.dead_cnt = dead_pts, dead_cnt
         budget = self.total - plan.need - dead_cnt
         if budget < 0 or (self.require_all and dead_cnt):
@@ -120,24 +129,20 @@ class LayDownSearch:
         self.hand = nat[:]  # live naturals, never changed
         self.pool = nat  # live naturals not yet in a run
         self.rank_cnt = rank_cnt
-        groupable = [False] * 52
-        live_pts = live_cnt = groupable_pts = groupable_cnt = 0
-        for c in present:
-            k = nat[c]
-            live_pts += k * points[c]
-            live_cnt += k
-            if groupable_rank[RANK_OF[c]]:
-                groupable[c] = True
-                groupable_pts += k * points[c]
-                groupable_cnt += k
-        if dead_cnt:
-            rank_cnt[:] = [0] * 14
-            for c in present:
-                rank_cnt[RANK_OF[c]] += nat[c]
-        self.groupable = groupable
-        self.live_pts, self.live_cnt = live_pts, live_cnt
+        self.groupable = groupable_rank[1:14] * 4  # per card: a group could take its rank
+        rank_points = rules.rank_points
+        self.live_pts = sum(map(mul, nat, points))
+        self.live_cnt = sum(nat)
+        groupable_pts = groupable_cnt = 0
+        for r in range(1, 14):
+            if groupable_rank[r]:
+                groupable_pts += rank_points[r] * rank_cnt[r]
+                groupable_cnt += rank_cnt[r]
         self.live_groupable_pts, self.live_groupable_cnt = groupable_pts, groupable_cnt
         self.ends = [0] * 52
+        # Per suit, the ranks of the naturals in the pool (bit r-1 for rank r): kept in step with the pool
+        # by the greedy search (unless it looks for any lay-down) and the seed, read by the bounds.
+        self.masks = masks
         self.greedy = (
             rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
             and (rules.pair_wilds or not plan.has_pair)
@@ -164,60 +169,7 @@ class LayDownSearch:
     def _search(self) -> None:
         self._runs(0, 0, 0, 0, 0, 0, 0, 0, self.n_wilds, 0, 0, 0, 0)
         if self.greedy and not self.plan.n_groups and self.total >= 13 * self.plan.n_runs and not self.done:
-            self._full_runs()
-
-    def _full_runs(self) -> None:
-        """Offer the best lay-down whose runs all hold 13 cards (a contract of runs only, greedy mode).
-
-        Greedy mode's exchange argument moves a wild to a run end with room; when every run is full there
-        is none, and an optimal lay-down may hold a wild where the hand still has the natural (a joker
-        laid down is worth more than the natural left).  Those lay-downs are searched here: for every
-        choice of full runs, the naturals present fill their places, wilds the others, and further
-        naturals give way to wilds while a wild is worth more.
-        """
-        rules, plan = self.rules, self.plan
-        points, pool, wilds = rules.points, self.pool, self.top_wild_pts
-        n_wilds = self.n_wilds
-        places = [(s, a) for s in range(4) for a in range(rules.lo, rules.hi - 11)]  # 13 values a…a+12
-        for choice in combinations_with_replacement(places, plan.n_runs):
-            runs: list[tuple[int, int, int, int, list[int], int]] = []
-            naturals: list[int] = []
-            for i, (s, a) in enumerate(choice):
-                row = rules.card_at[s]
-                taken = [row[v] for v in range(a, a + 13) if pool[row[v]]]
-                for c in taken:
-                    pool[c] -= 1
-                naturals += taken
-                runs.append((i, s, a, a + 12, taken, len(taken)))
-            for _, _, _, _, taken, _ in runs:
-                for c in taken:
-                    pool[c] += 1
-            forced = 13 * plan.n_runs - len(naturals)
-            if forced > n_wilds:
-                continue
-            values = sorted(points[c] for c in naturals)
-            given = 0  # naturals (the cheapest) that give way to wilds worth more
-            while forced + given < n_wilds and given < len(values) and \
-                    wilds[forced + given + 1] - wilds[forced + given] > values[given]:
-                given += 1
-            if given:
-                giving = Counter(sorted(naturals, key=lambda c: (points[c], c))[:given])
-                for index, (i, s, a, b, taken, _) in enumerate(runs):
-                    kept = []
-                    for c in taken:
-                        if giving[c]:
-                            giving[c] -= 1
-                        else:
-                            kept.append(c)
-                    runs[index] = (i, s, a, b, kept, len(kept))
-            used_pts = sum(values[given:]) + wilds[forced + given]
-            self.stack[:] = runs
-            self._offer(self.dead_pts + self.live_pts + self.wild_total - used_pts,
-                        self.dead_cnt + self.live_cnt + n_wilds - 13 * plan.n_runs, None,
-                        n_wilds - forced - given, 0)
-            self.stack.clear()
-            if self.done:
-                return
+            offer_full_runs(self)
 
     def _over(self, lost_pts: int, lost_cnt: int) -> bool:
         """Whether a branch that certainly loses these cards can be cut (slack exceeded, or no better)."""
@@ -258,17 +210,44 @@ class LayDownSearch:
         stack = self.stack
         nxt = self._runs
         # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
-        cut = -INF  # (no lay-down found yet: nothing to cut against)
-        if self.best_pts < INF:
-            cut = self.dead_pts + self.live_pts - rpts - self._rest_bound(i + 1) - self.best_pts
+        cut = -INF  # (no lay-down found yet, or not greedy: nothing to cut against)
+        if greedy and self.best_pts < INF:
+            cut = self.dead_pts + self.live_pts - rpts - rest_bound(self, i + 1, wr) - self.best_pts
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = skip_wild_only or not rules.all_wild
         a_last = hi - lm + 1
+        run_points = rules.run_points
+        # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
+        # built, by what the later slots can take from what they leave (:func:`~rummy.solver.bounds.rest_after`).
+        masks_now = self.masks
+        track = not self.first_only  # (a search for any lay-down stops at the first: it never reads the masks)
+        masks = masks_now if cut > 0 else None
+        # ``after``: a run is checked against what the later slots can take from what it leaves (one run slot
+        # left at most; useless when nothing follows); ``pair``: first with a cheap bound of the next run.
+        last = i + 1 == plan.n_runs
+        after = masks is not None and plan.n_runs - i <= 2 and not (last and not plan.n_groups)
+        pair = after and not last
+        if after:
+            base = self.dead_pts + self.live_pts - rpts - self.best_pts
+            next_same = not last and plan.run_same[i + 1]
+            later = [0] * 4 if last else [run_points(masks_now[s], wr)[lo] for s in range(4)]
+            groups_bound = bound_of_groups(self)
         for s in range(ks, 4):
             row = rules.card_at[s]
             a = (ka if (s == ks and ka > lo) else lo) - 1
+            reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
+            if masks is not None:
+                reach = run_points(masks[s], wr)
+                if after:
+                    others = max(later[s + 1:] if next_same else later[:s] + later[s + 1:], default=0)
+                    pair_cut = base - groups_bound  # what this run and the next one must take together
             while a < a_last:
                 a += 1
+                if reach is not None:
+                    if reach[a] < cut:
+                        break  # no run of this suit from here on takes enough points
+                    if pair and reach[a] + max(others, reach[a if next_same else lo]) < pair_cut:
+                        break  # nor together with the next run (of a later suit, or of this one from here on)
                 if sparse:
                     # The first natural at or above a: a run starting at a fills the gap with wilds.
                     v = a
@@ -296,15 +275,20 @@ class LayDownSearch:
                 kb_here = kb if (s == ks and a == ka) else 0
                 bmax = hi if hi < a + 12 else a + 12
                 if greedy:
-                    # Naturals taken greedily; a run past the minimum needs natural ends.
+                    # Naturals taken greedily (every natural of the pool in [a, b]); a run past the minimum
+                    # needs natural ends.
                     taken: list[int] = []
                     w = tp = tg = tgc = 0
                     ca = row[a]
                     a_end = hand[ca] - ends[ca] > 0
+                    if pair:
+                        rest_reach = max(others, reach[a if next_same else lo])  # type: ignore[index]
                     for b in range(a, bmax + 1):
                         c = row[b]
                         if pool[c]:
                             pool[c] -= 1
+                            if track and not pool[c]:
+                                masks_now[s] ^= 1 << (RANK_OF[c] - 1)
                             rank_cnt[RANK_OF[c]] -= 1
                             taken.append(c)
                             tp += points[c]
@@ -324,6 +308,11 @@ class LayDownSearch:
                             continue
                         if tp < cut:
                             continue
+                        if after:
+                            if pair and tp + rest_reach < pair_cut:
+                                continue
+                            if tp < base - rest_after(self, i, s, a if next_same else lo, wr - w, others):
+                                continue
                         longer = size > lm
                         if longer:
                             if not a_end:
@@ -342,6 +331,8 @@ class LayDownSearch:
                         if self.done:
                             break
                     for c in taken:
+                        if track and not pool[c]:
+                            masks_now[s] |= 1 << (RANK_OF[c] - 1)
                         pool[c] += 1
                         rank_cnt[RANK_OF[c]] += 1
                 else:
@@ -368,38 +359,6 @@ class LayDownSearch:
                 stack.append((i, WILD_RUN_SUIT, size, 0, [], 0))
                 nxt(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
                 stack.pop()
-
-    def _rest_bound(self, j: int) -> int:
-        """At most the points of naturals that run slots ``j``… and the group slots can take from the pool.
-
-        A run takes at most one copy of each value of its suit, so k runs take at most the k best
-        "layers" (per suit, the first, second, … copy of each value); a group slot takes at most every
-        natural of one rank.  Cards counted by both are counted twice: it is only a bound.
-        """
-        plan = self.plan
-        points, pool = self.rules.points, self.pool
-        bound = 0
-        k = plan.n_runs - j
-        if k > 0:
-            layers: list[int] = []
-            for s in range(4):
-                base = s * 13
-                suit_layers = [0] * k
-                for c in range(base, base + 13):
-                    copies = pool[c]
-                    if copies:
-                        p = points[c]
-                        for layer in range(copies if copies < k else k):
-                            suit_layers[layer] += p
-                layers += suit_layers
-            layers.sort(reverse=True)
-            bound += sum(layers[:k])
-        g = plan.n_groups
-        if g:
-            rank_points, rank_cnt = self.rules.rank_points, self.rank_cnt
-            totals = sorted((rank_points[r] * rank_cnt[r] for r in range(1, 14)), reverse=True)
-            bound += sum(totals[:g])
-        return bound
 
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
                    lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:

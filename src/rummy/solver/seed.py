@@ -2,14 +2,15 @@
 
 The search cuts a branch against the best lay-down found so far; on a large hand the first lay-downs it
 meets (in its canonical order: clubs first, low runs first) are weak, so little is cut for a long time.
-A lay-down built greedily (each run slot takes the run worth the most points, the groups are then filled
-by the search's own group step) gives a bound at once.  It never changes the answer: the search accepts a
-lay-down as good as the seed (ties included), it is exact, so it meets a lay-down at least as good, and
-the first such one it meets is the one it would have returned without the seed.
+A few lay-downs built greedily (each run slot takes the run of a chosen suit worth the most points, the
+groups are then filled by the search's own group step) give a bound at once.  It never changes the answer:
+the search accepts a lay-down as good as the seed (ties included), it is exact, so it meets a lay-down at
+least as good, and the first such one it meets is the one it would have returned without the seed.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Protocol
 
 from rummy.solver.tables import INF, RANK_OF, ContractPlan, VariantRules
@@ -25,6 +26,7 @@ class LayDownSearch(Protocol):
     groupable: list[bool]
     n_wilds: int
     stack: list[tuple[int, int, int, int, list[int], int]]
+    masks: list[int]
     best_pts: int
     best_cnt: int
     done: bool
@@ -39,42 +41,107 @@ SEED_FROM_CARDS = 20
 
 
 def seed_incumbent(search: LayDownSearch) -> None:
-    """Offer a greedily built lay-down to ``search`` (greedy mode), then let the search accept ties with it.
+    """Offer a greedily built lay-down to ``search`` (greedy mode), then let the search accept ties with the best.
 
-    Afterwards ``search.from_seed`` is true while the best lay-down recorded is the seed's.
+    With one or two run slots, the choice of suits for the runs (each run the best of its suit, the first
+    one also without wilds) whose runs take the most points; otherwise each run slot takes the best run of
+    any suit.  Afterwards
+    ``search.from_seed`` is true while the best lay-down recorded is a seed's.
     """
+    plan = search.plan
+    if plan.n_runs <= 2 and search.rules.adjacent:
+        same = plan.n_runs == 2 and plan.run_same[1]
+        best: tuple[int, tuple[int, ...], int] | None = None  # (points, suits, first run's wilds)
+        for suits in itertools.product(range(4), repeat=plan.n_runs):
+            if same and suits[1] < suits[0]:
+                continue
+            for first_wilds in (search.n_wilds, 0) if search.n_wilds else (0,):
+                points = _greedy_points(search, suits, first_wilds)
+                if points >= 0 and (best is None or points > best[0]):
+                    best = (points, suits, first_wilds)
+        if best is not None:
+            _offer_greedy(search, best[1], best[2])
+    else:
+        _offer_greedy(search, None, search.n_wilds)
+    search.from_seed = search.best_pts < INF
+    if search.from_seed:
+        search.best_cnt += 1  # a lay-down exactly as good as the seed is still taken
+        search.done = False
+
+
+def _greedy_points(search: LayDownSearch, suits: tuple[int, ...], first_wilds: int) -> int:
+    """Points of the naturals the runs of :func:`_offer_greedy` take (runs may touch), or -1 if it finds none."""
+    rules, plan, masks = search.rules, search.plan, search.masks
+    wr = search.n_wilds
+    total = 0
+    s0 = suits[0]
+    found = rules.best_run(masks[s0], first_wilds, plan.run_mins[0])
+    if found is None:
+        return -1
+    total, w, a, b = found
+    if plan.n_runs == 2:
+        s1 = suits[1]
+        mask = masks[s1]
+        if s1 == s0:  # the second run of the suit sees what the first one left
+            pool, row = search.pool, rules.card_at[s0]
+            for v in range(a, b + 1):
+                if pool[row[v]] == 1:
+                    mask &= ~(1 << ((v - 1) % 13))
+        second = rules.best_run(mask, wr - w, plan.run_mins[1])
+        if second is None:
+            return -1
+        total += second[0]
+    return total
+
+
+def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wilds: int) -> None:
+    """Offer the lay-down whose run slots take, in turn, the run worth the most points (then with the fewest
+    wilds) of suit ``suits[i]`` (of any suit if None), the first one with at most ``first_wilds`` wilds."""
     rules, plan = search.rules, search.plan
     pool, rank_cnt, groupable, points = search.pool, search.rank_cnt, search.groupable, rules.points
+    masks = search.masks  # kept in step with the pool
     lo, hi = rules.lo, rules.hi
     wr = search.n_wilds
     rpts = rcnt = rgp = rgc = 0
     chosen: list[list[int]] = []
     for i in range(plan.n_runs):
         lm = plan.run_mins[i]
-        best: tuple[int, int, int, int, int, list[int]] | None = None  # (points, -wilds, suit, low, high, taken)
-        for s in range(4):
+        budget = first_wilds if i == 0 else wr
+        best: tuple[int, int, int, int, int] | None = None  # (points, -wilds, suit, low, high)
+        for s in range(4) if suits is None else (suits[i],):
             row = rules.card_at[s]
+            mask = masks[s]
+            if rules.adjacent:
+                found = rules.best_run(mask, budget, lm)
+                if found is not None and (best is None or (found[0], -found[1]) > best[:2]):
+                    best = (found[0], -found[1], s, found[2], found[3])
+                continue
+            reach = rules.run_points(mask, budget)  # per low value, the most points a run from there can take
             for a in range(lo, hi - lm + 2):
-                taken: list[int] = []
-                tp = w = 0
+                if best is not None and reach[a] < best[0]:
+                    break
+                tp = w = n = 0
                 for b in range(a, min(hi, a + 12) + 1):
-                    c = row[b]
-                    if pool[c]:  # (a run of at most 13 values never meets the same card twice)
-                        taken.append(c)
-                        tp += points[c]
+                    if pool[row[b]]:  # (a run of at most 13 values never meets the same card twice)
+                        tp += points[row[b]]
+                        n += 1
                     else:
                         w += 1
-                        if w > wr:
+                        if w > budget:
                             break
-                    if b - a + 1 < lm or not taken or (not rules.adjacent and search._touches(s, a, b)):
+                    if b - a + 1 < lm or not n or search._touches(s, a, b):
                         continue
                     if best is None or (tp, -w) > best[:2]:
-                        best = (tp, -w, s, a, b, list(taken))
+                        best = (tp, -w, s, a, b)
         if best is None:
             break
-        tp, minus_w, s, a, b, taken = best
+        tp, minus_w, s, a, b = best
+        row = rules.card_at[s]
+        taken = [row[v] for v in range(a, b + 1) if pool[row[v]]]
         for c in taken:
             pool[c] -= 1
+            if not pool[c]:
+                masks[s] ^= 1 << (RANK_OF[c] - 1)
             rank_cnt[RANK_OF[c]] -= 1
             if groupable[c]:
                 rgp += points[c]
@@ -88,10 +155,8 @@ def seed_incumbent(search: LayDownSearch) -> None:
         search._leaf(wr, rpts, rcnt, rgp, rgc)
     for taken in chosen:
         for c in taken:
+            if not pool[c]:
+                masks[c // 13] |= 1 << (RANK_OF[c] - 1)
             pool[c] += 1
             rank_cnt[RANK_OF[c]] += 1
     search.stack.clear()
-    search.from_seed = search.best_pts < INF
-    if search.from_seed:
-        search.best_cnt += 1  # a lay-down exactly as good as the seed is still taken
-        search.done = False

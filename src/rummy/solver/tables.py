@@ -46,7 +46,8 @@ class VariantRules:
     __slots__ = (
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
-        "run_capable_memo", "wild_range_memo", "plans",
+        "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
+        "plans_by_id", "windows_memo",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -71,8 +72,13 @@ class VariantRules:
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
         self.run_capable_memo: dict[tuple[int, int, int], int] = {}
+        self.windows_memo: dict[int, tuple[int, ...]] = {}
+        self.run_points_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = {}
+        self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = {}
         self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
         self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
+        self.plans_by_id: dict[int, tuple[tuple[Slot, ...], ContractPlan]] = {}
 
     def max_wilds(self, naturals: int) -> int:
         """Most wilds a meld with ``naturals`` natural cards may hold under the wild policy."""
@@ -96,18 +102,156 @@ class VariantRules:
         found = self.run_capable_memo.get(key)
         if found is not None:
             return found
+        windows = self.windows_memo.get(lmin)
+        if windows is None:  # per low value, the ranks of the lmin values from there
+            windows = self.windows_memo[lmin] = tuple(
+                sum(1 << ((v - 1) % 13) for v in range(a, a + lmin)) for a in range(self.lo, self.hi - lmin + 2))
         capable = 0
-        for a in range(self.lo, self.hi - lmin + 2):
-            window = 0
-            for v in range(a, a + lmin):
-                window |= 1 << ((v - 1) % 13)
+        least = lmin - wcap
+        for window in windows:
             present = window & mask
-            if present and lmin - present.bit_count() <= wcap:
+            if present and present.bit_count() >= least:
                 capable |= present
         if len(self.run_capable_memo) > 200_000:
             self.run_capable_memo.clear()
         self.run_capable_memo[key] = capable
         return capable
+
+    def dead_ranks(self, mask: int, loose: int, wcap: int, lmin: int) -> int:
+        """Ranks (bits of ``loose``, a part of ``mask``) of naturals of one suit that no ``lmin``-window can
+        hold, completed with ``wcap`` wilds by the suit's other naturals (``mask``) that are not dead too.
+
+        Removing a dead natural can kill more, so this repeats until nothing changes; the result (the
+        naturals outside the largest set in which every one has a window) does not depend on the order.
+        """
+        key = (mask, loose, wcap, lmin)
+        found = self.dead_ranks_memo.get(key)
+        if found is not None:
+            return found
+        gone = 0
+        while True:
+            dying = loose & ~gone & ~self.run_capable(mask & ~gone, wcap, lmin)
+            if not dying:
+                break
+            gone |= dying
+        if len(self.dead_ranks_memo) > 200_000:
+            self.dead_ranks_memo.clear()
+        self.dead_ranks_memo[key] = gone
+        return gone
+
+    def run_points(self, mask: int, wilds: int) -> tuple[int, ...]:
+        """Per low value a (index 0…15): the most points of naturals a run starting at ``a`` or higher can hold,
+        when its suit's naturals are the ranks of ``mask`` (bit r-1 for rank r) and ``wilds`` wilds fill its
+        gaps (its minimum length aside: a bound).  (Points do not depend on the suit.)
+
+        Points are never negative, so from each low value the longest run the wilds allow is the best.
+        """
+        key = (mask, wilds)
+        found = self.run_points_memo.get(key)
+        if found is not None:
+            return found
+        lo, hi = self.lo, self.hi
+        value_points = [self.rank_points[(v - 1) % 13 + 1] if mask >> ((v - 1) % 13) & 1 else -1
+                        for v in range(16)]
+        best_from = [0] * 16
+        best = total = gaps = 0
+        b = lo - 1  # the window [a, b] holds at most ``wilds`` gaps and 13 values; ``total``: its points
+        for a in range(lo, hi + 1):
+            while b < hi and b - a < 12:
+                p = value_points[b + 1]
+                if p < 0:
+                    if gaps == wilds:
+                        break
+                    gaps += 1
+                else:
+                    total += p
+                b += 1
+            if b < a:  # empty window (a is a gap and no wild is left for it)
+                b = a
+                continue
+            if value_points[a] >= 0:
+                best_from[a] = total
+                total -= value_points[a]
+            else:
+                gaps -= 1
+        for a in range(hi, -1, -1):
+            if best_from[a] > best:
+                best = best_from[a]
+            best_from[a] = best
+        result = tuple(best_from)
+        if len(self.run_points_memo) > 200_000:
+            self.run_points_memo.clear()
+        self.run_points_memo[key] = result
+        return result
+
+    def best_run(self, mask: int, wilds: int, lmin: int) -> tuple[int, int, int, int] | None:
+        """The run holding the most points of naturals (then the fewest wilds; then the lowest (low, high)
+        values) when its suit's naturals are the ranks of ``mask``, with at least one natural, at least ``lmin``
+        cards and at most ``wilds`` wilds: (points, wilds, low, high), or None.  (Points do not depend on the
+        suit.)"""
+        key = (mask, wilds, lmin)
+        if key in self.best_run_memo:
+            return self.best_run_memo[key]
+        lo, hi = self.lo, self.hi
+        value_points = [self.rank_points[(v - 1) % 13 + 1] if mask >> ((v - 1) % 13) & 1 else -1
+                        for v in range(16)]
+        held = [0] * 16  # held[v]: naturals at values below v
+        for v in range(1, 16):
+            held[v] = held[v - 1] + (value_points[v - 1] >= 0)
+        best: tuple[int, int, int, int] | None = None
+        total = gaps = 0
+        b = lo - 1  # the window [a, b]: the longest run from a the wilds allow (13 values at most)
+        for a in range(lo, hi - lmin + 2):
+            while b < hi and b - a < 12:
+                p = value_points[b + 1]
+                if p < 0:
+                    if gaps == wilds:
+                        break
+                    gaps += 1
+                else:
+                    total += p
+                b += 1
+            if b < a:  # empty window (a is a gap and no wild is left for it)
+                b = a
+                continue
+            if b - a + 1 >= lmin:
+                # The most points from a are the window's; the fewest wilds for them: end at its last
+                # natural worth points (or at the minimum length).
+                end = b
+                while end > a and value_points[end] <= 0:
+                    end -= 1
+                if value_points[end] > 0:
+                    if end < a + lmin - 1:
+                        end = a + lmin - 1
+                    run_gaps = end - a + 1 - (held[end + 1] - held[a])
+                    if best is None or (total, -run_gaps) > (best[0], -best[1]):
+                        best = (total, run_gaps, a, end)
+                else:
+                    best = self._best_run_from(a, value_points, wilds, lmin, best)
+            if value_points[a] >= 0:
+                total -= value_points[a]
+            else:
+                gaps -= 1
+        if len(self.best_run_memo) > 200_000:
+            self.best_run_memo.clear()
+        self.best_run_memo[key] = best
+        return best
+
+    def _best_run_from(self, a: int, value_points: list[int], wilds: int, lmin: int,
+                       best: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+        """:meth:`best_run`'s plain scan of the runs from ``a`` (when no natural there is worth points)."""
+        total = gaps = naturals = 0
+        for b in range(a, min(self.hi, a + 12) + 1):
+            if value_points[b] >= 0:
+                total += value_points[b]
+                naturals += 1
+            else:
+                gaps += 1
+                if gaps > wilds:
+                    break
+            if b - a + 1 >= lmin and naturals and (best is None or (total, -gaps) > (best[0], -best[1])):
+                best = (total, gaps, a, b)
+        return best
 
     def split_wild_range(self, split: Sequence[int], slots: Sequence[tuple[int, bool]]) -> tuple[int, int] | None:
         """Fewest and most wilds groups can hold when group j gets ``split[j]`` naturals, or None.
@@ -147,10 +291,17 @@ class VariantRules:
 
     def plan(self, contract: Sequence[Slot]) -> ContractPlan:
         """The (cached) analysis of ``contract`` under these rules."""
+        seen = self.plans_by_id.get(id(contract))  # (hashing slots is slow; the same tuple comes back)
+        if seen is not None and seen[0] is contract:
+            return seen[1]
         key = contract if isinstance(contract, tuple) else tuple(contract)
         found = self.plans.get(key)
         if found is None:
             found = self.plans[key] = ContractPlan(self, key)
+        if isinstance(contract, tuple):
+            if len(self.plans_by_id) > 256:
+                self.plans_by_id.clear()
+            self.plans_by_id[id(contract)] = (contract, found)
         return found
 
 
@@ -256,40 +407,46 @@ def rules_for(variant: Variant) -> VariantRules:
     return rules
 
 
-def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int], present: Sequence[int],
+def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int], masks: list[int],
                          groupable_rank: Sequence[bool], n_wilds: int) -> tuple[list[int], int]:
-    """Take the *dead* naturals out of ``nat``; return them (one entry per copy) and their points.
+    """Take the *dead* naturals out of ``nat`` (and ``masks``); return them (one entry per copy) and their points.
 
-    ``present`` are the cards ``nat`` holds.  A natural is dead when its rank cannot make any group
-    slot (``groupable_rank``) and it lies in no window of the shortest run slot that the wilds can
-    complete together with the other live naturals of its suit; removing dead cards can kill more, so
-    this repeats until nothing changes.  Dead cards are certainly left in hand.
+    ``masks`` are the ranks ``nat`` holds per suit (bit r-1 for rank r; only with run slots).  A natural is
+    dead when its rank cannot make any group slot (``groupable_rank``) and it lies in no window of the
+    shortest run slot that the wilds can complete together with the other live naturals of its suit;
+    removing dead cards can kill more, so this repeats until nothing changes.  Dead cards are certainly
+    left in hand.
     """
     points = rules.points
     dead: list[int] = []
     dead_pts = 0
-    loose = [c for c in present if not groupable_rank[RANK_OF[c]]]  # they can only go to runs
-    if loose and not plan.n_runs:
-        for c in loose:
+    if not plan.n_runs:  # (``masks`` are not kept then) every natural of a rank no group can take is dead
+        for c in range(52):
+            if nat[c] and not groupable_rank[RANK_OF[c]]:
+                dead.extend([c] * nat[c])
+                dead_pts += nat[c] * points[c]
+                nat[c] = 0
+        return dead, dead_pts
+    loose_ranks = 0  # ranks no group can take (bit r-1)
+    for r in range(1, 14):
+        if not groupable_rank[r]:
+            loose_ranks |= 1 << (r - 1)
+    if not loose_ranks:
+        return dead, dead_pts
+    lmin = plan.run_window
+    wcap = min(n_wilds, 1 if rules.policy == POLICY_ONE else lmin)
+    for s in range(4):
+        loose = masks[s] & loose_ranks
+        if not loose:
+            continue
+        gone = rules.dead_ranks(masks[s], loose, wcap, lmin)
+        if gone:
+            masks[s] &= ~gone
+        while gone:
+            low = gone & -gone
+            c = s * 13 + low.bit_length() - 1
             dead.extend([c] * nat[c])
             dead_pts += nat[c] * points[c]
             nat[c] = 0
-    elif loose:
-        lmin = plan.run_window
-        wcap = min(n_wilds, 1 if rules.policy == POLICY_ONE else lmin)
-        masks = [0, 0, 0, 0]  # live naturals per suit, bit r-1 for rank r
-        for c in present:
-            masks[c // 13] |= 1 << (c % 13)
-        changed = True
-        while changed:
-            changed = False
-            for c in loose:
-                if nat[c]:
-                    s = c // 13
-                    if not rules.run_capable(masks[s], wcap, lmin) >> (c % 13) & 1:
-                        changed = True
-                        masks[s] &= ~(1 << (c % 13))
-                        dead.extend([c] * nat[c])
-                        dead_pts += nat[c] * points[c]
-                        nat[c] = 0
+            gone ^= low
     return dead, dead_pts
