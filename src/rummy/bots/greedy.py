@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from rummy.actions import Action, Verb
 from rummy.cards import JOKER, Card, rank_of, suit_of
-from rummy.engine.moves import accepted_layoffs
+from rummy.engine.table_offers import accepted_layoffs
 from rummy.errors import BotError
 from rummy.melds import TableMeld
 from rummy.modes import AceMode
@@ -64,7 +64,7 @@ _ACCEPTS: dict[tuple[int, int], tuple[TableMeld, Variant, frozenset[Card]]] = {}
 
 
 def _cards_accepted(meld: TableMeld, variant: Variant) -> frozenset[Card]:
-    """The card kinds that can be laid off on ``meld`` (:func:`rummy.engine.moves.accepted_layoffs`)."""
+    """The card kinds that can be laid off on ``meld`` (:func:`rummy.engine.table_offers.accepted_layoffs`)."""
     hit = _ACCEPTS.get((id(meld), id(variant)))
     if hit is not None and hit[0] is meld and hit[1] is variant:
         return hit[2]
