@@ -51,7 +51,27 @@ def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str
     return per_meld("layoffs", meld, variant, _accepted_layoffs)
 
 
+# (kind, rank, suit, low, length, wilds of a meld, id of the variant) -> (the variant, its accepted lay-offs).
+_BY_SHAPE: dict[tuple[str, int, int, int, int, int, int], tuple[Variant, tuple[tuple[Card, str | None], ...]]] = {}
+
+
 def _accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    """What :func:`accepted_layoffs` returns, shared by every meld of the same shape: whether
+    :func:`~rummy.melds.lay_off` takes a card depends on the meld's kind, rank, suit, lowest value, length and
+    wild count only, never on which cards it holds."""
+    key = (meld.kind, meld.rank, meld.suit, meld.low, len(meld.cards), meld.wilds, id(variant))
+    hit = _BY_SHAPE.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    accepted = _try_layoffs(meld, variant)
+    if len(_BY_SHAPE) > 100_000:
+        _BY_SHAPE.clear()
+    _BY_SHAPE[key] = (variant, accepted)
+    return accepted
+
+
+def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
+    """Every (card kind, end) :func:`~rummy.melds.lay_off` accepts on ``meld``, found by trying them."""
     accepted = []
     for card in layoff_candidates(meld, variant):
         for end in layoff_ends(meld, card, variant):
