@@ -18,6 +18,7 @@ from rummy.errors import MeldError
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant
 from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends
+from rummy.search.playout import random_choice
 from rummy.solver import first_lay_down
 from rummy.variants import Variant
 
@@ -139,3 +140,27 @@ def test_a_hand_short_of_wilds_cannot_lay_down(variant: str, options: dict[str, 
             assert not possible, (hand, contract)
         unable += not possible
     assert refuted > unable // 2
+
+
+@pytest.mark.parametrize("options", [{}, {"stolen_joker_must_be_played": True}])
+def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(options: dict[str, object]) -> None:
+    """Steered play swaps wilds off the table and then plays on it: while a wild is owed, the lay-offs listed
+    (most without a full judgement) are the offered ones ``is_legal`` accepts."""
+    owing = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = new_game("progressive-buy-it", 4, seed=seed, options=options)
+        while not game.game_over:
+            if game.phase is Phase.ROUND_OVER:
+                game.deal()
+                continue
+            seat = game.next_to_act()
+            moves = game.legal_actions(seat)
+            if game.phase is Phase.PLAY and game.stolen_pending and game.down[seat]:
+                listed = [a for a in moves if a.verb is Verb.LAYOFF]
+                offered = [Action(seat, Verb.LAYOFF, card=card, meld=meld.id, end=end) for meld in game.table
+                           for card, end in accepted_layoffs(meld, game.variant) if game.hands[seat][card]]
+                assert listed == [a for a in offered if game.is_legal(a)]
+                owing += 1
+            game.apply(random_choice(moves, rng))
+    assert owing > 20

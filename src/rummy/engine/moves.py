@@ -95,7 +95,9 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
         if game.sizes[seat] > 2 and not game.stolen_pending:
             moves.extend(layoffs)  # checked by construction; a hand of 2+ left always keeps a discard
         else:
-            moves.extend(action for action in layoffs if _applies(game, action))
+            wild_takers = _wild_takers(game)
+            moves.extend(action for action in layoffs if _layoff_keeps_turn_completable(game, action, wild_takers)
+                         or _applies(game, action))
         if variant.rearrange_mode is not RearrangeMode.NONE:
             rearrangements = list(_rearrangements(game, offers, held))
             deferred += sum(1 for move in rearrangements if type(move) is Deferred)
@@ -170,6 +172,37 @@ def _applies(game: GameState, action: Action) -> bool:
     except IllegalActionError:
         return False
     return True
+
+
+def _wild_takers(game: GameState) -> set[int] | None:
+    """For an active player who owes one wild to the table and holds four cards or more: the ids of the melds
+    that take a wild the hand holds (:func:`~rummy.engine.table_offers.accepted_layoffs`); else None."""
+    if game.stolen_pending != 1 or game.sizes[game.active] < 4 or not game.variant.stolen_joker_must_be_played:
+        return None
+    hand = game.hands[game.active]
+    variant = game.variant
+    return {meld.id for meld in game.table
+            if any(hand[card] and variant.is_wild(card) for card, _ in accepted_layoffs(meld, variant))}
+
+
+def _layoff_keeps_turn_completable(game: GameState, action: Action, wild_takers: set[int] | None) -> bool:
+    """Whether the lay-off ``action`` (listed from the table's offers, so a legal step) is certainly legal for a
+    player who owes a wild to the table (False means "judge it in full").
+
+    With one wild owed and four cards or more, a wild laid off settles the debt and leaves two cards or more;
+    a natural laid off leaves the debt, and the play stands when the owed wild can then be laid off (as
+    :func:`rummy.engine.rules.table.check_completable` tries): certainly so when a meld other than the one
+    played on takes a wild the hand holds, since the others are unchanged, and two cards are left after it.
+    """
+    if not game.variant.stolen_joker_must_be_played:
+        return game.sizes[game.active] > 2
+    if wild_takers is None:
+        return False
+    card = action.card
+    assert card is not None
+    if game.variant.is_wild(card):
+        return True
+    return len(wild_takers) > 1 or (len(wild_takers) == 1 and action.meld not in wild_takers)
 
 
 def _lay_down(game: GameState) -> Action | Deferred | None:
