@@ -45,29 +45,32 @@ def per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[T
     return value
 
 
+# (what, kind, rank, suit, lowest value, length, wild count of a meld, id of the variant) -> (the variant, what
+# was worked out for every meld of that shape).
+_PER_SHAPE: dict[tuple[str, str, int, int, int, int, int, int], tuple[Variant, object]] = {}
+
+
+def per_shape(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
+    """``work_out(meld, variant)``, memoised on the meld's shape: its kind, rank, suit, lowest value, length and
+    wild count.  Only for answers that depend on nothing else (not on which cards the meld holds)."""
+    key = (what, meld.kind, meld.rank, meld.suit, meld.low, len(meld.cards), meld.wilds, id(variant))
+    hit = _PER_SHAPE.get(key)
+    if hit is not None and hit[0] is variant:
+        return cast(_T, hit[1])
+    value = work_out(meld, variant)
+    if len(_PER_SHAPE) > 100_000:
+        _PER_SHAPE.clear()
+    _PER_SHAPE[key] = (variant, value)
+    return value
+
+
 def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
     """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending, each with the
-    ends :func:`~rummy.melds.layoff_ends` names (None where the card fits one end of a run only)."""
-    return per_meld("layoffs", meld, variant, _accepted_layoffs)
+    ends :func:`~rummy.melds.layoff_ends` names (None where the card fits one end of a run only).
 
-
-# (kind, rank, suit, low, length, wilds of a meld, id of the variant) -> (the variant, its accepted lay-offs).
-_BY_SHAPE: dict[tuple[str, int, int, int, int, int, int], tuple[Variant, tuple[tuple[Card, str | None], ...]]] = {}
-
-
-def _accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
-    """What :func:`accepted_layoffs` returns, shared by every meld of the same shape: whether
-    :func:`~rummy.melds.lay_off` takes a card depends on the meld's kind, rank, suit, lowest value, length and
-    wild count only, never on which cards it holds."""
-    key = (meld.kind, meld.rank, meld.suit, meld.low, len(meld.cards), meld.wilds, id(variant))
-    hit = _BY_SHAPE.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
-    accepted = _try_layoffs(meld, variant)
-    if len(_BY_SHAPE) > 100_000:
-        _BY_SHAPE.clear()
-    _BY_SHAPE[key] = (variant, accepted)
-    return accepted
+    Memoised per shape (:func:`per_shape`): whether :func:`~rummy.melds.lay_off` takes a card depends on the
+    meld's kind, rank, suit, lowest value, length and wild count only."""
+    return per_shape("layoffs", meld, variant, _try_layoffs)
 
 
 def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
@@ -140,8 +143,9 @@ def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, 
 
 def split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], ...]:
     """Each (natural card, index) at which run ``meld`` could be split into two runs long enough (the hand's copy
-    of the card starting the second); whether both are valid is :func:`split_halves`' question."""
-    return per_meld("split points", meld, variant, _split_points)
+    of the card starting the second); whether both are valid is :func:`split_halves`' question.  Memoised per
+    shape (:func:`per_shape`): the points depend on the run's suit, lowest value and length only."""
+    return per_shape("split points", meld, variant, _split_points)
 
 
 def _split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], ...]:
@@ -209,9 +213,20 @@ _MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, 
                     tuple[tuple[Card, TableMeld, int], ...]]
 
 
+# id of a meld -> (the meld, the variant, what it adds to its table's lists under that variant).
+_MELD_OFFERS: dict[int, tuple[TableMeld, Variant, _MeldOffers]] = {}
+
+
 def _meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
     """What ``meld`` adds to its table's lists: its lay-offs, wild swaps and split points (memoised per meld)."""
-    return per_meld("offers", meld, variant, _work_out_meld_offers)
+    hit = _MELD_OFFERS.get(id(meld))
+    if hit is not None and hit[0] is meld and hit[1] is variant:
+        return hit[2]
+    offers = _work_out_meld_offers(meld, variant)
+    if len(_MELD_OFFERS) > 100_000:
+        _MELD_OFFERS.clear()
+    _MELD_OFFERS[id(meld)] = (meld, variant, offers)
+    return offers
 
 
 def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
