@@ -24,6 +24,7 @@ False
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from rummy.cards import JOKER
@@ -36,25 +37,45 @@ def short_of_wilds(variant: Variant, contract: Sequence[Slot], hand: Sequence[in
     wild = wild_flags(variant)
     if hand[JOKER] and not wild[JOKER]:
         return False  # a joker that is not wild is no natural of any rank either: no proof
-    budget = sum(hand[card] for card in wild_cards(variant))
-    groups = [variant.meld_size(slot) for slot in contract if slot.kind != RUN]
-    runs = [variant.meld_size(slot) for slot in contract if slot.kind == RUN]
+    budget = 0
+    for card in wild_cards(variant):
+        budget += hand[card]
+    group_size, groups, run_size, runs = _slots(variant, contract)
     if groups:
-        budget -= _least_wilds_for_sets(hand, wild, min(groups), len(groups))
+        budget -= _least_wilds_for_sets(hand, wild, group_size, groups)
         if budget < 0:
             return True
     if runs:
-        return not _runs_within(variant, hand, wild, min(runs), len(runs), budget)
+        return not _runs_within(variant, hand, wild, run_size, runs, budget)
     return False
+
+
+# (id of a variant, id of a contract) -> (the variant, the contract, the smallest set slot and the number of
+# set slots, the same for runs).
+_SLOTS: dict[tuple[int, int], tuple[Variant, Sequence[Slot], tuple[int, int, int, int]]] = {}
+
+
+def _slots(variant: Variant, contract: Sequence[Slot]) -> tuple[int, int, int, int]:
+    """The fewest cards of a set slot of ``contract`` and how many set slots it has, then the same for runs
+    (memoised on the identity of both; the entry keeps them alive)."""
+    key = (id(variant), id(contract))
+    hit = _SLOTS.get(key)
+    if hit is not None and hit[0] is variant and hit[1] is contract:
+        return hit[2]
+    groups = [variant.meld_size(slot) for slot in contract if slot.kind != RUN]
+    runs = [variant.meld_size(slot) for slot in contract if slot.kind == RUN]
+    found = (min(groups, default=0), len(groups), min(runs, default=0), len(runs))
+    if len(_SLOTS) > 1024:
+        _SLOTS.clear()
+    _SLOTS[key] = (variant, contract, found)
+    return found
 
 
 def _least_wilds_for_sets(hand: Sequence[int], wild: Sequence[bool], size: int, slots: int) -> int:
     """The fewest wilds ``slots`` sets of ``size`` cards could need: the smallest bounds of the module
     docstring, taken from the ranks held most (a rank held less never offers a smaller bound)."""
-    by_rank = [0] * 13
-    for card in range(52):
-        if hand[card] and not wild[card]:
-            by_rank[card % 13] += hand[card]
+    by_rank = [0 if wild[rank] else hand[rank] + hand[rank + 13] + hand[rank + 26] + hand[rank + 39]
+               for rank in range(13)]  # a rank's naturals (wild cards are wild in every suit)
     counts = sorted(by_rank, reverse=True)[:slots]
     bounds = sorted(max(0, level * size - held) - max(0, (level - 1) * size - held)
                     for held in counts for level in range(1, slots + 1))
@@ -70,28 +91,48 @@ def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], si
         return False
     low_bound, high_bound = variant.ace_mode.run_bounds
     in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
-    full = (1 << size) - 1
     small: list[int] = []  # the bounds no larger than the budget
     for suit in range(4):
         levels = [0] * (slots + 1)  # per level j, the values held at least j times (bits 1…14)
         first = suit * 13
-        for card in range(first, first + 13):
-            count = hand[card]
-            if count and not wild[card]:
-                bit = (1 << 1 | 1 << 14) if card == first else 1 << (card - first + 1)
-                for level in range(1, min(count, slots) + 1):
-                    levels[level] |= bit
+        for offset, count in enumerate(hand[first:first + 13]):
+            if count and not wild[first + offset]:
+                bit = _VALUE_BITS[offset]
+                levels[1] |= bit
+                if count > 1:
+                    for level in range(2, min(count, slots) + 1):
+                        levels[level] |= bit
         for level in range(1, slots + 1):
             held = levels[level] & in_bounds
             if held.bit_count() < size - budget:
                 break  # no window of this level (nor a higher one) is within the budget
-            for low in range(low_bound, high_bound - size + 2):
-                bound = size - ((held >> low) & full).bit_count()
-                if bound <= budget:
-                    small.append(bound)
+            bounds = _window_bounds(held, size, low_bound, high_bound)
+            small.extend(bounds[:bisect_right(bounds, budget)])
     if size <= budget:
         small.extend([size] * slots)  # a run of wilds only
     if len(small) < slots:
         return False
     small.sort()
     return sum(small[:slots]) <= budget
+
+
+# The run values (bits 1…14) of the card of each rank of a suit, ace first (an ace is value 1 and 14).
+_VALUE_BITS = (1 << 1 | 1 << 14, *(1 << (offset + 1) for offset in range(1, 13)))
+
+# (run values held as bits, run size, lowest and highest run value) -> the wilds each window would miss, ascending.
+_WINDOW_BOUNDS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _window_bounds(held: int, size: int, low_bound: int, high_bound: int) -> tuple[int, ...]:
+    """For each window of ``size`` run values within the bounds, how many of its values ``held`` (bits 1…14)
+    lacks, ascending (memoised: at most 2^14 value sets per size and bounds)."""
+    key = (held, size, low_bound, high_bound)
+    bounds = _WINDOW_BOUNDS.get(key)
+    if bounds is None:
+        full = (1 << size) - 1
+        bounds = tuple(sorted(size - ((held >> low) & full).bit_count()
+                              for low in range(low_bound, high_bound - size + 2)))
+        if len(_WINDOW_BOUNDS) > 200_000:
+            _WINDOW_BOUNDS.clear()
+        _WINDOW_BOUNDS[key] = bounds
+    return bounds
