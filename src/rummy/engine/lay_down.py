@@ -35,8 +35,11 @@ from rummy.variants import RUN, Slot, Variant
 
 # (variant id, contract, final discard allowed, must use all, hand) -> the best lay-down or None.
 _BEST: dict[tuple[object, ...], tuple[Variant, tuple[MeldSpec, ...] | None]] = {}
-# (variant id, contract) -> (variant, recent witnesses as (card, count) pairs, newest last).
-_WITNESSES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, list[tuple[tuple[int, int], ...]]]] = {}
+# (variant id, contract) -> (variant, recent witnesses, newest last).  A witness is packed into an int with a
+# byte per card kind (its count, below 128): a hand packed the same way with the top bit of every byte set
+# (the guards) holds every card of the witness exactly when subtracting it leaves every guard set.
+_WITNESSES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, list[int]]] = {}
+_GUARDS = int.from_bytes(bytes([0x80] * (JOKER + 1)), "little")
 _WITNESSES_KEPT = 8
 # (variant id, contract, seat) -> (variant, recent hands that cannot lay down as (size, counts), newest last).
 # The seat only groups a player's own hands together (they differ by a card or two); any refutation is valid
@@ -104,8 +107,9 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
     key = (id(variant), contract)
     entry = _WITNESSES.get(key)
     if entry is not None and entry[0] is variant:
+        held = int.from_bytes(bytes(hand), "little") | _GUARDS
         for witness in reversed(entry[1]):
-            if all(hand[card] >= count for card, count in witness):
+            if (held - witness) & _GUARDS == _GUARDS:  # the hand holds every card of the witness
                 return True
     if short_of_wilds(variant, contract, hand):
         return False
@@ -185,11 +189,11 @@ def _remember(variant: Variant, contract: tuple[Slot, ...], lay_down: tuple[Meld
         if len(_WITNESSES) > 256:
             _WITNESSES.clear()
         entry = _WITNESSES[key] = (variant, [])
-    counts: dict[int, int] = {}
+    packed = 0
     for meld in lay_down:
         for card in meld.cards:
-            counts[card] = counts.get(card, 0) + 1
+            packed += 1 << (8 * card)
     witnesses = entry[1]
-    witnesses.append(tuple(sorted(counts.items())))
+    witnesses.append(packed)
     if len(witnesses) > _WITNESSES_KEPT:
         del witnesses[0]
