@@ -91,21 +91,21 @@ def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], si
         return False
     low_bound, high_bound = variant.ace_mode.run_bounds
     in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
+    naturals = _natural_bits(variant, wild)
+    counts = bytes(hand)
     small: list[int] = []  # the bounds no larger than the budget
-    for suit in range(4):
-        levels = [0] * (slots + 1)  # per level j, the values held at least j times (bits 1…14)
-        first = suit * 13
-        for offset, count in enumerate(hand[first:first + 13]):
-            if count and not wild[first + offset]:
-                bit = _VALUE_BITS[offset]
-                levels[1] |= bit
-                if count > 1:
-                    for level in range(2, min(count, slots) + 1):
-                        levels[level] |= bit
-        for level in range(1, slots + 1):
-            held = levels[level] & in_bounds
+    # The values held at least j times only shrink as j grows, so a (suit, level) below the budget's reach
+    # needs no break: every higher level of that suit is below it too.
+    for level in range(1, slots + 1):
+        # bit c: card c is a natural held at least ``level`` times
+        held_cards = int(counts.translate(_at_least(level))[::-1], 2) & naturals
+        if not held_cards and size > budget:
+            break  # no suit holds anything at this level, nor at a higher one
+        for suit in range(4):
+            row = (held_cards >> (13 * suit)) & 0x1FFF  # bit i: the card of rank i + 1
+            held = ((row << 1) | ((row & 1) << 14)) & in_bounds  # run values 1…14 (an ace is both ends)
             if held.bit_count() < size - budget:
-                break  # no window of this level (nor a higher one) is within the budget
+                continue  # no window of this level is within the budget
             bounds = _window_bounds(held, size, low_bound, high_bound)
             small.extend(bounds[:bisect_right(bounds, budget)])
     if size <= budget:
@@ -114,10 +114,6 @@ def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], si
         return False
     small.sort()
     return sum(small[:slots]) <= budget
-
-
-# The run values (bits 1…14) of the card of each rank of a suit, ace first (an ace is value 1 and 14).
-_VALUE_BITS = (1 << 1 | 1 << 14, *(1 << (offset + 1) for offset in range(1, 13)))
 
 # (run values held as bits, run size, lowest and highest run value) -> the wilds each window would miss, ascending.
 _WINDOW_BOUNDS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
@@ -136,3 +132,27 @@ def _window_bounds(held: int, size: int, low_bound: int, high_bound: int) -> tup
             _WINDOW_BOUNDS.clear()
         _WINDOW_BOUNDS[key] = bounds
     return bounds
+
+
+# level -> a bytes.translate table turning a card count into b"1" when it is at least that level, else b"0".
+_AT_LEAST: dict[int, bytes] = {}
+
+
+def _at_least(level: int) -> bytes:
+    table = _AT_LEAST.get(level)
+    if table is None:
+        table = _AT_LEAST[level] = bytes(0x31 if count >= level else 0x30 for count in range(256))
+    return table
+
+
+# id of a variant -> (the variant, bit c set for each card c of the 52 that is not wild there).
+_NATURAL_BITS: dict[int, tuple[Variant, int]] = {}
+
+
+def _natural_bits(variant: Variant, wild: Sequence[bool]) -> int:
+    hit = _NATURAL_BITS.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        if len(_NATURAL_BITS) > 256:
+            _NATURAL_BITS.clear()
+        hit = _NATURAL_BITS[id(variant)] = (variant, sum(1 << card for card in range(52) if not wild[card]))
+    return hit[1]
