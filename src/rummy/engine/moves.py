@@ -46,7 +46,10 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
         assert window is not None
         if seat is not None:
             if seat in window.eligible and seat not in window.answered:
-                return CandidateMoves(list(_claim_answers(seat)), deferred=0)
+                answers = _CLAIM_ANSWERS.get(seat)
+                if answers is None:
+                    answers = _CLAIM_ANSWERS[seat] = list(_claim_answers(seat))
+                return CandidateMoves(answers, deferred=0)  # shared: a list without deferred entries is never changed
             return CandidateMoves([], deferred=0)
         return CandidateMoves([action for s in window.waiting() for action in _claim_answers(s)], deferred=0)
     if phase not in (Phase.DRAW, Phase.PLAY) or (seat is not None and seat != game.active):
@@ -133,6 +136,10 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
             _SIMPLE.clear()
         action = _SIMPLE[key] = Action(seat, verb, card=card, meld=meld, end=end)
     return action
+
+
+# seat -> its answers to a claim window (the entries of every such list of candidate moves).
+_CLAIM_ANSWERS: dict[int, list[Action | Deferred]] = {}
 
 
 def _claim_answers(seat: int) -> tuple[Action, Action]:

@@ -40,11 +40,15 @@ def check(state: GameState, action: Action) -> None:
 
 def apply(state: GameState, action: Action) -> None:
     """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
-    closing = implies_closing_window(state, action)
-    plan = _judge(state, action, closing)
-    if closing:
+    if implies_closing_window(state, action):
+        _judge(state, action, True)
         close_implied(state)
         plan = verify(state, action)  # the judgement _judge made on a copy, now on the state itself
+    else:
+        try:
+            plan = verify(state, action)
+        except IllegalActionError as error:
+            raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
     perform(state, action, plan)
     state.log.append(action)
 
