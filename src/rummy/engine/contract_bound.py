@@ -76,10 +76,21 @@ def _least_wilds_for_sets(hand: Sequence[int], wild: Sequence[bool], size: int, 
     docstring, taken from the ranks held most (a rank held less never offers a smaller bound)."""
     by_rank = [0 if wild[rank] else hand[rank] + hand[rank + 13] + hand[rank + 26] + hand[rank + 39]
                for rank in range(13)]  # a rank's naturals (wild cards are wild in every suit)
-    counts = sorted(by_rank, reverse=True)[:slots]
-    bounds = sorted(max(0, level * size - held) - max(0, (level - 1) * size - held)
-                    for held in counts for level in range(1, slots + 1))
-    return sum(bounds[:slots]) + size * max(0, slots - len(bounds))
+    counts = tuple(sorted(by_rank, reverse=True)[:slots])
+    key = (counts, size, slots)
+    least = _LEAST_FOR_SETS.get(key)
+    if least is None:
+        bounds = sorted(max(0, level * size - held) - max(0, (level - 1) * size - held)
+                        for held in counts for level in range(1, slots + 1))
+        least = sum(bounds[:slots]) + size * max(0, slots - len(bounds))
+        if len(_LEAST_FOR_SETS) > 100_000:
+            _LEAST_FOR_SETS.clear()
+        _LEAST_FOR_SETS[key] = least
+    return least
+
+
+# (the naturals of the ranks held most, set size, set slots) -> the fewest wilds those sets could need.
+_LEAST_FOR_SETS: dict[tuple[tuple[int, ...], int, int], int] = {}
 
 
 def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], size: int, slots: int,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from itertools import combinations
+from itertools import combinations, compress
 
 from rummy.actions import Action, Verb
 from rummy.cards import CARD_COUNT, Card, make_card, rank_of
@@ -68,7 +68,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     """The candidate moves of the active player in the play phase, and how many of them are deferred."""
     seat = game.active
     hand = game.hands[seat]
-    held = [card for card in range(CARD_COUNT) if hand[card]]
+    held = list(compress(range(CARD_COUNT), hand))  # the card kinds held, ascending
     moves: list[Action | Deferred] = _discards(game, held)
     variant = game.variant
     if variant.uses_books:
