@@ -249,7 +249,7 @@ class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
     __slots__ = ("variant", "layoffs", "swaps", "splits", "_table", "_spares_found", "_sets", "_set_builds", "_runs",
-                 "_cover", "_rests")
+                 "_cover")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
@@ -270,7 +270,6 @@ class TableOffers:
         self._set_builds: dict[tuple[int, tuple[Card, ...]], SpareBuild | None] = {}
         self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
         self._cover: dict[int, int] = {}
-        self._rests: dict[int, tuple[MeldSpec, bool]] = {}
 
     @property
     def _spares(self) -> TableSpares:
@@ -343,13 +342,12 @@ class TableOffers:
         """The values (bits 1…14) of ``suit`` whose card is a spare natural of the table."""
         if suit in self._cover:
             return self._cover[suit]
-        by_card = self._spares[2]
-        bits = 0
-        for value in range(1, 15):
-            if suit * 13 + (0 if value == 14 else value - 1) in by_card:
-                bits |= 1 << value
-        self._cover[suit] = bits
-        return bits
+        bits = [0, 0, 0, 0]
+        for card in self._spares[2]:
+            if card != JOKER:
+                bits[card // 13] |= (1 << 1 | 1 << 14) if card % 13 == 0 else 1 << (card % 13 + 1)
+        self._cover.update(enumerate(bits))
+        return bits[suit]
 
     def _wild_spare_melds(self) -> int:
         """How many melds of the table can spare a wild."""
@@ -424,15 +422,30 @@ class TableOffers:
         rests = []
         valid = True
         for spare in used:
-            rest = self._rests.get(id(spare))  # the spares live as long as the table's offers
-            if rest is None:
-                meld = spare[0]
-                spec = MeldSpec(meld.kind if meld.kind != "pair" else "set", spare[2])
-                rest = self._rests[id(spare)] = (spec, valid_meld(spec, self.variant))
+            rest = _rest(spare, self.variant)
             rests.append(rest[0])
             valid = valid and rest[1]
         return (tuple(spare[0].id for spare in used), (*rests, new), from_hand,
                 valid and valid_meld(new, self.variant))
+
+
+# id of a spare -> (the spare, the variant, the meld it leaves behind and whether that is valid).
+_RESTS: dict[int, tuple[Spare, Variant, tuple[MeldSpec, bool]]] = {}
+
+
+def _rest(spare: Spare, variant: Variant) -> tuple[MeldSpec, bool]:
+    """The meld ``spare`` leaves behind when it goes, and whether that meld is valid (memoised per spare: a
+    spare lives as long as its meld, and every table holding the meld shares it)."""
+    hit = _RESTS.get(id(spare))
+    if hit is not None and hit[0] is spare and hit[1] is variant:
+        return hit[2]
+    meld = spare[0]
+    spec = MeldSpec(meld.kind if meld.kind != "pair" else "set", spare[2])
+    rest = (spec, valid_meld(spec, variant))
+    if len(_RESTS) > 100_000:
+        _RESTS.clear()
+    _RESTS[id(spare)] = (spare, variant, rest)
+    return rest
 
 
 # (ids of the spares used, the new meld, id of the variant) -> (the spares, the variant, the rearrangement).
