@@ -13,7 +13,7 @@ from rummy.cards import CARD_COUNT
 from rummy.engine import lay_down
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import spare_builds
-from rummy.engine.table_offers import accepted_layoffs, table_offers
+from rummy.engine.table_offers import accepted_layoffs, split_halves, table_offers
 from rummy.errors import MeldError
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant
@@ -144,8 +144,8 @@ def test_a_hand_short_of_wilds_cannot_lay_down(variant: str, options: dict[str, 
 
 @pytest.mark.parametrize("options", [{}, {"stolen_joker_must_be_played": True}])
 def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(options: dict[str, object]) -> None:
-    """Steered play swaps wilds off the table and then plays on it: while a wild is owed, the lay-offs listed
-    (most without a full judgement) are the offered ones ``is_legal`` accepts."""
+    """Steered play swaps wilds off the table and then plays on it: while a wild is owed, the lay-offs and
+    rearrangements listed (most without a full judgement) are the offered ones ``is_legal`` accepts."""
     owing = 0
     for seed in range(4):
         rng = random.Random(seed)
@@ -161,6 +161,15 @@ def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(
                 offered = [Action(seat, Verb.LAYOFF, card=card, meld=meld.id, end=end) for meld in game.table
                            for card, end in accepted_layoffs(meld, game.variant) if game.hands[seat][card]]
                 assert listed == [a for a in offered if game.is_legal(a)]
+                hand = game.hands[seat]
+                held = [card for card in range(CARD_COUNT) if hand[card]]
+                offers = table_offers(game.table, game.variant)
+                candidates = [Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
+                              for target, meld, index in offers.splits
+                              if hand[target] and (halves := split_halves(meld, index, game.variant)) is not None]
+                candidates += [Action(seat, Verb.REARRANGE, sources=sources, melds=melds)
+                               for sources, melds, _, _ in offers.spare_builds(hand, held)]
+                assert [a for a in moves if a.verb is Verb.REARRANGE] == [a for a in candidates if game.is_legal(a)]
                 owing += 1
             game.apply(random_choice(moves, rng))
     assert owing > 20

@@ -106,7 +106,8 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
             deferred += sum(1 for move in rearrangements if type(move) is Deferred)
             moves.extend(rearrangements)
     if swaps:
-        quick = (variant.joker_swap is JokerSwap.TO_HAND and not game.stolen_pending and game.sizes[seat] >= 3
+        owes = game.stolen_pending and variant.stolen_joker_must_be_played  # else owing changes nothing
+        quick = (variant.joker_swap is JokerSwap.TO_HAND and not owes and game.sizes[seat] >= 3
                  and not (variant.joker_swap_timing is JokerSwapTiming.NEXT_TURN
                           and game.down_turn[seat] >= game.own_turns[seat]))
         for verb, card, meld_id, end in offers.swaps:
@@ -299,26 +300,32 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
 
     Both are built so that no table card is lost, every new meld keeps a table card and at least one card
     comes from the hand; so for a player who is down, owes no wild to the table and keeps two cards or more,
-    a candidate is legal exactly when each of its melds is valid (worked out with the table's offers).  Any
-    other candidate is judged in full.
+    a candidate is legal exactly when each of its melds is valid (worked out with the table's offers).  Owing a
+    wild matters only where ``stolen_joker_must_be_played``; then a candidate keeping three cards or more is
+    legal when, besides, a meld it leaves alone takes a wild the hand holds.  Any other candidate is judged in
+    full.
     """
     seat = game.active
     hand = game.hands[seat]
-    quick = game.down[seat] and not game.stolen_pending
+    owes = game.stolen_pending and game.variant.stolen_joker_must_be_played
+    quick = game.down[seat] and not owes
+    # Owing one wild: a candidate that keeps three cards or more is legal when its melds are valid and a meld
+    # it leaves alone takes a wild the hand holds (its cards from the hand are naturals: the wilds stay).
+    takers = _wild_takers(game) if game.down[seat] and owes else None
     size = game.sizes[seat]
     for target, meld, index in offers.splits:
         if hand[target]:
             halves = split_halves(meld, index, game.variant)
             if halves is None:
                 continue
-            if quick and size > 2:
+            if (quick and size > 2) or (takers and size > 3 and takers - {meld.id}):
                 yield _deferred_rearrangement(seat, (meld.id,), halves)
             else:
                 action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
                 if _applies(game, action):
                     yield action
     for sources, melds, from_hand, valid in offers.spare_builds(hand, held):
-        if quick and size - from_hand >= 2:
+        if (quick and size - from_hand >= 2) or (takers and size - from_hand >= 3 and takers.difference(sources)):
             if valid:
                 yield _deferred_rearrangement(seat, sources, melds)
         else:
