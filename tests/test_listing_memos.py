@@ -11,7 +11,7 @@ import pytest
 from rummy.cards import CARD_COUNT, JOKER, parse_card
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.lay_down import can_lay_down_now
-from rummy.engine.table_offers import accepted_layoffs, split_points
+from rummy.engine.table_offers import accepted_cards, accepted_layoffs, split_points
 from rummy.errors import MeldError
 from rummy.game import new_game
 from rummy.house_rules import get_variant
@@ -58,6 +58,7 @@ def test_melds_of_one_shape_share_lay_offs_and_split_points_also_after_they_grow
         for _ in range(4):
             for m in melds:
                 assert list(accepted_layoffs(m, rules)) == every_layoff(m, rules)
+                assert accepted_cards(m, rules) == {card for card, _ in every_layoff(m, rules)}
                 assert list(split_points(m, rules)) == every_split_point(m, rules)
             # grow each meld by its first natural lay-off, the same card for both when they share a shape
             grown = []

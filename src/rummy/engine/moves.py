@@ -23,7 +23,14 @@ from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
-from rummy.engine.table_offers import TableOffers, accepted_layoffs, may_fit, split_halves, table_offers
+from rummy.engine.table_offers import (
+    TableOffers,
+    accepted_cards,
+    accepted_layoffs,
+    may_fit,
+    split_halves,
+    table_offers,
+)
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
@@ -353,6 +360,8 @@ def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
         card = remaining[0]
         wild = variant.is_wild(card)
         for meld_id, meld in table.items():
+            if card not in accepted_cards(meld, variant):
+                continue  # no end takes it
             for end in (("low", "high") if meld.is_run else (None,)):
                 if not may_fit(meld, card, end, wild):
                     continue

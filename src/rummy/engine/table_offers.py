@@ -73,6 +73,16 @@ def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str
     return per_shape("layoffs", meld, variant, _try_layoffs)
 
 
+def accepted_cards(meld: TableMeld, variant: Variant) -> frozenset[Card]:
+    """The card kinds of :func:`accepted_layoffs` (memoised per shape): a card missing here fits no end of
+    ``meld`` (:func:`~rummy.melds.lay_off` refuses it with every end)."""
+    return per_shape("accepted cards", meld, variant, _accepted_cards)
+
+
+def _accepted_cards(meld: TableMeld, variant: Variant) -> frozenset[Card]:
+    return frozenset(card for card, _ in accepted_layoffs(meld, variant))
+
+
 def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
     """Every (card kind, end) :func:`~rummy.melds.lay_off` accepts on ``meld``, found by trying them."""
     accepted = []
