@@ -11,7 +11,7 @@ import pytest
 from rummy.cards import CARD_COUNT, JOKER, parse_card
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.lay_down import can_lay_down_now
-from rummy.engine.table_offers import accepted_cards, accepted_layoffs, split_points
+from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, split_points
 from rummy.errors import MeldError
 from rummy.game import new_game
 from rummy.house_rules import get_variant

@@ -13,7 +13,8 @@ from rummy.cards import CARD_COUNT
 from rummy.engine import lay_down
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import spare_builds
-from rummy.engine.table_offers import accepted_layoffs, split_halves, table_offers
+from rummy.engine.meld_offers import accepted_layoffs, split_halves
+from rummy.engine.table_offers import table_offers
 from rummy.errors import MeldError
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant

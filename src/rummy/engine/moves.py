@@ -19,18 +19,12 @@ from rummy.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.deadlock import wild_cards
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
+from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
-from rummy.engine.table_offers import (
-    TableOffers,
-    accepted_cards,
-    accepted_layoffs,
-    may_fit,
-    split_halves,
-    table_offers,
-)
+from rummy.engine.table_offers import TableOffers, table_offers
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
