@@ -106,44 +106,42 @@ class TableOffers:
         wild = wild_flags(variant)
         low_bound, high_bound = variant.ace_mode.run_bounds
         in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
-        by_rank: dict[int, list[Card]] = {}
+        by_rank: list[list[Card]] = [[] for _ in range(14)]  # the hand's naturals per rank
         values = [0, 0, 0, 0]  # per suit, the run values (bits 1…14) the hand holds naturally
         for card in held:
             if card != JOKER and not wild[card]:  # a joker that is not wild joins no new meld
                 rank = card % 13 + 1
-                by_rank.setdefault(rank, []).extend([card] * hand[card])
+                by_rank[rank].extend([card] * hand[card])
                 values[card // 13] |= (1 << 1 | 1 << 14) if rank == 1 else 1 << rank
         _, wild_spares, _, spares_by_rank = self._spares
-        for rank in sorted(by_rank):
-            if not wild_spares and rank not in spares_by_rank:
-                continue  # no spare card could join these naturals
+        set_builds = self._set_builds
+        for rank in range(1, 14):
+            if not by_rank[rank] or (not wild_spares and rank not in spares_by_rank):
+                continue  # no naturals, or no spare card could join them
             own = tuple(by_rank[rank])
             key = (rank, own)
-            if key in self._set_builds:
-                found = self._set_builds[key]
+            if key in set_builds:
+                found = set_builds[key]
             else:
-                found = self._set_builds[key] = self._set_build(rank, own)
+                found = set_builds[key] = self._set_build(rank, own)
             if found is not None:
                 yield found
         run_min = variant.run_min
-        full = (1 << run_min) - 1
+        wild_melds = min(self._wild_spare_melds(), run_min)  # more than run_min never matters
+        runs = self._runs
         for suit in range(4):
             held_values = values[suit] & in_bounds
             if not held_values:
                 continue
-            exact = self._exact_spares(suit)
-            wild_melds = self._wild_spare_melds()
-            for low in range(low_bound, high_bound - run_min + 2):
-                window = (held_values >> low) & full
-                # a value the hand lacks takes a spare of its card, else a wild spare, each from its own meld
-                if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
-                    run_key = (suit, low, window)
-                    if run_key in self._runs:
-                        run = self._runs[run_key]
-                    else:
-                        run = self._runs[run_key] = self._run_build(suit, low, window)
-                    if run is not None:
-                        yield run
+            for low, window in _run_windows(held_values, self._exact_spares(suit), wild_melds, run_min,
+                                            low_bound, high_bound):
+                run_key = (suit, low, window)
+                if run_key in runs:
+                    run = runs[run_key]
+                else:
+                    run = runs[run_key] = self._run_build(suit, low, window)
+                if run is not None:
+                    yield run
 
     def _set_build(self, rank: int, own: tuple[Card, ...]) -> SpareBuild | None:
         """The set of ``rank`` made of the hand's naturals ``own`` and spare table cards, or None."""
@@ -246,6 +244,32 @@ class TableOffers:
             valid = valid and rest[1]
         return (tuple(spare[0].id for spare in used), (*rests, new), from_hand,
                 valid and valid_meld(new, self.variant))
+
+
+# (arguments of _run_windows) -> its answer.
+_RUN_WINDOWS: dict[tuple[int, int, int, int, int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _run_windows(held_values: int, exact: int, wild_melds: int, run_min: int, low_bound: int,
+                 high_bound: int) -> tuple[tuple[int, int], ...]:
+    """Each (lowest value, values held as bits from it) of the windows of ``run_min`` run values of a suit that
+    could become a new run: the hand holds some of their values (bits 1…14 of ``held_values``) but not all, and
+    each value it lacks takes a spare of its card (bits of ``exact``) or else a wild spare, each from its own
+    meld (``wild_melds`` melds spare a wild).  Memoised."""
+    key = (held_values, exact, wild_melds, run_min, low_bound, high_bound)
+    found = _RUN_WINDOWS.get(key)
+    if found is None:
+        full = (1 << run_min) - 1
+        windows = []
+        for low in range(low_bound, high_bound - run_min + 2):
+            window = (held_values >> low) & full
+            if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
+                windows.append((low, window))
+        found = tuple(windows)
+        if len(_RUN_WINDOWS) > 100_000:
+            _RUN_WINDOWS.clear()
+        _RUN_WINDOWS[key] = found
+    return found
 
 
 # id of a spare -> (the spare, the variant, the meld it leaves behind and whether that is valid).
