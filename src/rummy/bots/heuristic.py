@@ -386,13 +386,18 @@ class _ContractTurn:
         feeders = sum(1 for s, down in enumerate(self.view.down) if down and s != self.me)
         plans = self.planner.discard_plans(self.counts, [a.card for a in discards if a.card is not None])
 
+        outs_of: dict[int, float] = {}  # by plan (spare cards often share one)
+
         def key(action: Action) -> tuple[float, ...]:
             card = action.card if action.card is not None else 0
             plan = plans[card]
+            outs = outs_of.get(id(plan))
+            if outs is None:
+                outs = outs_of[id(plan)] = self.outs(plan)
             wild = self.variant.is_wild(card)
             feed = self.bot.feed_penalty * (1 + self.late) if feeders and self._fits(card) else 0.0
             return (-plan.deficit, 0 if wild else 1,
-                    outs_weight * self.outs(plan) + weight * self.variant.points(card) - feed, -card)
+                    outs_weight * outs + weight * self.variant.points(card) - feed, -card)
 
         ranked = sorted(discards, key=key, reverse=True)
         self.bot.alternatives = ranked
