@@ -78,6 +78,28 @@ def test_candidates_adapted_from_a_hand_one_card_away_are_the_fresh_ones(
         assert near_melds.for_slot(slot, more, packed, near) == new_melds.for_slot(slot, more, packed)
 
 
+@settings(max_examples=60, deadline=None)
+@given(hand=hands, taken=st.integers(0, 2**20), size=st.integers(3, 4))
+def test_group_candidates_adapted_after_cards_are_taken_are_the_fresh_ones(
+        hand: tuple[str, int, int, int], taken: int, size: int) -> None:
+    """The groups the search offers once the runs took their cards (several kinds, any ranks): adapted from
+    the whole hand's list, they are the list made afresh from the cards left."""
+    planner, counts = random_hand(*hand)
+    for wild in planner.wild_cards:
+        counts[wild] = 0
+    left = list(counts)
+    held = [card for card in range(CARD_COUNT) if counts[card]]
+    for bit, card in enumerate(held[:20]):
+        if taken >> bit & 1:
+            left[card] -= 1
+    whole_packed, left_packed = int.from_bytes(bytes(counts), "little"), int.from_bytes(bytes(left), "little")
+    melds, new_melds = PartialMelds(planner.variant, 6), PartialMelds(planner.variant, 6)
+    whole = melds.groups(size, whole_packed)
+    assert melds.groups_left(size, left_packed, whole, whole_packed) == new_melds.groups(size, left_packed)
+    added_back = PartialMelds(planner.variant, 6)  # the other way: cards added to a hand
+    assert added_back.groups_left(size, whole_packed, new_melds.groups(size, left_packed), left_packed) == whole
+
+
 @settings(max_examples=40, deadline=None)
 @given(hand=hands)
 def test_discard_plans_are_the_plans_without_each_card(hand: tuple[str, int, int, int]) -> None:

@@ -37,7 +37,7 @@ from rummy.actions import Action, Verb
 from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
 from rummy.bots.greedy import table_takes
 from rummy.bots.planning import ContractPlanner, DiscardMemory, Plan, planner_for, unseen_counts
-from rummy.cards import JOKER, Card, Counts, rank_of, suit_of, to_counts
+from rummy.cards import CARD_COUNT, JOKER, Card, Counts, rank_of, suit_of, to_counts
 from rummy.errors import BotError
 from rummy.variants import Slot, Variant
 from rummy.view import PlayerView
@@ -98,6 +98,9 @@ class HeuristicBot:
         #: Whether :meth:`choose` names the alternatives of claims and draws too (only :meth:`candidates`
         #: reads them; a bot playing on its own skips the extra hand analyses they cost).
         self.weigh_alternatives = False
+        #: The last hand seen and its count vector (a seat's hand stays the same through the claim windows
+        #: between two of its turns; the vector is only read).
+        self.last_hand: tuple[tuple[Card, ...], Counts] = ((), [0] * CARD_COUNT)
 
     def candidates(self, view: PlayerView, limit: int = 3) -> list[Action]:
         """The bot's choice first, then the close alternatives it weighed, at most ``limit`` in all.
@@ -177,7 +180,11 @@ class _ContractTurn:
         bot.memory.observe(view.round, view.dealer, players, view.discard_count, view.discard)
         self.down = view.down[self.me]
         self.hand = view.hand
-        self.counts = to_counts(view.hand)
+        hand, counts = bot.last_hand
+        if view.hand is not hand and view.hand != hand:
+            counts = to_counts(view.hand)
+            bot.last_hand = (view.hand, counts)
+        self.counts = counts
         self.planner = facts.planner(len(view.hand))
         self._table_takes: frozenset[Card] | None = None  # the cards the table melds take (see _fits)
         # Worked out when first read (plain attributes: cheaper than cached_property on every decision).
@@ -386,13 +393,18 @@ class _ContractTurn:
         feeders = sum(1 for s, down in enumerate(self.view.down) if down and s != self.me)
         plans = self.planner.discard_plans(self.counts, [a.card for a in discards if a.card is not None])
 
+        outs_of: dict[int, float] = {}  # by plan (spare cards often share one)
+
         def key(action: Action) -> tuple[float, ...]:
             card = action.card if action.card is not None else 0
             plan = plans[card]
+            outs = outs_of.get(id(plan))
+            if outs is None:
+                outs = outs_of[id(plan)] = self.outs(plan)
             wild = self.variant.is_wild(card)
             feed = self.bot.feed_penalty * (1 + self.late) if feeders and self._fits(card) else 0.0
             return (-plan.deficit, 0 if wild else 1,
-                    outs_weight * self.outs(plan) + weight * self.variant.points(card) - feed, -card)
+                    outs_weight * outs + weight * self.variant.points(card) - feed, -card)
 
         ranked = sorted(discards, key=key, reverse=True)
         self.bot.alternatives = ranked

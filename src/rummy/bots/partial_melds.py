@@ -9,7 +9,7 @@ in one subtraction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import itemgetter
 
 from rummy.cards import CARD_COUNT, Card, Counts
@@ -90,12 +90,15 @@ class PartialMelds:
         return found
 
     def _groups_after(self, size: int, left: int, whole: list[Cand], hand: int) -> list[Cand]:
-        taken = (hand ^ left).to_bytes(CARD_COUNT, "little").translate(_HELD)  # the kinds held differently
+        differ = hand ^ left  # nonzero in the bytes of the kinds held differently
+        # The four suits' bytes folded onto one suit's: a nonzero byte per rank held differently.
+        taken = ((differ | differ >> 104 | differ >> 208 | differ >> 312) & _SUIT_BYTES).to_bytes(13, "little")
+        taken = taken.translate(_HELD)
         touched = set()
-        card = taken.find(1)
-        while card >= 0:
-            touched.add(card % 13)
-            card = taken.find(1, card + 1)
+        rank = taken.find(1)
+        while rank >= 0:
+            touched.add(rank)
+            rank = taken.find(1, rank + 1)
         out = [cand for cand in whole[:-1] if cand[2][0] not in touched]
         counts = left.to_bytes(CARD_COUNT, "little")
         natural = self.natural_set
@@ -217,52 +220,38 @@ class PartialMelds:
         out: list[Cand] = []
         full = (1 << size) - 1
         seen: dict[int, int] = {}
-        used_table, need_table = _SUIT_USED[suit], _SUIT_NEEDS[suit]
+        used_memo, needs_memo = _SUIT_USED[suit], _SUIT_NEEDS[suit]
+        caps = self.caps[size]
         for start in range(self.lo, self.hi - size + 2):
             window = full << start
             present = mask & window
             if not present:
                 continue
-            needs = need_table(window & ~mask)
+            gap = window & ~mask
+            needs = needs_memo.get(gap)
+            if needs is None:
+                needs = needs_memo[gap] = frozenset(_bits_to_cards(suit, gap))
             where = seen.get(present)
             if where is not None:  # the same cards in another window: more ways to fill it
                 old = out[where]
                 out[where] = (*old[:6], old[6] | needs, *old[7:])
                 continue
-            used = used_table(present)
-            missing = size - len(used)
+            found = used_memo.get(present)
+            if found is None:
+                cards = _bits_to_cards(suit, present)
+                found = used_memo[present] = (cards, packed(cards))
+            used, used_packed = found
+            held = len(used)
+            missing = size - held
             seen[present] = len(out)
-            out.append((missing, -len(used), (suit, start), size, used, self.caps[size][missing], needs,
-                        packed(used), _order(missing, len(used), suit, start)))
+            out.append((missing, -held, (suit, start), size, used, caps[missing], needs, used_packed,
+                        (missing << 24) | ((255 - held) << 16) | (suit << 8) | start))  # _order
         return out
-
 
 
 def _bits_to_cards(suit: int, bits: int) -> tuple[Card, ...]:
     base = suit * 13
     return tuple(sorted({base + (0 if v == 14 else v - 1) for v in range(1, 15) if bits >> v & 1}))
-
-
-_USED_CACHE: dict[tuple[int, int], tuple[Card, ...]] = {}
-_NEEDS_CACHE: dict[tuple[int, int], frozenset[Card]] = {}
-
-
-def _used_maker(suit: int) -> Callable[[int], tuple[Card, ...]]:
-    def used(bits: int) -> tuple[Card, ...]:
-        hit = _USED_CACHE.get((suit, bits))
-        if hit is None:
-            hit = _USED_CACHE[suit, bits] = _bits_to_cards(suit, bits)
-        return hit
-    return used
-
-
-def _needs_maker(suit: int) -> Callable[[int], frozenset[Card]]:
-    def needs(bits: int) -> frozenset[Card]:
-        hit = _NEEDS_CACHE.get((suit, bits))
-        if hit is None:
-            hit = _NEEDS_CACHE[suit, bits] = frozenset(_bits_to_cards(suit, bits))
-        return hit
-    return needs
 
 
 def _order(missing: int, naturals: int, key_major: int, key_minor: int) -> int:
@@ -288,9 +277,11 @@ def packed(cards: Sequence[Card]) -> int:
 GUARDS = packed(range(CARD_COUNT)) * 0x80  # the high bit of every card kind's byte
 
 
-_SUIT_USED = [_used_maker(s) for s in range(4)]
-_SUIT_NEEDS = [_needs_maker(s) for s in range(4)]
+#: Per suit, a window's values held (bits) -> (their cards, packed), and its values missing -> their cards.
+_SUIT_USED: list[dict[int, tuple[tuple[Card, ...], int]]] = [{} for _ in range(4)]
+_SUIT_NEEDS: list[dict[int, frozenset[Card]]] = [{} for _ in range(4)]
 _NATURALS = 52  # the suited cards (a joker is 52)
+_SUIT_BYTES = (1 << 104) - 1  # the bytes of one suit's 13 card kinds in a packed hand
 _HELD = bytes([0] + [1] * 255)  # bytes.translate table: a count to whether any is held
 _VALUE_MASKS: dict[bytes, int] = {}  # a suit's held cards (13 bytes of 0 and 1) -> its values as bits
 

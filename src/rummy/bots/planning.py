@@ -225,27 +225,28 @@ class ContractPlanner:
         """
         plan = self.analyze(counts)
         leaves = plan.leaves
-        # For each card, the best plans that use every copy held of it (one pass over the plans).
-        needs_all: dict[Card, set[int]] = {}
+        # For each card, the best plans that use every copy held of it, as bits (one pass over the plans).
+        needs_all: dict[Card, int] = {}
         for index, (used, _) in enumerate(leaves):
+            bit = 1 << index
             for card in set(used):
                 if counts[card] == 1 or used.count(card) >= counts[card]:
-                    needs_all.setdefault(card, set()).add(index)
-        everyone = len(leaves)
-        spare = {card for card in cards if len(needs_all.get(card, ())) < everyone}
-        complete = everyone < _KEEP_LEAVES
+                    needs_all[card] = needs_all.get(card, 0) | bit
+        everyone = (1 << len(leaves)) - 1
+        spare = {card for card in cards if needs_all.get(card, 0) != everyone}
+        complete = len(leaves) < _KEEP_LEAVES
         result: dict[Card, Plan] = {}
-        all_kept: Plan | None = None
+        kept_plans: dict[int, Plan] = {}  # by the plans left out: spare cards needed by the same plans share one
         for card in cards:
             if card in spare:
-                excluded = needs_all.get(card)
-                if not excluded:
-                    if all_kept is None:
-                        all_kept = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in leaves)), leaves)
-                    result[card] = all_kept
-                else:
-                    kept = tuple(leaf for index, leaf in enumerate(leaves) if index not in excluded)
-                    result[card] = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in kept)), kept)
+                excluded = needs_all.get(card, 0)
+                found = kept_plans.get(excluded)
+                if found is None:
+                    kept = tuple(leaf for index, leaf in enumerate(leaves) if not excluded >> index & 1) \
+                        if excluded else leaves
+                    found = kept_plans[excluded] = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in kept)),
+                                                        kept)
+                result[card] = found
             elif not spare or not complete:
                 rest = list(counts)
                 rest[card] -= 1
