@@ -59,6 +59,10 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
     cands.sort(key=lambda r: (-rp[r] * cnt[r], r))
     vals = [rp[r] * cnt[r] for r in cands]
     counts = [cnt[r] for r in cands]
+    total_nat = sum(counts)
+    left_before = search.dead_cnt + sum(cnt) - total_nat  # naturals of ranks no slot can take
+    if g == 1:
+        return _label_one_group(search, wr, cands, vals, counts, budget, total_nat, left_before)
     w_before = search.n_wilds - wr
     wp = search.top_wild_pts
     w_gain_base = wp[w_before]
@@ -74,11 +78,7 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
     best_val = -1
     best_cnt = -1
     best_labels: tuple[int, ...] | None = None
-    total_nat = sum(counts)
-    left_before = search.dead_cnt + sum(cnt) - total_nat  # naturals of ranks no slot can take
     forbid_one = search.forbid_one
-    if g == 1:
-        return _label_one_group(search, wr, cands, vals, counts, budget, total_nat, left_before)
 
     def rec(j: int, kmin: int, lo_sum: int, hi_sum: int, npts: int, ncnt: int, lost: int) -> None:
         nonlocal best_val, best_cnt, best_labels
@@ -158,19 +158,21 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
 def _label_one_group(search: LayDownSearch, wr: int, cands: list[int], vals: list[int], counts: list[int],
                      budget: int, total_nat: int, left_before: int) -> tuple[int, int, GroupSolution] | None:
     """:func:`label_groups` for a single group slot: the same choice, without the recursion."""
-    rules = search.rules
-    m, accepts, is_pair = search.plan.group_slots[0]
+    rules, plan = search.rules, search.plan
+    m, accepts, is_pair = plan.group_slots[0]
     slot_t = ((m, accepts),)
     w_before = search.n_wilds - wr
     wp = search.top_wild_pts
     w_gain_base = wp[w_before]
     forbid_one = search.forbid_one
     wild_range = rules.wild_range
+    one_slot = plan.first_group_wilds  # (fewest, most) wilds of the slot per number of naturals
     best_val = best_cnt = -1
     best_label = -1
     lost = 0  # naturals of the candidates passed over: left in hand
     for k in range(len(cands)):
-        bounds = wild_range(counts[k], slot_t)
+        n = counts[k]
+        bounds = one_slot[n] if n < len(one_slot) else wild_range(n, slot_t)
         if bounds is not None and bounds[0] <= wr:
             wg = wr if bounds[1] >= wr else bounds[1]
             left = total_nat - counts[k] + wr - wg

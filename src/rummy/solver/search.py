@@ -5,7 +5,7 @@ slots are filled at the leaves by :mod:`rummy.solver.groups`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, compress
 from operator import mul
 
 from rummy.errors import UsageError
@@ -28,6 +28,7 @@ from rummy.solver.tables import (
 
 # A chosen run: (sorted slot position, suit or WILD_RUN_SUIT, low value or length, high value, naturals).
 RunChoice = tuple[int, int, int, int, tuple[int, ...]]
+RANK_BITS = tuple(1 << r for r in range(13))  # bit r: rank r+1
 
 
 class LayDownSearch:
@@ -104,22 +105,16 @@ class LayDownSearch:
         """Remove dead naturals (no group and no run can use them); set budgets, modes, totals."""
         rules, plan = self.rules, self.plan
         points = rules.points
-        rank_cnt = [0] * 14
+        rank_cnt = [0, *map(sum, zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52], strict=True))]
         masks = [0, 0, 0, 0]  # (unused without run slots)
         if plan.n_runs:
-            for c in [c for c in range(52) if nat[c]]:
-                rank_cnt[RANK_OF[c]] += nat[c]
-                masks[c // 13] |= 1 << (c % 13)
-        else:
-            for c in [c for c in range(52) if nat[c]]:
-                rank_cnt[RANK_OF[c]] += nat[c]
+            masks = [sum(compress(RANK_BITS, nat[base:base + 13])) for base in (0, 13, 26, 39)]
         group_need = plan.group_need(rules, self.n_wilds) if plan.n_groups else INF
         groupable_rank = [count >= group_need for count in rank_cnt]
         self.dead_cards, dead_pts = remove_dead_naturals(rules, plan, nat, masks, groupable_rank, self.n_wilds)
         dead_cnt = len(self.dead_cards)
         if dead_cnt:
-            rank_cnt[1:] = [a + b + c + d for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52],
-                                                                   strict=True)]
+            rank_cnt[1:] = map(sum, zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52], strict=True))
         self.dead_pts, self.dead_cnt = dead_pts, dead_cnt
         budget = self.total - plan.need - dead_cnt
         if budget < 0 or (self.require_all and dead_cnt):

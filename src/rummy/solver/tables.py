@@ -47,7 +47,7 @@ class VariantRules:
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
         "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
-        "plans_by_id", "windows_memo",
+        "plans_by_id", "windows_memo", "value_sums_memo",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -73,6 +73,7 @@ class VariantRules:
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
         self.run_capable_memo: dict[tuple[int, int, int], int] = {}
         self.windows_memo: dict[int, tuple[int, ...]] = {}
+        self.value_sums_memo: dict[int, tuple[list[int], list[int]]] = {}  # (at most 8192 masks)
         self.run_points_memo: dict[tuple[int, int], tuple[int, ...]] = {}
         self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = {}
         self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = {}
@@ -151,29 +152,21 @@ class VariantRules:
         if found is not None:
             return found
         lo, hi = self.lo, self.hi
-        value_points = [self.rank_points[(v - 1) % 13 + 1] if mask >> ((v - 1) % 13) & 1 else -1
-                        for v in range(16)]
+        points_before, gaps = self._value_sums(mask)
         best_from = [0] * 16
-        best = total = gaps = 0
-        b = lo - 1  # the window [a, b] holds at most ``wilds`` gaps and 13 values; ``total``: its points
+        g = 0  # gaps[g]: the first gap at or after a
+        n_gaps = len(gaps)
         for a in range(lo, hi + 1):
-            while b < hi and b - a < 12:
-                p = value_points[b + 1]
-                if p < 0:
-                    if gaps == wilds:
-                        break
-                    gaps += 1
-                else:
-                    total += p
-                b += 1
-            if b < a:  # empty window (a is a gap and no wild is left for it)
-                b = a
-                continue
-            if value_points[a] >= 0:
-                best_from[a] = total
-                total -= value_points[a]
-            else:
-                gaps -= 1
+            while g < n_gaps and gaps[g] < a:
+                g += 1
+            if g < n_gaps and gaps[g] == a:
+                continue  # (a run's points from a gap are those from the next value: the suffix maximum below)
+            # The longest run from a: up to the value before the (wilds+1)-th gap from a, 13 values at most.
+            b = a + 12 if a + 12 < hi else hi
+            if g + wilds < n_gaps and gaps[g + wilds] <= b:
+                b = gaps[g + wilds] - 1
+            best_from[a] = points_before[b + 1] - points_before[a]
+        best = 0
         for a in range(hi, -1, -1):
             if best_from[a] > best:
                 best = best_from[a]
@@ -183,6 +176,25 @@ class VariantRules:
             self.run_points_memo.clear()
         self.run_points_memo[key] = result
         return result
+
+    def _value_sums(self, mask: int) -> tuple[list[int], list[int]]:
+        """Per run value v (0…15): the points of the values below v that ``mask`` holds; and the values from ``lo``
+        to ``hi`` it lacks, in order (memoised per mask)."""
+        found = self.value_sums_memo.get(mask)
+        if found is not None:
+            return found
+        rank_points = self.rank_points
+        points_before = [0] * 16
+        gaps: list[int] = []
+        total = 0
+        for v in range(15):
+            if mask >> ((v - 1) % 13) & 1:
+                total += rank_points[(v - 1) % 13 + 1]
+            elif self.lo <= v <= self.hi:
+                gaps.append(v)
+            points_before[v + 1] = total
+        found = self.value_sums_memo[mask] = (points_before, gaps)
+        return found
 
     def best_run(self, mask: int, wilds: int, lmin: int) -> tuple[int, int, int, int] | None:
         """The run holding the most points of naturals (then the fewest wilds; then the lowest (low, high)
@@ -315,7 +327,7 @@ class ContractPlan:
     __slots__ = (
         "slots", "impossible", "need", "n_runs", "run_index", "run_mins", "run_same", "run_last_block",
         "run_window", "n_groups", "group_index", "group_slots", "group_same", "group_last_block", "has_pair",
-        "label_ok", "group_need_table",
+        "label_ok", "group_need_table", "first_group_wilds",
     )
 
     def __init__(self, rules: VariantRules, slots: tuple[Slot, ...]) -> None:
@@ -359,6 +371,9 @@ class ContractPlan:
         )
         # group_need_table[w]: fewest naturals of a rank that can make some group slot with w wilds available.
         self.group_need_table = [self._compute_group_need(rules, w) for w in range(16)]
+        # first_group_wilds[n]: rules.wild_range(n, (the first group slot,)), for n < 33 naturals.
+        self.first_group_wilds = tuple(rules.wild_range(n, (self.group_slots[0][:2],)) for n in range(33)) \
+            if groups else ()
 
     def _compute_group_need(self, rules: VariantRules, wilds: int) -> int:
         best = INF
@@ -421,11 +436,10 @@ def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int]
     dead: list[int] = []
     dead_pts = 0
     if not plan.n_runs:  # (``masks`` are not kept then) every natural of a rank no group can take is dead
-        for c in range(52):
-            if nat[c] and not groupable_rank[RANK_OF[c]]:
-                dead.extend([c] * nat[c])
-                dead_pts += nat[c] * points[c]
-                nat[c] = 0
+        for c in [c for r in range(1, 14) if not groupable_rank[r] for c in range(r - 1, 52, 13) if nat[c]]:
+            dead.extend([c] * nat[c])
+            dead_pts += nat[c] * points[c]
+            nat[c] = 0
         return dead, dead_pts
     loose_ranks = 0  # ranks no group can take (bit r-1)
     for r in range(1, 14):
