@@ -13,7 +13,7 @@ from rummy.cards import CARD_COUNT
 from rummy.engine import lay_down
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import spare_builds
-from rummy.engine.meld_offers import accepted_layoffs, split_halves
+from rummy.engine.meld_offers import accepted_layoffs, split_halves, valid_meld
 from rummy.engine.table_offers import table_offers
 from rummy.errors import MeldError
 from rummy.game import Game, Phase, new_game
@@ -26,10 +26,11 @@ from rummy.variants import Variant
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic"]
 
 
-def uniform_states(variant: str, seed: int, decisions: int) -> Iterator[tuple[Game, int]]:
+def uniform_states(variant: str, seed: int, decisions: int,
+                   options: dict[str, object] | None = None) -> Iterator[tuple[Game, int]]:
     """(game, seat to act) along a uniformly random game (hands grow large, tables fill)."""
     rng = random.Random(seed)
-    game = new_game(variant, 4, seed=seed)
+    game = new_game(variant, 4, seed=seed, options=options)
     for _ in range(decisions):
         if game.game_over:
             return
@@ -53,10 +54,17 @@ def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[int, str | Non
     return accepted
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_table_offers_agree_with_trying_every_card_and_every_spare_build(variant: str) -> None:
+# House rules that change which spare-card melds are valid: the wild policy, wild twos natural in place.
+WILD_RULE_MIXES = [("progressive-15", {"wild_policy": "not_outnumber", "twos_natural_in_place": True}),
+                   ("progressive-buy-it", {"wild_policy": "at_most_one"}),
+                   ("may-i", {"twos_natural_in_place": True}), ("may-i", {"wild_policy": "none"})]
+
+
+@pytest.mark.parametrize(("variant", "options"), [(variant, {}) for variant in VARIANTS] + WILD_RULE_MIXES)
+def test_table_offers_agree_with_trying_every_card_and_every_spare_build(variant: str,
+                                                                       options: dict[str, object]) -> None:
     tables = 0
-    for game, seat in uniform_states(variant, 1, 700):
+    for game, seat in uniform_states(variant, 1, 700, options):
         if game.phase is not Phase.PLAY or not game.table:
             continue
         tables += 1
@@ -68,8 +76,10 @@ def test_table_offers_agree_with_trying_every_card_and_every_spare_build(variant
         for used, cards, kind in spare_builds(game.table, game.variant, hand):
             rests = tuple(MeldSpec(m.kind if m.kind != "pair" else "set", rest) for m, _, rest in used)
             slow.append((tuple(m.id for m, _, _ in used), (*rests, MeldSpec(kind, cards)), len(cards) - len(used)))
-        fast = [build[:3] for build in table_offers(game.table, game.variant).spare_builds(hand, held)]
-        assert fast == slow
+        builds = list(table_offers(game.table, game.variant).spare_builds(hand, held))
+        assert [(build.sources, build.melds(), build.from_hand) for build in builds] == slow
+        for build in builds:  # judged from counts: as valid as its melds written out
+            assert build.valid == all(valid_meld(meld, game.variant) for meld in build.melds())
     assert tables > 50
 
 
@@ -168,8 +178,8 @@ def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(
                 candidates = [Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
                               for target, meld, index in offers.splits
                               if hand[target] and (halves := split_halves(meld, index, game.variant)) is not None]
-                candidates += [Action(seat, Verb.REARRANGE, sources=sources, melds=melds)
-                               for sources, melds, _, _ in offers.spare_builds(hand, held)]
+                candidates += [Action(seat, Verb.REARRANGE, sources=build.sources, melds=build.melds())
+                               for build in offers.spare_builds(hand, held)]
                 assert [a for a in moves if a.verb is Verb.REARRANGE] == [a for a in candidates if game.is_legal(a)]
                 owing += 1
             game.apply(random_choice(moves, rng))

@@ -24,7 +24,7 @@ from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
-from rummy.engine.table_offers import TableOffers, table_offers
+from rummy.engine.table_offers import SpareBuild, TableOffers, table_offers
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
@@ -325,18 +325,23 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
                 action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
                 if _applies(game, action):
                     yield action
-    for sources, melds, from_hand, valid in offers.spare_builds(hand, held):
-        if (quick and size - from_hand >= 2) or (takers and size - from_hand >= 3 and takers.difference(sources)):
-            if valid:
-                yield _deferred_rearrangement(seat, sources, melds)
+    for build in offers.spare_builds(hand, held):
+        kept = size - build.from_hand
+        if (quick and kept >= 2) or (takers and kept >= 3 and takers.difference(build.sources)):
+            if build.valid:
+                yield Deferred(Verb.REARRANGE, partial(_spare_rearrangement, seat, build))
         else:
-            action = Action(seat, Verb.REARRANGE, sources=sources, melds=melds)
+            action = _spare_rearrangement(seat, build)
             if _applies(game, action):
                 yield action
 
 
 def _deferred_rearrangement(seat: int, sources: tuple[int, ...], melds: tuple[MeldSpec, ...]) -> Deferred:
     return Deferred(Verb.REARRANGE, partial(Action, seat, Verb.REARRANGE, sources=sources, melds=melds))
+
+
+def _spare_rearrangement(seat: int, build: SpareBuild) -> Action:
+    return Action(seat, Verb.REARRANGE, sources=build.sources, melds=build.melds())
 
 
 def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:

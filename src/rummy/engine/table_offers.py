@@ -58,10 +58,34 @@ def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
     return layoffs, swaps, splits
 
 
-#: A rearrangement pulling spare table cards into a new meld: the source meld ids, the melds after it (each
-#: source without its spare card, then the new meld), how many cards the new meld takes from the hand, and
-#: whether every meld after it is valid.
-SpareBuild = tuple[tuple[int, ...], tuple[MeldSpec, ...], int, bool]
+class SpareBuild:
+    """A rearrangement pulling spare table cards into a new meld.
+
+    Whether it is valid is judged from counts when it is found; its melds are written out when first asked for
+    (most listings only count it).
+    """
+
+    __slots__ = ("sources", "from_hand", "valid", "_used", "_kind", "_cards", "_variant", "_melds")
+
+    def __init__(self, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int, new_valid: bool,
+                 variant: Variant) -> None:
+        #: The ids of the melds the spare cards come from, one card each.
+        self.sources = tuple(spare[0].id for spare in used)
+        #: How many cards of the new meld come from the hand.
+        self.from_hand = from_hand
+        #: Whether every meld after it is valid: each source without its spare card, and the new meld.
+        self.valid = new_valid and all(_rest(spare, variant)[1] for spare in used)
+        self._used = used
+        self._kind = kind
+        self._cards = cards
+        self._variant = variant
+        self._melds: tuple[MeldSpec, ...] | None = None
+
+    def melds(self) -> tuple[MeldSpec, ...]:
+        """The melds after it: each source without its spare card, then the new meld."""
+        if self._melds is None:
+            self._melds = (*(_rest(spare, self._variant)[0] for spare in self._used), MeldSpec(self._kind, self._cards))
+        return self._melds
 
 
 class TableOffers:
@@ -153,7 +177,10 @@ class TableOffers:
         wild_count = sum(1 for u in used if wild[u[1]])
         if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
             return None
-        return self._spare_build(used, MeldSpec("set", own + tuple(u[1] for u in used)), len(own))
+        cards = own + tuple(u[1] for u in used)
+        if variant.twos_natural_in_place and rank == 2:  # a wild two is a natural two here
+            wild_count = sum(1 for u in used if wild[u[1]] and u[1] % 13 != 1)
+        return self._new_build(used, "set", cards, len(own), wild_count)
 
     def _exact_spares(self, suit: int) -> int:
         """The values (bits 1…14) of ``suit`` whose card is a spare natural of the table."""
@@ -220,30 +247,26 @@ class TableOffers:
         wild_count = sum(1 for c in cards if wild[c])
         if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
             return None
-        return self._spare_build(used, MeldSpec("run", tuple(cards)), bin(window).count("1"))
+        if variant.twos_natural_in_place and low <= 2 < low + len(cards) and wild[cards[2 - low]]:
+            two = cards[2 - low]
+            if two != JOKER and two % 13 == 1 and two // 13 == suit:  # a wild two of the suit in its place
+                wild_count -= 1
+        return self._new_build(used, "run", tuple(cards), window.bit_count(), wild_count)
 
-    def _spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
-        """The rearrangement moving the spares ``used`` into ``new``, with whether all its melds are valid
-        (memoised across tables on the spares' identity: a spare keeps its meld alive)."""
-        key = (tuple(map(id, used)), new, id(self.variant))
-        hit = _BUILDS.get(key)
-        if hit is not None and hit[1] is self.variant and all(a is b for a, b in zip(hit[0], used, strict=True)):
-            return hit[2][0], hit[2][1], from_hand, hit[2][3]
-        build = self._new_spare_build(used, new, from_hand)
-        if len(_BUILDS) > 100_000:
-            _BUILDS.clear()
-        _BUILDS[key] = (tuple(used), self.variant, build)
-        return build
-
-    def _new_spare_build(self, used: list[Spare], new: MeldSpec, from_hand: int) -> SpareBuild:
-        rests = []
-        valid = True
-        for spare in used:
-            rest = _rest(spare, self.variant)
-            rests.append(rest[0])
-            valid = valid and rest[1]
-        return (tuple(spare[0].id for spare in used), (*rests, new), from_hand,
-                valid and valid_meld(new, self.variant))
+    def _new_build(self, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int,
+                   wild_count: int) -> SpareBuild:
+        """The rearrangement moving the spares ``used`` into a new meld of ``cards`` (``wild_count`` of them
+        wild where they stand).  Built as above, the new meld holds naturals of one rank, or of one suit at
+        their own values, and cards enough, so the variant's wild policy alone decides whether it is valid
+        (a joker that is not wild is judged in full)."""
+        variant = self.variant
+        if JOKER in cards and not wild_flags(variant)[JOKER]:
+            new_valid = valid_meld(MeldSpec(kind, cards), variant)
+        else:
+            policy = variant.wild_policy
+            new_valid = not ((policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
+                             or (policy is WildPolicy.AT_MOST_ONE and wild_count > 1))
+        return SpareBuild(used, kind, cards, from_hand, new_valid, variant)
 
 
 # (arguments of _run_windows) -> its answer.
@@ -289,10 +312,6 @@ def _rest(spare: Spare, variant: Variant) -> tuple[MeldSpec, bool]:
         _RESTS.clear()
     _RESTS[id(spare)] = (spare, variant, rest)
     return rest
-
-
-# (ids of the spares used, the new meld, id of the variant) -> (the spares, the variant, the rearrangement).
-_BUILDS: dict[tuple[tuple[int, ...], MeldSpec, int], tuple[tuple[Spare, ...], Variant, SpareBuild]] = {}
 
 
 def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
