@@ -12,27 +12,15 @@ from rummy.cards import CARD_COUNT, JOKER, parse_card
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.lay_down import can_lay_down_now
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, split_points
-from rummy.errors import MeldError
 from rummy.game import new_game
 from rummy.house_rules import get_variant
-from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
+from rummy.melds import MeldSpec, TableMeld, lay_off, table_meld
 from rummy.solver import first_lay_down
 from rummy.variants import RUN, Slot, Variant
+from tests.test_table_offers import every_layoff
 
 VARIANTS = [("progressive-buy-it", {}), ("progressive-15", {}), ("may-i", {}),
             ("may-i", {"twos_natural_in_place": True})]
-
-
-def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[int, str | None]]:
-    accepted = []
-    for card in range(CARD_COUNT):
-        for end in layoff_ends(meld, card, variant):
-            try:
-                lay_off(meld, card, end, variant)
-            except MeldError:
-                continue
-            accepted.append((card, end))
-    return accepted
 
 
 def every_split_point(meld: TableMeld, variant: Variant) -> list[tuple[int, int]]:
