@@ -70,11 +70,16 @@ class SpareBuild:
     def __init__(self, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int, new_valid: bool,
                  variant: Variant) -> None:
         #: The ids of the melds the spare cards come from, one card each.
-        self.sources = tuple(spare[0].id for spare in used)
+        self.sources = tuple([spare[0].id for spare in used])
         #: How many cards of the new meld come from the hand.
         self.from_hand = from_hand
         #: Whether every meld after it is valid: each source without its spare card, and the new meld.
-        self.valid = new_valid and all(_rest(spare, variant)[1] for spare in used)
+        self.valid = new_valid
+        if new_valid:
+            for spare in used:
+                if not _rest(spare, variant)[1]:
+                    self.valid = False
+                    break
         self._used = used
         self._kind = kind
         self._cards = cards
@@ -231,20 +236,22 @@ class TableOffers:
         _, wild_spares, by_card, _ = self._spares
         cards: list[Card] = []
         used: list[Spare] = []
+        wild_count = 0
         for offset in range(variant.run_min):
             value = low + offset
             card = suit * 13 + (0 if value == 14 else value - 1)
             if window >> offset & 1:
-                cards.append(card)
+                cards.append(card)  # a natural of the hand
                 continue
-            pick = _free(by_card.get(card, []), used)
+            exact = by_card.get(card)
+            pick = None if exact is None else _free(exact, used)
             if pick is None:
                 pick = _free(wild_spares, used)
-            if pick is None:
-                return None
+                if pick is None:
+                    return None
             used.append(pick)
             cards.append(pick[1])
-        wild_count = sum(1 for c in cards if wild[c])
+            wild_count += wild[pick[1]]
         if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
             return None
         if variant.twos_natural_in_place and low <= 2 < low + len(cards) and wild[cards[2 - low]]:
