@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummy.actions import PLAY_STEP_VERBS, Action, Verb
-from rummy.cards import CARD_COUNT, Card, card_name, to_counts
+from rummy.cards import CARD_COUNT, Card, card_name
 from rummy.engine.state import GameState
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import (
@@ -319,22 +319,15 @@ def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action:
         raise _illegal("rearrange-sources", action, "a meld is named twice")
     indexes = [_find_meld(scratch, number, action) for number in step.sources]
     sources = [scratch.table[i] for i in indexes]
-    source_counts = to_counts([c for m in sources for c in m.cards])
-    result_counts = to_counts([c for spec in step.melds for c in spec.cards])
-    from_hand: list[Card] = []
-    for card in range(CARD_COUNT):
-        extra = result_counts[card] - source_counts[card]
-        if extra < 0:
-            raise _illegal("rearrange-card-lost", action,
-                           f"{card_name(card)} would leave the table: every table card must stay in the new melds")
-        from_hand.extend([card] * extra)
+    table_cards = sorted(c for m in sources for c in m.cards)
+    from_hand = _cards_from_hand(table_cards, [c for spec in step.melds for c in spec.cards], action)
     if variant.rearrange_mode is RearrangeMode.SEED000 and not from_hand:
         raise _illegal("rearrange-needs-hand-card", action, "a rearrangement must play at least one card from the hand")
     for spec in step.melds:
         if spec.kind not in ("set", "run"):
             raise _illegal("meld-kind", action, f"{spec} is not a set or run")
     new = [_build(state, scratch, spec, action) for spec in step.melds]
-    if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, source_counts):
+    if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, table_cards):
         raise _illegal("rearrange-new-meld", action, "every new meld must contain a card that was on the table")
     _take_cards(state, scratch, from_hand, action)
     owners: dict[Card, int] = {}
@@ -347,13 +340,30 @@ def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action:
     scratch.played = True
 
 
-def _each_keeps_table_card(melds: Sequence[TableMeld], source_counts: Sequence[int]) -> bool:
-    """Whether every meld can be given a distinct table card (bipartite matching)."""
-    slots = [card for card, count in enumerate(source_counts) for _ in range(count)]
+def _cards_from_hand(table_cards: Sequence[Card], new_cards: Sequence[Card], action: Action) -> list[Card]:
+    """The cards (ascending) a rearrangement of ``table_cards`` into melds of ``new_cards`` takes from the hand;
+    raises when a table card would be left out."""
+    extra: dict[Card, int] = {}
+    for card in new_cards:
+        extra[card] = extra.get(card, 0) + 1
+    for card in table_cards:
+        extra[card] = extra.get(card, 0) - 1
+    from_hand: list[Card] = []
+    for card in sorted(extra):
+        count = extra[card]
+        if count < 0:
+            raise _illegal("rearrange-card-lost", action,
+                           f"{card_name(card)} would leave the table: every table card must stay in the new melds")
+        from_hand.extend([card] * count)
+    return from_hand
+
+
+def _each_keeps_table_card(melds: Sequence[TableMeld], table_cards: Sequence[Card]) -> bool:
+    """Whether every meld can be given a distinct card of ``table_cards`` (bipartite matching)."""
     match: dict[int, int] = {}
 
     def assign(meld_index: int, seen: set[int]) -> bool:
-        for slot, card in enumerate(slots):
+        for slot, card in enumerate(table_cards):
             if card in melds[meld_index].cards and slot not in seen:
                 seen.add(slot)
                 if slot not in match or assign(match[slot], seen):
