@@ -337,7 +337,8 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
                 "layoff-does-not-fit", f"{card_name(card)} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
             )
         wilds = meld.wilds + (0 if natural else 1)
-        _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
+        if variant.wild_policy is not WildPolicy.NONE:  # (spares formatting the meld's name on every lay-off)
+            _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
         return _changed(meld, meld.cards + (card,), meld.low, wilds)
     low_ok, high_ok = _run_ends_open(meld, variant)
     if wild:
@@ -357,7 +358,8 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
     value = meld.low - 1 if end == "low" else meld.high + 1
     natural = _natural_here(card, variant, _rank_at(value), meld.suit)
     wilds = meld.wilds + (0 if natural else 1)
-    _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"run {meld.id}")
+    if variant.wild_policy is not WildPolicy.NONE:
+        _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"run {meld.id}")
     if end == "low":
         return _changed(meld, (card,) + meld.cards, meld.low - 1, wilds)
     return _changed(meld, meld.cards + (card,), meld.low, wilds)

@@ -160,9 +160,19 @@ def _take_cards(state: GameState, scratch: TurnScratch, cards: Sequence[Card], a
     scratch.size -= len(cards)
 
 
-def _build(state: GameState, scratch: TurnScratch, spec: MeldSpec, action: Action) -> TableMeld:
+def _take_card(state: GameState, scratch: TurnScratch, card: Card, action: Action) -> None:
+    """:func:`_take_cards` of one card (a lay-off, swap or relocation)."""
+    if not scratch.hand[card]:
+        raise _illegal("card-not-in-hand", action, f"p{state.active} holds 0 × {card_name(card)}, 1 needed")
+    scratch.hand[card] -= 1
+    scratch.size -= 1
+
+
+def _build(state: GameState, scratch: TurnScratch, spec: MeldSpec, action: Action, owner: int | None = None
+           ) -> TableMeld:
+    """The new meld of ``spec`` with the next meld id, owned by ``owner`` (default: the active player)."""
     try:
-        meld = table_meld(spec, state.variant, scratch.next_meld_id, state.active, None)
+        meld = table_meld(spec, state.variant, scratch.next_meld_id, state.active if owner is None else owner, None)
     except MeldError as error:
         raise _illegal(error.rule, action, str(error)) from None
     scratch.next_meld_id += 1
@@ -301,7 +311,7 @@ def _play_onto_meld(state: GameState, scratch: TurnScratch, step: Action, action
         meld, to_hand = change(scratch.table[index], card)
     except MeldError as error:
         raise _illegal(error.rule, action, str(error)) from None
-    _take_cards(state, scratch, [card], action)
+    _take_card(state, scratch, card, action)
     scratch.table[index] = meld
     scratch.played = True
     if to_hand is not None:
@@ -326,16 +336,15 @@ def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action:
     for spec in step.melds:
         if spec.kind not in ("set", "run"):
             raise _illegal("meld-kind", action, f"{spec} is not a set or run")
-    new = [_build(state, scratch, spec, action) for spec in step.melds]
-    if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, table_cards):
-        raise _illegal("rearrange-new-meld", action, "every new meld must contain a card that was on the table")
-    _take_cards(state, scratch, from_hand, action)
-    owners: dict[Card, int] = {}
+    owners: dict[Card, int] = {}  # each new meld belongs to the owner of its first card that was on the table
     for meld in sources:
         for card in meld.cards:
             owners.setdefault(card, meld.owner)
-    new = [TableMeld(m.id, m.kind, next((owners[c] for c in m.cards if c in owners), state.active),
-                     m.cards, m.rank, m.suit, m.low, m.wilds) for m in new]
+    new = [_build(state, scratch, spec, action, next((owners[c] for c in spec.cards if c in owners), state.active))
+           for spec in step.melds]
+    if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, table_cards):
+        raise _illegal("rearrange-new-meld", action, "every new meld must contain a card that was on the table")
+    _take_cards(state, scratch, from_hand, action)
     scratch.table = [m for i, m in enumerate(scratch.table) if i not in indexes] + new
     scratch.played = True
 
