@@ -55,11 +55,12 @@ def eligible(state: GameState, discarder: int) -> list[int]:
     if not rules.claims_open or not stock_drawable(state, rules.penalty_cards, removing_top=True):
         return []
     seats = []
-    for distance in range(1, state.n):
-        seat = (state.active + distance) % state.n
-        if claim_allowance_left(state, seat) and (variant.claim_allowed_when_down or not state.down[seat]) and (
-            variant.discarder_may_claim or seat != discarder
-        ):
+    n, active, unlimited = state.n, state.active, rules.claim_limit is None
+    for distance in range(1, n):
+        seat = (active + distance) % n
+        if (unlimited or claim_allowance_left(state, seat)) and (
+            variant.claim_allowed_when_down or not state.down[seat]
+        ) and (variant.discarder_may_claim or seat != discarder):
             seats.append(seat)
     return seats
 
