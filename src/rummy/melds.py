@@ -23,6 +23,9 @@ from rummy.variants import Variant
 
 GROUP_KINDS = ("set", "pair")
 
+# Read once (a member read off its Enum class is slow in Python 3.11).
+_NO_WILD_LIMIT, _NOT_OUTNUMBER, _AT_MOST_ONE = WildPolicy.NONE, WildPolicy.NOT_OUTNUMBER, WildPolicy.AT_MOST_ONE
+
 
 @dataclass(frozen=True, slots=True)
 class MeldSpec:
@@ -112,12 +115,12 @@ def _natural_here(card: Card, variant: Variant, stands_for_rank: int, stands_for
 
 def _check_wild_policy(variant: Variant, wilds: int, naturals: int, what: object) -> None:
     """Raise when ``what`` (a meld or its name, formatted only into the error) holds too many wilds."""
-    if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wilds > naturals:
+    if variant.wild_policy is _NOT_OUTNUMBER and wilds > naturals:
         raise MeldError(
             "wilds-outnumber-naturals",
             f"{what} would hold {wilds} wild cards and only {naturals} natural cards",
         )
-    if variant.wild_policy is WildPolicy.AT_MOST_ONE and wilds > 1:
+    if variant.wild_policy is _AT_MOST_ONE and wilds > 1:
         raise MeldError("too-many-wilds", f"{what} would hold {wilds} wild cards; at most one allowed")
 
 
@@ -236,18 +239,50 @@ def check_book(spec: MeldSpec, variant: Variant) -> None:
 
 def table_meld(spec: MeldSpec, variant: Variant, meld_id: int, owner: int,
                min_size: int | None = None) -> TableMeld:
-    """Validate ``spec`` and build the table meld; raises :class:`MeldError`."""
+    """Validate ``spec`` and build the table meld; raises :class:`MeldError`.
+
+    What a valid spec stands for is worked out once (:func:`meld_facts`); only the id and owner are new.
+    """
+    rank, suit, low, wilds = meld_facts(spec, variant, min_size)
+    return TableMeld(meld_id, spec.kind, owner, spec.cards, rank, suit, low, wilds)
+
+
+#: The facts of a valid meld: its rank (groups), suit and lowest value (runs) and wild count.
+MeldFacts = tuple[int, int, int, int]
+
+# (meld spec, id of its variant, the least size it was checked against) -> (the variant, the spec's facts).
+# A spec is immutable and its validity a pure function of it, the variant and the size; only valid specs are
+# kept (an invalid one is judged again, so it raises its error afresh).
+_FACTS: dict[tuple[MeldSpec, int, int], tuple[Variant, MeldFacts]] = {}
+
+
+def meld_facts(spec: MeldSpec, variant: Variant, min_size: int | None = None) -> MeldFacts:
+    """Validate ``spec`` (``min_size`` defaults to the variant's for its kind) and return its facts as
+    ``(rank, suit, low, wilds)``; raises :class:`MeldError`.  Memoised for valid specs."""
+    kind = spec.kind
+    if min_size is None:
+        min_size = variant.run_min if kind == "run" else variant.group_min if kind == "set" else 2
+    key = (spec, id(variant), min_size)
+    hit = _FACTS.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    facts = _work_out_meld_facts(spec, variant, min_size)
+    if len(_FACTS) > 100_000:
+        _FACTS.clear()
+    _FACTS[key] = (variant, facts)
+    return facts
+
+
+def _work_out_meld_facts(spec: MeldSpec, variant: Variant, min_size: int) -> MeldFacts:
     if spec.kind == "run":
-        suit, low, wilds = check_run(spec, variant, variant.run_min if min_size is None else min_size)
-        return TableMeld(meld_id, "run", owner, spec.cards, suit=suit, low=low, wilds=wilds)
+        suit, low, wilds = check_run(spec, variant, min_size)
+        return 0, suit, low, wilds
     if spec.kind in GROUP_KINDS:
-        if min_size is None:
-            min_size = variant.group_min if spec.kind == "set" else 2
         rank, wilds = check_group(spec, variant, min_size)
-        return TableMeld(meld_id, spec.kind, owner, spec.cards, rank=rank, wilds=wilds)
+        return rank, -1, 0, wilds
     if spec.kind == "book":
         check_book(spec, variant)
-        return TableMeld(meld_id, "book", owner, spec.cards)
+        return 0, -1, 0, 0
     raise MeldError("meld-kind", f"{spec}: unknown meld kind {spec.kind!r}")
 
 
@@ -305,7 +340,8 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
                 "layoff-does-not-fit", f"{card_name(card)} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
             )
         wilds = meld.wilds + (0 if natural else 1)
-        _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
+        if variant.wild_policy is not _NO_WILD_LIMIT:  # (spares formatting the meld's name on every lay-off)
+            _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
         return _changed(meld, meld.cards + (card,), meld.low, wilds)
     low_ok, high_ok = _run_ends_open(meld, variant)
     if wild:
@@ -325,7 +361,8 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
     value = meld.low - 1 if end == "low" else meld.high + 1
     natural = _natural_here(card, variant, _rank_at(value), meld.suit)
     wilds = meld.wilds + (0 if natural else 1)
-    _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"run {meld.id}")
+    if variant.wild_policy is not _NO_WILD_LIMIT:
+        _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"run {meld.id}")
     if end == "low":
         return _changed(meld, (card,) + meld.cards, meld.low - 1, wilds)
     return _changed(meld, meld.cards + (card,), meld.low, wilds)

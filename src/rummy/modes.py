@@ -67,12 +67,16 @@ class AceMode(StrEnum):
     @property
     def ace_high(self) -> bool:
         """Whether an ace may follow the king (run value 14)."""
-        return self is not AceMode.LOW_ONLY
+        return _RUN_BOUNDS[self][1] == 14
 
     @property
     def run_bounds(self) -> tuple[int, int]:
         """The lowest and highest run value allowed: 1 is the ace below the 2, 14 the ace above the king."""
-        return (2 if self is AceMode.HIGH_ONLY else 1, 14 if self.ace_high else 13)
+        return _RUN_BOUNDS[self]
+
+
+# The run bounds of each ace mode, looked up (reading members off AceMode, an Enum class, is slow in Python 3.11).
+_RUN_BOUNDS = {AceMode.LOW_OR_HIGH: (1, 14), AceMode.LOW_ONLY: (1, 13), AceMode.HIGH_ONLY: (2, 14)}
 
 
 class WildPolicy(StrEnum):

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from rummy.cards import JOKER, Card, make_card, rank_of
 from rummy.engine.state import GameState
 from rummy.errors import MeldError
-from rummy.melds import TableMeld, lay_off, swap_wild
+from rummy.melds import TableMeld, lay_off, layoff_ends, swap_wild
 from rummy.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.variants import Variant
 
@@ -38,6 +38,8 @@ def _any_layoff(game: GameState, pool: list[int]) -> bool:
     held = [card for card in range(len(pool)) if pool[card] > 0]
     for meld in game.table:
         for card in held:
+            if not layoff_ends(meld, card, game.variant):
+                continue  # lay_off would refuse it at every end
             try:
                 lay_off(meld, card, None, game.variant)
                 return True
@@ -278,8 +280,9 @@ def locked_out(game: GameState, seat: int) -> bool:
 def is_deadlocked(game: GameState) -> bool:
     """Whether no card off the table can ever be played (see the module docstring)."""
     variant = game.variant
-    if not all(down or locked_out(game, seat) for seat, down in enumerate(game.down)):
-        return False
+    for seat, down in enumerate(game.down):
+        if not down and not locked_out(game, seat):
+            return False
     if not any(game.down):
         return True
     if variant.new_melds_after_laydown:

@@ -125,8 +125,8 @@ class GameState:
         """An independent copy (its own RNG in the same state); cards and melds are immutable, so lists
         of them are copied shallowly."""
         other = _shallow(self)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = random.Random.__new__(random.Random)  # left unseeded (seeding from the OS is costly): setstate
+        rng.setstate(self.rng.getstate())           # sets every part of its state
         other.rng = rng
         other.players = list(self.players)
         other.start_totals = list(self.start_totals)

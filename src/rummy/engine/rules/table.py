@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummy.actions import PLAY_STEP_VERBS, Action, Verb
-from rummy.cards import CARD_COUNT, Card, card_name, to_counts
+from rummy.cards import CARD_COUNT, Card, card_name
 from rummy.engine.state import GameState
 from rummy.errors import IllegalActionError, MeldError
 from rummy.melds import (
@@ -26,6 +26,8 @@ from rummy.melds import (
 )
 from rummy.modes import JokerSwap, RearrangeMode
 from rummy.variants import GROUP, RUN
+
+_BATCH = Verb.BATCH  # bound once: an Enum member read off its class is slow in Python 3.11
 
 
 @dataclass(slots=True)
@@ -73,7 +75,7 @@ def _illegal(rule: str, action: Action, reason: str) -> IllegalActionError:
 def check_table_play(state: GameState, action: Action) -> TurnScratch:
     """The table after ``action`` (a table step or a batch of them, judged as a whole); raises
     :class:`IllegalActionError` and changes nothing when it is illegal."""
-    steps = action.steps if action.verb is Verb.BATCH else (action,)
+    steps = action.steps if action.verb is _BATCH else (action,)
     scratch = scratch_of(state)
     for step in steps:
         if step.verb not in PLAY_STEP_VERBS:
@@ -160,9 +162,19 @@ def _take_cards(state: GameState, scratch: TurnScratch, cards: Sequence[Card], a
     scratch.size -= len(cards)
 
 
-def _build(state: GameState, scratch: TurnScratch, spec: MeldSpec, action: Action) -> TableMeld:
+def _take_card(state: GameState, scratch: TurnScratch, card: Card, action: Action) -> None:
+    """:func:`_take_cards` of one card (a lay-off, swap or relocation)."""
+    if not scratch.hand[card]:
+        raise _illegal("card-not-in-hand", action, f"p{state.active} holds 0 × {card_name(card)}, 1 needed")
+    scratch.hand[card] -= 1
+    scratch.size -= 1
+
+
+def _build(state: GameState, scratch: TurnScratch, spec: MeldSpec, action: Action, owner: int | None = None
+           ) -> TableMeld:
+    """The new meld of ``spec`` with the next meld id, owned by ``owner`` (default: the active player)."""
     try:
-        meld = table_meld(spec, state.variant, scratch.next_meld_id, state.active, None)
+        meld = table_meld(spec, state.variant, scratch.next_meld_id, state.active if owner is None else owner, None)
     except MeldError as error:
         raise _illegal(error.rule, action, str(error)) from None
     scratch.next_meld_id += 1
@@ -301,7 +313,7 @@ def _play_onto_meld(state: GameState, scratch: TurnScratch, step: Action, action
         meld, to_hand = change(scratch.table[index], card)
     except MeldError as error:
         raise _illegal(error.rule, action, str(error)) from None
-    _take_cards(state, scratch, [card], action)
+    _take_card(state, scratch, card, action)
     scratch.table[index] = meld
     scratch.played = True
     if to_hand is not None:
@@ -319,41 +331,50 @@ def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action:
         raise _illegal("rearrange-sources", action, "a meld is named twice")
     indexes = [_find_meld(scratch, number, action) for number in step.sources]
     sources = [scratch.table[i] for i in indexes]
-    source_counts = to_counts([c for m in sources for c in m.cards])
-    result_counts = to_counts([c for spec in step.melds for c in spec.cards])
-    from_hand: list[Card] = []
-    for card in range(CARD_COUNT):
-        extra = result_counts[card] - source_counts[card]
-        if extra < 0:
-            raise _illegal("rearrange-card-lost", action,
-                           f"{card_name(card)} would leave the table: every table card must stay in the new melds")
-        from_hand.extend([card] * extra)
+    table_cards = sorted(c for m in sources for c in m.cards)
+    from_hand = _cards_from_hand(table_cards, [c for spec in step.melds for c in spec.cards], action)
     if variant.rearrange_mode is RearrangeMode.SEED000 and not from_hand:
         raise _illegal("rearrange-needs-hand-card", action, "a rearrangement must play at least one card from the hand")
     for spec in step.melds:
         if spec.kind not in ("set", "run"):
             raise _illegal("meld-kind", action, f"{spec} is not a set or run")
-    new = [_build(state, scratch, spec, action) for spec in step.melds]
-    if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, source_counts):
-        raise _illegal("rearrange-new-meld", action, "every new meld must contain a card that was on the table")
-    _take_cards(state, scratch, from_hand, action)
-    owners: dict[Card, int] = {}
+    owners: dict[Card, int] = {}  # each new meld belongs to the owner of its first card that was on the table
     for meld in sources:
         for card in meld.cards:
             owners.setdefault(card, meld.owner)
-    new = [TableMeld(m.id, m.kind, next((owners[c] for c in m.cards if c in owners), state.active),
-                     m.cards, m.rank, m.suit, m.low, m.wilds) for m in new]
+    new = [_build(state, scratch, spec, action, next((owners[c] for c in spec.cards if c in owners), state.active))
+           for spec in step.melds]
+    if variant.rearrange_requires_table_card and not _each_keeps_table_card(new, table_cards):
+        raise _illegal("rearrange-new-meld", action, "every new meld must contain a card that was on the table")
+    _take_cards(state, scratch, from_hand, action)
     scratch.table = [m for i, m in enumerate(scratch.table) if i not in indexes] + new
     scratch.played = True
 
 
-def _each_keeps_table_card(melds: Sequence[TableMeld], source_counts: Sequence[int]) -> bool:
-    """Whether every meld can be given a distinct table card (bipartite matching)."""
-    slots = [card for card, count in enumerate(source_counts) for _ in range(count)]
+def _cards_from_hand(table_cards: Sequence[Card], new_cards: Sequence[Card], action: Action) -> list[Card]:
+    """The cards (ascending) a rearrangement of ``table_cards`` into melds of ``new_cards`` takes from the hand;
+    raises when a table card would be left out."""
+    extra: dict[Card, int] = {}
+    for card in new_cards:
+        extra[card] = extra.get(card, 0) + 1
+    for card in table_cards:
+        extra[card] = extra.get(card, 0) - 1
+    from_hand: list[Card] = []
+    for card in sorted(extra):
+        count = extra[card]
+        if count < 0:
+            raise _illegal("rearrange-card-lost", action,
+                           f"{card_name(card)} would leave the table: every table card must stay in the new melds")
+        from_hand.extend([card] * count)
+    return from_hand
+
+
+def _each_keeps_table_card(melds: Sequence[TableMeld], table_cards: Sequence[Card]) -> bool:
+    """Whether every meld can be given a distinct card of ``table_cards`` (bipartite matching)."""
     match: dict[int, int] = {}
 
     def assign(meld_index: int, seen: set[int]) -> bool:
-        for slot, card in enumerate(slots):
+        for slot, card in enumerate(table_cards):
             if card in melds[meld_index].cards and slot not in seen:
                 seen.add(slot)
                 if slot not in match or assign(match[slot], seen):
