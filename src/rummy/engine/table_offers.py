@@ -28,6 +28,9 @@ from rummy.melds import MeldSpec, TableMeld
 from rummy.modes import JokerSwap, WildPolicy
 from rummy.variants import Variant
 
+# Read for every spare-card meld: module globals, cheaper than Enum members (slow class lookup in Python 3.11).
+_NOT_OUTNUMBER, _AT_MOST_ONE = WildPolicy.NOT_OUTNUMBER, WildPolicy.AT_MOST_ONE
+
 _MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, Card, int, str | None], ...],
                     tuple[tuple[Card, TableMeld, int], ...]]
 
@@ -180,7 +183,7 @@ class TableOffers:
         if used is None:
             return None
         wild_count = sum(1 for u in used if wild[u[1]])
-        if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
+        if variant.wild_policy is _NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
             return None
         cards = own + tuple(u[1] for u in used)
         if variant.twos_natural_in_place and rank == 2:  # a wild two is a natural two here
@@ -252,7 +255,7 @@ class TableOffers:
             used.append(pick)
             cards.append(pick[1])
             wild_count += wild[pick[1]]
-        if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
+        if not used or (variant.wild_policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
             return None
         if variant.twos_natural_in_place and low <= 2 < low + len(cards) and wild[cards[2 - low]]:
             two = cards[2 - low]
@@ -271,8 +274,8 @@ class TableOffers:
             new_valid = valid_meld(MeldSpec(kind, cards), variant)
         else:
             policy = variant.wild_policy
-            new_valid = not ((policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
-                             or (policy is WildPolicy.AT_MOST_ONE and wild_count > 1))
+            new_valid = not ((policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
+                             or (policy is _AT_MOST_ONE and wild_count > 1))
         return SpareBuild(used, kind, cards, from_hand, new_valid, variant)
 
 
