@@ -184,3 +184,11 @@ def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(
                 owing += 1
             game.apply(random_choice(moves, rng))
     assert owing > 20
+
+
+@pytest.mark.parametrize(("variant", "options"), [(variant, {}) for variant in VARIANTS] + WILD_RULE_MIXES)
+def test_no_candidate_move_is_listed_twice(variant: str, options: dict[str, object]) -> None:
+    """A set holding several wilds offers each natural of its rank once for a swap, not once per wild."""
+    for game, seat in uniform_states(variant, 2, 1500, options):
+        moves = list(game.legal_actions(seat))
+        assert len(set(moves)) == len(moves), [str(a) for a in moves if moves.count(a) > 1]

@@ -124,24 +124,24 @@ def swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, s
 
 
 def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    if meld.is_run:
+        wanted = [meld.position_card(index) for index in wild_positions(meld, variant)]
+    elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
+        # any natural of the rank takes a wild of the set (the first): each one option, however many wilds
+        wanted = [make_card(meld.rank, suit) for suit in range(4)] if wild_positions(meld, variant) else []
+    else:
+        return ()
     options: list[tuple[Verb, Card, str | None]] = []
-    for index in wild_positions(meld, variant):
-        if meld.is_run:
-            wanted = [meld.position_card(index)]
-        elif variant.joker_swap is JokerSwap.TO_HAND and variant.joker_swap_in_groups and meld.rank:
-            wanted = [make_card(meld.rank, suit) for suit in range(4)]
-        else:
+    for card in wanted:
+        if variant.is_wild(card):
             continue
-        for card in wanted:
-            if variant.is_wild(card):
-                continue
-            if variant.joker_swap is JokerSwap.TO_HAND:
-                options.append((Verb.SWAP, card, None))
-            elif meld.is_run:
-                if variant.wild_relocation_scope is WildRelocationScope.HAND:
-                    options.append((Verb.MOVE, card, None))
-                else:
-                    options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
+        if variant.joker_swap is JokerSwap.TO_HAND:
+            options.append((Verb.SWAP, card, None))
+        elif meld.is_run:
+            if variant.wild_relocation_scope is WildRelocationScope.HAND:
+                options.append((Verb.MOVE, card, None))
+            else:
+                options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
     return tuple(options)
 
 
