@@ -317,7 +317,10 @@ def _rest(spare: Spare, variant: Variant) -> tuple[MeldSpec, bool]:
         return hit[2]
     meld = spare[0]
     spec = MeldSpec(meld.kind if meld.kind != "pair" else "set", spare[2])
-    rest = (spec, valid_meld(spec, variant))
+    # A set spares a card only while what it leaves has cards enough, a natural and no more wilds than the
+    # policy allows (deadlock.spare_cards), so that is valid; unless wild twos count as naturals there.
+    valid = (meld.kind == "set" and bool(meld.rank) and not variant.twos_natural_in_place) or valid_meld(spec, variant)
+    rest = (spec, valid)
     if len(_RESTS) > 100_000:
         _RESTS.clear()
     _RESTS[id(spare)] = (spare, variant, rest)
