@@ -115,6 +115,8 @@ class Game(GameState):
         """The waiting seat to ask first: in a claim window the nearest to the active player's left
         (the tie-break for simultaneous calls, rules.md §2.8)."""
         waiting = self.to_act
+        if len(waiting) == 1:
+            return waiting[0]
         if not waiting:
             raise UsageError(f"nobody is to act in phase {self.phase.value}")
         return min(waiting, key=lambda seat: (seat - self.active) % self.n)

@@ -22,7 +22,7 @@ from rummy.engine.state import GameState
 from rummy.errors import MeldError
 from rummy.melds import TableMeld, lay_off, layoff_ends, swap_wild
 from rummy.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
-from rummy.variants import Variant
+from rummy.variants import RoundRules, Variant
 
 
 def off_table_pool(game: GameState) -> list[int]:
@@ -269,12 +269,28 @@ def locked_out(game: GameState, seat: int) -> bool:
         claims_left = 0
     elif rules.claim_limit is None:
         return False
-    elif game.variant.claim_limit_scope is ClaimLimitScope.TABLE:
+    elif game.variant.claim_limit_scope is _TABLE_SCOPE:
         claims_left = max(0, rules.claim_limit - sum(game.claims_used))
     else:
         claims_left = max(0, rules.claim_limit - game.claims_used[seat])
     largest = game.sizes[seat] + 1 + claims_left * (1 + rules.penalty_cards)
-    return largest < sum(game.variant.meld_size(slot) for slot in rules.contract)
+    return largest < _contract_cards(game.variant, rules)
+
+
+_TABLE_SCOPE = ClaimLimitScope.TABLE  # read on every discard: a module global is cheaper than the Enum member
+# id of a round's rules -> (the rules, the fewest cards its contract takes under the variant).
+_CONTRACT_CARDS: dict[int, tuple[RoundRules, int]] = {}
+
+
+def _contract_cards(variant: Variant, rules: RoundRules) -> int:
+    """The fewest cards a lay-down of the round's contract takes (memoised on the rules, which belong to one
+    variant; the entry keeps them alive)."""
+    hit = _CONTRACT_CARDS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_CONTRACT_CARDS) > 1024:
+            _CONTRACT_CARDS.clear()
+        hit = _CONTRACT_CARDS[id(rules)] = (rules, sum(variant.meld_size(slot) for slot in rules.contract))
+    return hit[1]
 
 
 def is_deadlocked(game: GameState) -> bool:
