@@ -216,6 +216,10 @@ class TableOffers:
         _, wild_spares, _, by_rank = self._spares
         group_min = self.variant.group_min
         wanted = max(1, group_min - own)
+        if wanted == 1:  # the first spare of the rank, else the first wild one
+            first = by_rank.get(rank) or wild_spares
+            self._sets[key] = [first[0]] if first else None
+            return self._sets[key]
         used: list[Spare] = []
         sources: set[int] = set()
         for spares in (by_rank.get(rank, ()), wild_spares):
