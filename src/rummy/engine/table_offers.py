@@ -271,15 +271,12 @@ class TableOffers:
                    wild_count: int) -> SpareBuild:
         """The rearrangement moving the spares ``used`` into a new meld of ``cards`` (``wild_count`` of them
         wild where they stand).  Built as above, the new meld holds naturals of one rank, or of one suit at
-        their own values, and cards enough, so the variant's wild policy alone decides whether it is valid
-        (a joker that is not wild is judged in full)."""
+        their own values, and cards enough, so the variant's wild policy alone decides whether it is valid.  (A
+        joker that is not wild never gets in: a spare of a rank is never a joker, and wild spares are wild.)"""
         variant = self.variant
-        if JOKER in cards and not wild_flags(variant)[JOKER]:
-            new_valid = valid_meld(MeldSpec(kind, cards), variant)
-        else:
-            policy = variant.wild_policy
-            new_valid = not ((policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
-                             or (policy is _AT_MOST_ONE and wild_count > 1))
+        policy = variant.wild_policy
+        new_valid = not ((policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
+                         or (policy is _AT_MOST_ONE and wild_count > 1))
         return SpareBuild(used, kind, cards, from_hand, new_valid, variant)
 
 
