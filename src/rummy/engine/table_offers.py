@@ -100,7 +100,7 @@ class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
     __slots__ = ("variant", "layoffs", "swaps", "splits", "_table", "_spares_found", "_sets", "_set_builds", "_runs",
-                 "_cover")
+                 "_cover", "_wild")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
@@ -121,6 +121,7 @@ class TableOffers:
         self._set_builds: dict[tuple[int, tuple[Card, ...]], SpareBuild | None] = {}
         self._runs: dict[tuple[int, int, int], SpareBuild | None] = {}
         self._cover: dict[int, int] = {}
+        self._wild = wild_flags(variant)
 
     @property
     def _spares(self) -> TableSpares:
@@ -135,7 +136,7 @@ class TableOffers:
         if not self._spares[0]:
             return
         variant = self.variant
-        wild = wild_flags(variant)
+        wild = self._wild
         low_bound, high_bound = variant.ace_mode.run_bounds
         in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
         by_rank: list[list[Card]] = [[] for _ in range(14)]  # the hand's naturals per rank
@@ -178,7 +179,7 @@ class TableOffers:
     def _set_build(self, rank: int, own: tuple[Card, ...]) -> SpareBuild | None:
         """The set of ``rank`` made of the hand's naturals ``own`` and spare table cards, or None."""
         variant = self.variant
-        wild = wild_flags(variant)
+        wild = self._wild
         used = self._set_spares(rank, min(len(own), variant.group_min))
         if used is None:
             return None
@@ -239,7 +240,7 @@ class TableOffers:
         """The run of ``suit`` from value ``low`` whose values in bit set ``window`` come from the hand and the
         others from spare table cards (each from a different meld), or None."""
         variant = self.variant
-        wild = wild_flags(variant)
+        wild = self._wild
         _, wild_spares, by_card, _ = self._spares
         cards: list[Card] = []
         used: list[Spare] = []
