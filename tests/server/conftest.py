@@ -107,8 +107,13 @@ class ServerProcess:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One server for the session: tables are independent, so tests share it."""
-    with ServerProcess(tmp_path_factory.mktemp("server") / "rummy.db") as server:
+    """One server for the session: tables are independent, so tests share it.
+
+    No computer takes a seat its person left (``reconnect_grace``): tests close their players when they end,
+    and a table whose every seat went to the computer would play on at ``bot_delay`` 0 for the rest of the
+    session (a contract game between weak bots may never end), taking a core from every test after it.
+    """
+    with ServerProcess(tmp_path_factory.mktemp("server") / "rummy.db", reconnect_grace=24 * 3600) as server:
         yield server
 
 
