@@ -32,7 +32,7 @@ SECTION_8_KEYS = [
     "round8_mode", "stock_refill", "depletion_check", "refill_keeps_top_discard", "exhaustion_scoring",
     "stalemate_detection", "two_points", "rummy_multiplier", "target_by_players", "tie_break",
     "settlement_unit", "kitty_split", "show_discard_history", "trade_requires_value_rule", "ace_purchasable_by",
-    "pc_discard_position", "book_ace_mode", "match_target", "max_turns",
+    "pc_discard_position", "book_ace_mode", "match_target", "max_turns", "washout_laps",
 ]
 
 BASIC_HANDS = [

@@ -265,3 +265,28 @@ def test_redacted_game_holds_nothing_hidden() -> None:
         total[c] += 1
     assert total == game.pack
     guess.apply(guess.legal_actions(guess.next_to_act())[0])
+
+
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+def test_a_hand_with_no_card_put_on_the_table_washes_out(variant_id: str) -> None:
+    """rules.md §2.9 washout: once ``washout_laps`` times round the table pass with no card put on the
+    table, the hand ends by exhaustion as the next turn would start; ``null`` turns the rule off."""
+    from rummy.actions import Verb
+    from rummy.game import Game, Phase
+
+    quiet = (Verb.PASS, Verb.DRAW, Verb.DISCARD)
+
+    def play_quietly(options: dict[str, object], turns: int) -> Game:
+        game = new_game(variant_id, 3, seed=5, options=options)
+        while game.phase is not Phase.ROUND_OVER and game.turns_played <= turns:
+            seat = game.next_to_act()
+            game.apply(next(a for a in game.legal_actions(seat) if a.verb in quiet))
+        return game
+
+    game = play_quietly({"washout_laps": 2}, 100)
+    assert game.phase is Phase.ROUND_OVER
+    assert game.turns_played == 2 * 3 and not game.table
+    assert game.results[-1].end == "exhausted" and game.results[-1].went_out is None
+    assert replay(loads(dumps(record_of(game)))).exit_code == 0
+    never = play_quietly({"washout_laps": None}, 2 * 3 + 1)
+    assert never.phase is not Phase.ROUND_OVER or never.results[-1].end != "exhausted"

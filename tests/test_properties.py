@@ -122,7 +122,7 @@ OPTION_VALUES: dict[str, list[object]] = {
     "exhaustion_scoring": ["penalty", "void"], "stalemate_detection": [True, False],
     "deal_size": [None, 5, 7, 10], "show_discard_history": [True, False], "pc_discard_position": ["in_place", "top"],
     "trade_requires_value_rule": [True, False], "book_ace_mode": ["high_only", "low_or_high"],
-    "max_turns": [None, 20],
+    "max_turns": [None, 20], "washout_laps": [None, 1, 30],
 }
 VARIANT_IDS = sorted({variant for variant, _ in TABLES})
 

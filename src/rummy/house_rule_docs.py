@@ -277,6 +277,9 @@ RULE_DOCS: dict[str, RuleDoc] = {
                                 "A hand that can no longer be won ends as a stalemate.", _collects),
     "max_turns": _doc("going_out", "Turn limit", "After this many turns the game ends as a draw.", _books,
                       null="no limit"),
+    "washout_laps": _doc("going_out", "Dead hand", "A hand ends as if the cards ran out once nobody has put "
+                         "a card on the table for this many times round the table.", _always,
+                         null="never"),
     # -- scoring -----------------------------------------------------------------------------------------
     "two_points": _doc("scoring", "Points for a 2", "What a 2 left in a hand counts.", _cards_game),
     "rummy_multiplier": _doc("scoring", "Going rummy multiplies",

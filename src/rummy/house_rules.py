@@ -283,6 +283,7 @@ OPTION_PARSERS: dict[str, tuple[str, Parser]] = {
     "book_ace_mode": ("book_ace_mode", _choice(BookAceMode)),
     "match_target": ("match_target", _int(1, 100)),
     "max_turns": ("max_turns", _optional_int(1)),
+    "washout_laps": ("washout_laps", _optional_int(1)),
 }
 
 # Keys that only make sense for some variants (others accept them but they change nothing).

@@ -153,6 +153,7 @@ class Variant:
     book_ace_mode: modes.BookAceMode = modes.BookAceMode.HIGH_ONLY
     match_target: int = 1
     max_turns: int | None = None
+    washout_laps: int | None = 30
     options: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     # -- derived facts -------------------------------------------------------------------

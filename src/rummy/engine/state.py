@@ -92,6 +92,10 @@ class GameState:
     window: ClaimWindow | None
     refills: int
     depletions: int
+    #: Cards on the table when the current turn started, and the turns started since that count last grew
+    #: (the washout rule, rules.md §2.9).
+    table_cards: int
+    quiet_turns: int
     #: The round's shuffle seed when it was dealt from a :class:`~rummy.engine.fair_shuffle.ShuffleSecret`
     #: (its reshuffles are then seeded from it), else None (they are seeded from ``seed``).
     round_seed: int | None
@@ -167,7 +171,7 @@ def round_state_fields(variant: Variant, n: int, number: int) -> dict[str, Any]:
         "sizes": [0] * n, "stock": [], "discard": [], "discarders": [], "table": [], "next_meld_id": 1,
         "down": [False] * n, "down_turn": [0] * n, "own_turns": [0] * n, "claims_used": [0] * n,
         "played_to_table": [False] * n, "purchase_cards": None, "window": None, "refills": 0, "depletions": 0,
-        "round_seed": None,
+        "table_cards": 0, "quiet_turns": 0, "round_seed": None,
         "pickups": [], "received": [], "dead": False, "after_claim": False, "taken_card": None, "melds_this_turn": 0,
         "stolen_pending": 0, "played_before_turn": False, "purchase_done": False, "deplete_after_draw": False,
     }

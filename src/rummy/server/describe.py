@@ -170,6 +170,12 @@ def _purchase_phrase(before: Before, game: Game, step: Action) -> str:
     return f"took the {old_text} back (new purchase card: the {new})"
 
 
+def washed_out_laps(game: Game) -> int | None:
+    """The ``washout_laps`` that ended the last round (rules.md §2.9), or None when it ended otherwise."""
+    laps = game.variant.washout_laps
+    return laps if laps is not None and game.quiet_turns > laps * game.n else None
+
+
 def describe_round_end(game: Game) -> list[str]:
     """How the last round ended, its scores, and the winner when the game is over."""
     result = game.results[-1]
@@ -179,6 +185,9 @@ def describe_round_end(game: Game) -> list[str]:
         sentences.append(f"{names[result.went_out]} went out")
     elif result.end is RoundEnd.BOOK and result.went_out is not None:
         sentences.append(f"{names[result.went_out]} wins the hand with a book")
+    elif result.end is RoundEnd.EXHAUSTED and washed_out_laps(game) is not None:
+        sentences.append(f"Nobody put a card on the table for {washed_out_laps(game)} times round the table: "
+                         "the hand is dead")
     elif result.end is RoundEnd.EXHAUSTED:
         sentences.append("The cards ran out: nobody can go out")
     elif result.end is RoundEnd.STALEMATE:

@@ -30,6 +30,9 @@ def start_turn(state: GameState, seat: int) -> None:
     if variant.max_turns is not None and state.turns_played >= variant.max_turns:
         end_round(state, RoundEnd.STALEMATE, None)
         return
+    if washed_out(state):
+        end_round(state, RoundEnd.EXHAUSTED, None)
+        return
     state.turns_played += 1
     at_turn_start = variant.depletion_check is _TURN_START
     if variant.stock_refill is _WHOLE_PILE_ONCE and at_turn_start and not state.stock and not deplete(state):
@@ -42,3 +45,15 @@ def start_turn(state: GameState, seat: int) -> None:
     if window_mode(state) is _PRE and open_window(state, after_decline=False):
         return
     enter_draw(state)
+
+
+def washed_out(state: GameState) -> bool:
+    """The washout (rules.md §2.9): whether ``washout_laps`` times round the table have passed with no card
+    put on the table; counts the turn being started."""
+    table_cards = sum(len(meld.cards) for meld in state.table)
+    if table_cards > state.table_cards:
+        state.table_cards = table_cards
+        state.quiet_turns = 0
+    state.quiet_turns += 1
+    laps = state.variant.washout_laps
+    return laps is not None and state.quiet_turns > laps * state.n
