@@ -39,10 +39,12 @@ FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_s
 LAUNCHER = """
 import json, sys, uvicorn
 from rummy.server.app import create_app
+from rummy.server.request_deadline import request_deadline
 from rummy.server.settings import ServerSettings
-url, port, settings = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
-app = create_app(url, secret="test-secret", settings=ServerSettings(**settings))
-uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+url, port, settings = sys.argv[1], int(sys.argv[2]), ServerSettings(**json.loads(sys.argv[3]))
+app = create_app(url, secret="test-secret", settings=settings)
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536,
+            http=request_deadline(settings.request_seconds))
 """
 
 

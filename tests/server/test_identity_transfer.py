@@ -15,7 +15,14 @@ import httpx
 import pytest
 
 from rummy.server.db import Database, migrate, normalize_db_url
-from rummy.server.identity_transfer import ALPHABET, FailedRedeems, IdentityCodes, code_hash, new_code, normalize_code
+from rummy.server.identity_transfer import (
+    ALPHABET,
+    IdentityCodes,
+    code_hash,
+    failed_redeems,
+    new_code,
+    normalize_code,
+)
 from rummy.server.limits import LimitError
 from rummy.server.sessions import Session
 from tests.server.conftest import LiveServer, Player, run
@@ -145,17 +152,17 @@ def test_codes_are_random_and_read_forgivingly() -> None:
 
 def test_failed_redeems_slide_out_of_the_window() -> None:
     moment = [0.0]
-    failed = FailedRedeems(limit=3, window=60, clock=lambda: moment[0])
-    for _ in range(3):
-        failed.check("192.0.2.1")
-        failed.failed("192.0.2.1")
+    failed = failed_redeems(clock=lambda: moment[0])
+    for _ in range(10):
+        failed.take("192.0.2.1")
         moment[0] += 10
     with pytest.raises(LimitError) as refused:
-        failed.check("192.0.2.1")
-    assert refused.value.code == "too-many-attempts" and "30 seconds" in refused.value.message
-    failed.check("192.0.2.2")  # another address is not held back
-    moment[0] += 31  # the first failure has left the window
-    failed.check("192.0.2.1")
+        failed.take("192.0.2.1")
+    assert refused.value.code == "too-many-attempts" and "500 seconds" in refused.value.message
+    right = failed.take("192.0.2.2")  # another address is not held back, and a right code is given back
+    failed.give_back("192.0.2.2", right)
+    moment[0] += 501  # the first failure has left the window
+    failed.take("192.0.2.1")
 
 
 # -- over HTTP ----------------------------------------------------------------------------------------
@@ -226,5 +233,34 @@ def test_guessing_codes_is_cut_off(server_factory: Any) -> None:
             assert (await ann.http("POST", "/api/identity/code", json={})).status_code == 201
         too_many = await ann.http("POST", "/api/identity/code", json={})
         assert too_many.status_code == 429 and too_many.json()["error"]["code"] == "too-many-codes"
+
+    run(scenario())
+
+
+def test_concurrent_guesses_are_counted_before_they_are_checked(server_factory: Any) -> None:
+    """Guesses sent at once from one address: only the allowance of ten is looked up, the rest are refused."""
+    server = server_factory()
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(base_url=server.base_url) as http:
+            answers = await asyncio.gather(*(http.post("/api/identity/redeem", json={"code": new_code()})
+                                             for _ in range(60)))
+        codes = [answer.json()["error"]["code"] for answer in answers]
+        assert codes.count("bad-code") == 10 and codes.count("too-many-attempts") == 50
+
+    run(scenario())
+
+
+def test_codes_issued_per_address_are_limited(server_factory: Any) -> None:
+    """A fresh session costs nothing, so codes are also counted per address: 30 an hour."""
+    server = server_factory()
+
+    async def scenario() -> None:
+        answers = []
+        for index in range(31):
+            player = await Player(server, f"P{index}").login()
+            answers.append(await player.http("POST", "/api/identity/code", json={}))
+        assert [a.status_code for a in answers] == [201] * 30 + [429]
+        assert answers[-1].json()["error"]["code"] == "too-many-codes"
 
     run(scenario())

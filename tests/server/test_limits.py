@@ -84,25 +84,64 @@ async def bot_game_left_alone(server: LiveServer, name: str) -> tuple[Player, Pl
     return host, spectator
 
 
+def log_rows(server: LiveServer, table_id: str) -> list[tuple[int, int]]:
+    """(rowid, seq) of every event of ``table_id``, in the order the server wrote them."""
+    with sqlite3.connect(server.db_path) as db:
+        return db.execute("SELECT rowid, seq FROM events WHERE table_id = ? ORDER BY rowid", (table_id,)).fetchall()
+
+
 def test_unattended_games_wait_for_a_place(server_factory: Callable[..., LiveServer]) -> None:
-    """One unattended game per address: a second one waits, its seq still, while the first plays 50
-    moves after a bot took the second's seat; when its player comes back to the first, the second
-    gets the place and plays on."""
+    """One unattended game per address: a second one waits, its log still, while the first plays on to
+    the end of its round; when the first rests (docs/protocol.md, "Unattended games") the second gets
+    the place and plays on; the first resumes when its player comes back."""
     server = server_factory(max_unattended_games_per_address=1, reconnect_grace=0.05)
 
     async def scenario() -> None:
         ann, first = await bot_game_left_alone(server, "Ann")
-        await first.state_after(first.state["seq"])  # type: ignore[index]
         bob, second = await bot_game_left_alone(server, "Bob")
         # Bob's grace is over: a bot has his seat, and would play at once but for the limit.
         taken = await second.wait_state(lambda m: m["table"]["seats"][0]["bot_playing"])
         waiting = taken["seq"]
-        now = first.state["seq"]  # type: ignore[index]
-        await first.wait_state(lambda m: m["seq"] >= now + 50)
-        assert second.state["seq"] == waiting  # type: ignore[index]
-        await ann.connect(first.state["table"]["id"])  # type: ignore[index]
+        rest = await first.wait_state(lambda m: m["table"]["paused"])
+        assert rest["view"]["phase"] == "round_over"
         await second.wait_state(lambda m: m["seq"] >= waiting + 20)
-        for player in (ann, first, second):
+        first_id, second_id = (p.state["table"]["id"] for p in (first, second))  # type: ignore[index]
+        first_log = [row for row in log_rows(server, first_id) if row[1] <= rest["seq"]]
+        second_moves = [row for row in log_rows(server, second_id) if row[1] > waiting]
+        assert max(first_log)[0] < min(second_moves)[0]  # the second moved only once the first rested
+        await ann.connect(first_id)
+        await first.wait_state(lambda m: m["seq"] > rest["seq"] and m["view"]["phase"] != "round_over")
+        for player in (ann, bob, first, second):
+            await player.close()
+
+    run(scenario())
+
+
+def test_a_table_left_by_everyone_rests(server_factory: Callable[..., LiveServer]) -> None:
+    """A game nobody is connected to plays on for at most ``max_unattended_turns`` turns (and never past
+    its round's end), then writes nothing more and uses no slot, until a person comes back."""
+    server = server_factory(max_unattended_turns=4, reconnect_grace=0.05)
+
+    async def scenario() -> None:
+        host = await Player(server, "Ann").login()
+        table_id = await host.create_table(variant="progressive-buy-it", seats=3, bots={"1": "easy", "2": "easy"},
+                                           claim_seconds=0)
+        await host.connect(table_id)
+        await start_game(host)
+        watcher = await Player(server, "Ann's friend").connect(table_id)
+        await host.close()
+        rest = await watcher.wait_state(lambda m: m["table"]["paused"])
+        states = [m for m in watcher.messages if m["type"] == "state" and m["view"] is not None]
+        turns = sum(1 for before, after in zip(states, states[1:], strict=False)
+                    if after["view"]["active"] != before["view"]["active"])
+        assert turns <= 4 + 1  # the turns played after Ann left, and the one her leaving found
+        await asyncio.sleep(1.0)  # a game still running would write dozens of moves a second (bot_delay 0)
+        assert max(seq for _, seq in log_rows(server, table_id)) == rest["seq"]
+        await host.connect(table_id)
+        back = await host.wait_state(lambda m: m["seq"] >= rest["seq"])
+        assert back["seq"] == rest["seq"]  # nothing was written while nobody was there
+        await host.wait_state(lambda m: m["seq"] > rest["seq"])  # the game goes on with its player
+        for player in (host, watcher):
             await player.close()
 
     run(scenario())
@@ -195,3 +234,31 @@ def test_the_wal_is_truncated_once_past_its_limit(tmp_path: Path) -> None:
     assert log.wal_bytes() == 0
     assert log.checkpoint_mode(now=0.0, truncate_seconds=1e9) == "PASSIVE"
     log.close()
+
+
+def test_slow_requests_are_dropped(server_factory: Callable[..., LiveServer]) -> None:
+    """Slowloris: connections whose headers never end, or whose body stops short, are answered 408
+    and closed once ``request_seconds`` pass; a kept-alive connection gets a new deadline for its next
+    request; the server answers others all along."""
+    server = server_factory(request_seconds=0.5)
+    host, port = server.base_url.removeprefix("http://").split(":")
+
+    async def scenario() -> None:
+        half_sent = [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ",
+                     b"POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{\"name\": ",
+                     b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\n"]
+        streams = [await asyncio.open_connection(host, int(port)) for _ in range(30)]
+        for index, (_, writer) in enumerate(streams):
+            writer.write(half_sent[index % len(half_sent)])
+            await writer.drain()
+        async with httpx.AsyncClient(base_url=server.base_url) as http:
+            assert (await http.get("/healthz")).status_code == 200
+        for index, (reader, writer) in enumerate(streams):
+            answer = await asyncio.wait_for(reader.read(), 30)  # read to the end: the server closes
+            assert answer.split(b"\r\n")[0] == (b"HTTP/1.1 200 OK" if index % 3 == 2 else
+                                                b"HTTP/1.1 408 Request Timeout"), answer[:80]
+            assert answer.rstrip().endswith(b'"the request did not arrive in time"}}')
+            writer.close()
+
+    run(scenario())

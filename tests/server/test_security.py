@@ -10,12 +10,14 @@ test_security_process.py, the generated fuzz in test_fuzz.py.
 
 from __future__ import annotations
 
+import json
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 from tests.server.test_leaks import RECORD_CARD
@@ -48,6 +50,25 @@ def test_live_record_is_never_served(live_server: LiveServer) -> None:
         mine = await players[0].http("GET", f"/api/tables/{table_id}/record")  # a seated player neither
         assert mine.status_code == 409
         await players[0].close()
+
+    run(scenario())
+
+
+def test_no_player_id_is_sent_to_anyone(live_server: LiveServer) -> None:
+    """A player id is half of an identity (docs/history.md): the table summary over HTTP and every
+    WebSocket state carry seats by number and name only, to strangers and to the other players."""
+    async def scenario() -> None:
+        table_id, players = await seated_table(live_server, ["Ann", "Bob"], variant="basic", seats=3,
+                                               bots={"2": "easy"})
+        await start_game(players[0])
+        async with httpx.AsyncClient(base_url=live_server.base_url) as stranger:
+            summary = (await stranger.get(f"/api/tables/{table_id}")).text
+        watcher = await Player(live_server, "Eve").connect(table_id)
+        texts = [summary] + [str(m) for p in (*players, watcher) for m in p.messages]
+        for player in players:
+            assert not any(player.player_id in text for text in texts), player.name
+        for player in (*players, watcher):
+            await player.close()
 
     run(scenario())
 
@@ -92,6 +113,50 @@ def test_a_table_cannot_be_made_in_a_victims_name_from_another_port(live_server:
         response = await victim.http("POST", "/api/tables", content=trick, headers=JSON)
         assert response.status_code == 400 and "'variant' appears twice" in response.json()["error"]["message"]
         assert (await victim.http("GET", "/api/tables")).json() == []
+
+    run(scenario())
+
+
+def test_dns_rebinding_finds_a_server_that_answers_to_its_own_names_only(
+        server_factory: Callable[..., LiveServer]) -> None:
+    """A page of evil.example whose name was made to resolve to 127.0.0.1 sends ``Host: evil.example``
+    and an ``Origin`` that matches it: refused (400 ``bad-host``) over HTTP and WebSocket alike, and no
+    cookie is set; the server's own names still work."""
+    server = server_factory(allowed_hosts=["127.0.0.1", "localhost"])
+
+    async def scenario() -> None:
+        rebound = {"Host": "evil.example", "Origin": "http://evil.example", **JSON}
+        async with httpx.AsyncClient(base_url=server.base_url) as http:
+            for method, path in (("POST", "/api/session"), ("GET", "/"), ("GET", "/api/session")):
+                response = await http.request(method, path, headers=rebound, content='{"name": "Mallory"}')
+                assert response.status_code == 400 and error_code(response) == "bad-host", path
+                assert "set-cookie" not in response.headers
+            port = server.base_url.rsplit(":", 1)[1]
+            assert (await http.get("/", headers={"Host": f"localhost:{port}"})).status_code == 200
+        async with websockets.connect(f"{server.ws_url}/ws/tables/x", additional_headers=rebound) as refused:
+            message = json.loads(await refused.recv())
+            assert (message["type"], message["code"]) == ("error", "forbidden")
+            assert "evil.example" in message["message"]
+            with pytest.raises(websockets.ConnectionClosed):
+                await refused.recv()
+            assert refused.close_code == 4403
+        ann = await Player(server, "Ann").login()
+        assert (await ann.create_table(variant="basic", seats=2, bots={"1": "easy"}))
+
+    run(scenario())
+
+
+def test_an_http_page_cannot_post_to_the_https_server(live_server: LiveServer) -> None:
+    """Behind TLS (``X-Forwarded-Proto: https`` from the proxy) a page of the same name served over plain
+    HTTP is another origin: its state-changing requests are refused."""
+    async def scenario() -> None:
+        host = live_server.base_url.removeprefix("http://")
+        async with httpx.AsyncClient(base_url=live_server.base_url) as http:
+            downgraded = {"Origin": f"http://{host}", "X-Forwarded-Proto": "https", **JSON}
+            response = await http.post("/api/session", headers=downgraded, content='{"name": "Ann"}')
+            assert response.status_code == 403 and error_code(response) == "cross-site"
+            secure = {**downgraded, "Origin": f"https://{host}"}
+            assert (await http.post("/api/session", headers=secure, content='{"name": "Ann"}')).status_code == 200
 
     run(scenario())
 

@@ -37,7 +37,7 @@ from rummy.server.connections import Connection
 from rummy.server.db import Database, default_db_url, display_url, normalize_db_url, schema_status
 from rummy.server.game_results import game_of_log
 from rummy.server.gc_pauses import keep_collector_pauses_short
-from rummy.server.guard import Guard, address_key, cross_site, error_response
+from rummy.server.guard import Guard, address_key, cross_site, error_response, foreign_host
 from rummy.server.history_routes import add_history_routes
 from rummy.server.limits import LimitError, SocketCount
 from rummy.server.protocol import Command, ProtocolError, ack_message, encode, error_message, parse_command
@@ -127,7 +127,8 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
             await db.close()
 
     app = FastAPI(title="rummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(Guard, check_origin=config.check_origin, allowed_origins=config.allowed_origins)
+    app.add_middleware(Guard, check_origin=config.check_origin, allowed_origins=config.allowed_origins,
+                       allowed_hosts=config.allowed_hosts)
     _add_error_handlers(app)
     _add_pages(app)
     _add_api(app)
@@ -334,7 +335,9 @@ def _add_socket(app: FastAPI) -> None:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         server = _server(websocket)
         settings = server.settings
-        reason = cross_site(websocket.headers, settings.allowed_origins) if settings.check_origin else None
+        reason = foreign_host(websocket.headers, settings.allowed_hosts)
+        if reason is None and settings.check_origin:
+            reason = cross_site(websocket.headers, settings.allowed_origins, secure=websocket.url.scheme == "wss")
         if reason is not None:
             await _refuse(websocket, "forbidden", f"cross-site WebSocket refused ({reason})", CLOSE_CROSS_SITE)
             return

@@ -7,6 +7,7 @@ each default is the setting's own default.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 
 from rummy.server.settings import ServerSettings
 
@@ -43,12 +44,17 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
     limits.add_argument("--max-unattended-games-per-address", type=_count,
                         default=DEFAULTS.max_unattended_games_per_address, metavar="N",
                         help="the same, per address that made the tables")
+    limits.add_argument("--max-unattended-turns", type=_count, default=DEFAULTS.max_unattended_turns,
+                        metavar="N", help="turns a game with nobody connected plays on (at most to the round's end)")
     limits.add_argument("--max-sockets-per-address", type=_count, default=DEFAULTS.max_sockets_per_address,
                         metavar="N", help="open table connections per address")
     limits.add_argument("--wal-limit-mb", type=_count, default=DEFAULTS.wal_limit_bytes // 2**20, metavar="MB",
                         help="SQLite: truncate the write-ahead log once it passes this size")
     limits.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another origin whose pages may use this server (behind a proxy that rewrites Host)")
+    limits.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a name (Host) this server answers to; any other is refused (default on a loopback "
+                             "--host: 127.0.0.1, localhost, ::1; else any)")
     limits.add_argument("--secure-cookies", action="store_true", help="mark the session cookie Secure (behind HTTPS)")
     cluster = serve.add_argument_group("several processes sharing one game world (docs/deploy.md)")
     cluster.add_argument("--redis", metavar="URL",
@@ -68,8 +74,29 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         max_tables_per_player=args.max_tables_per_player, max_tables_per_address=args.max_tables_per_address,
         max_unattended_games=args.max_unattended_games,
         max_unattended_games_per_address=args.max_unattended_games_per_address,
+        max_unattended_turns=args.max_unattended_turns,
         max_sockets_per_address=args.max_sockets_per_address, wal_limit_bytes=args.wal_limit_mb * 2**20,
         allowed_origins=tuple(origin.rstrip("/").lower() for origin in args.allow_origin),
+        allowed_hosts=allowed_hosts(args.host, args.allow_host),
         secure_cookies=args.secure_cookies, lease_seconds=args.lease_seconds,
         heartbeat_seconds=args.lease_seconds / 3,
     )
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def allowed_hosts(listen: str, names: list[str]) -> tuple[str, ...]:
+    """The ``Host`` names to answer to: those given, else the loopback names when listening on loopback
+    (a local server is what DNS rebinding aims at), else any (empty).
+
+    >>> allowed_hosts("127.0.0.1", []), allowed_hosts("0.0.0.0", []), allowed_hosts("0.0.0.0", ["Games.Example"])
+    (('127.0.0.1', 'localhost', '::1'), (), ('games.example',))
+    """
+    if names:
+        return tuple(name.strip("[]").lower() for name in names)
+    try:
+        loopback = ipaddress.ip_address(listen).is_loopback
+    except ValueError:
+        loopback = listen == "localhost"
+    return LOOPBACK_NAMES if loopback else ()

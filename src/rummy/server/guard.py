@@ -6,15 +6,17 @@
   origin only; no framing by any page), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy``
   and the cross-origin isolation headers;
 * ``HEAD`` is answered as ``GET`` without the body (a page, the API or a static file), never 405;
+* a request whose ``Host`` is not in ``allowed_hosts`` (when that list is given) is refused with 400
+  ``bad-host`` (DNS rebinding: a page of another name that resolves to this server);
 * a state-changing request (``POST`` …) that a browser sends from a page of another origin is
   refused with 403 ``cross-site`` (login CSRF, a table made in a victim's name from another port):
   ``Sec-Fetch-Site`` must say ``same-origin`` where the browser sends it, and ``Origin`` must name
-  this server's ``Host``.  A request without either header is no browser's cross-site request
-  (curl, scripts) and passes; the JSON endpoints also demand ``Content-Type: application/json``,
-  which no HTML form can send.
+  this server's ``Host`` (and be ``https`` when the request came over TLS).  A request without
+  either header is no browser's cross-site request (curl, scripts) and passes; the JSON endpoints
+  also demand ``Content-Type: application/json``, which no HTML form can send.
 
-:func:`cross_site` is the same check for WebSocket handshakes; :func:`address_key` is how the
-per-address limits name a client.
+:func:`cross_site` and :func:`foreign_host` are the same checks for WebSocket handshakes;
+:func:`address_key` is how the per-address limits name a client.
 
 >>> cross_site({"host": "games.example:8000", "origin": "http://games.example:8000"}, ())
 >>> cross_site({"host": "games.example:8000", "origin": "http://games.example:8001"}, ())
@@ -56,8 +58,9 @@ SECURITY_HEADERS = {
 }
 
 
-def cross_site(headers: Mapping[str, str], allowed_origins: tuple[str, ...]) -> str | None:
-    """Why a browser request comes from a page of another origin (a sentence), or None when it does not."""
+def cross_site(headers: Mapping[str, str], allowed_origins: tuple[str, ...], *, secure: bool = False) -> str | None:
+    """Why a browser request comes from a page of another origin (a sentence), or None when it does not.
+    ``secure``: the request came over TLS, so a page served over plain HTTP is another origin too."""
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None and fetch_site not in ("same-origin", "none"):
         return f"Sec-Fetch-Site is {fetch_site}"
@@ -67,9 +70,25 @@ def cross_site(headers: Mapping[str, str], allowed_origins: tuple[str, ...]) -> 
     host = headers.get("host", "").lower()
     if origin.rstrip("/").lower() in allowed_origins:
         return None
-    if origin == "null" or urlsplit(origin).netloc.lower() != host:
+    parts = urlsplit(origin)
+    if origin == "null" or parts.netloc.lower() != host or parts.scheme.lower() not in ("http", "https"):
         return f"Origin {origin} is not this server ({host})"
+    if secure and parts.scheme.lower() != "https":
+        return f"Origin {origin} is not served over HTTPS, as this request was"
     return None
+
+
+def foreign_host(headers: Mapping[str, str], allowed_hosts: tuple[str, ...]) -> str | None:
+    """Why the request's ``Host`` is not one this server answers to (a sentence), or None when it is or
+    when no list was given.  A page of another name that resolves to this server (DNS rebinding) sends
+    its own name as ``Host``."""
+    if not allowed_hosts:
+        return None
+    host = headers.get("host", "").lower()
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    if name.strip("[]") in allowed_hosts:
+        return None
+    return f"this server does not answer to the name {host!r} (its operator may add it with --allow-host)"
 
 
 def address_key(host: str | None) -> str:
@@ -96,10 +115,12 @@ def error_response(status: int, code: str, message: str, headers: Mapping[str, s
 class Guard:
     """The ASGI middleware of the module docstring."""
 
-    def __init__(self, app: ASGIApp, *, check_origin: bool = True, allowed_origins: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, *, check_origin: bool = True, allowed_origins: tuple[str, ...] = (),
+                 allowed_hosts: tuple[str, ...] = ()) -> None:
         self.app = app
         self.check_origin = check_origin
         self.allowed_origins = allowed_origins
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -117,8 +138,13 @@ class Guard:
                 message = {**message, "body": b""}
             await send(message)
 
+        headers = Headers(scope=scope)
+        wrong_host = foreign_host(headers, self.allowed_hosts)
+        if wrong_host is not None:
+            await error_response(400, "bad-host", f"refused: {wrong_host}")(scope, receive, send_guarded)
+            return
         if self.check_origin and scope["method"] not in SAFE_METHODS:
-            reason = cross_site(Headers(scope=scope), self.allowed_origins)
+            reason = cross_site(headers, self.allowed_origins, secure=scope.get("scheme") == "https")
             if reason is not None:
                 response = error_response(403, "cross-site", f"refused: the request comes from another site ({reason})")
                 await response(scope, receive, send_guarded)

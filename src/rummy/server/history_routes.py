@@ -22,7 +22,7 @@ from rummy.server.catalog import RequestError
 from rummy.server.db import Database
 from rummy.server.guard import address_key, error_response
 from rummy.server.history import MAX_PAGE, History
-from rummy.server.identity_transfer import FailedRedeems, IdentityCodes
+from rummy.server.identity_transfer import IdentityCodes, codes_issued, failed_redeems
 from rummy.server.sessions import COOKIE_MAX_AGE, COOKIE_NAME, Session, SessionSigner
 from rummy.server.settings import ServerSettings
 
@@ -39,12 +39,14 @@ class ServerParts(Protocol):
 
 
 class HistoryServices:
-    """The history reader, the identity codes and the wrong-code counter of one application."""
+    """The history reader, the identity codes, and the counters of wrong codes and of codes issued per
+    address, of one application."""
 
     def __init__(self, db: Database) -> None:
         self.history = History(db)
         self.codes = IdentityCodes(db)
-        self.failed = FailedRedeems()
+        self.failed = failed_redeems()
+        self.issued = codes_issued()
 
 
 def _query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -104,6 +106,7 @@ def add_history_routes(app: FastAPI, *, server_of: Callable[[Request], ServerPar
         if session is None:
             return no_session()
         await json_body(request)  # an empty JSON body: no HTML form can make this request
+        services(request).issued.take(address_key(request.client.host if request.client else None))
         issued = await services(request).codes.issue(session)
         link = str(request.base_url).rstrip("/") + f"/transfer#code={issued.code}"
         seconds = round(services(request).codes.lifetime.total_seconds())
@@ -114,15 +117,15 @@ def add_history_routes(app: FastAPI, *, server_of: Callable[[Request], ServerPar
     async def redeem_code(request: Request) -> Response:
         found = services(request)
         address = address_key(request.client.host if request.client else None)
-        found.failed.check(address)
         body = await json_body(request)
         if not isinstance(body, dict) or set(body) != {"code"}:
             raise RequestError("bad-request", 'the body must be {"code": "XXXX-XXXX-XXXX-XXXX"}')
+        attempt = found.failed.take(address)  # counted as wrong, before the lookup awaits, until it proves right
         session = await found.codes.redeem(body["code"])
         if session is None:
-            found.failed.failed(address)
             return error_response(400, "bad-code", "this code is wrong, was used already or has expired: "
                                                    "ask for a new one on the other browser")
+        found.failed.give_back(address, attempt)
         server = server_of(request)
         response = JSONResponse({"player_id": session.player_id, "name": session.name})
         response.set_cookie(COOKIE_NAME, server.signer.sign(session), max_age=COOKIE_MAX_AGE, httponly=True,

@@ -5,7 +5,8 @@ used once on the other browser (``POST /api/identity/redeem``), which then gets 
 cookie.  A code is 16 characters of Crockford base32 (80 random bits from :mod:`secrets`, shown as
 ``ABCD-EFGH-JKMN-PQRS``), lives :data:`CODE_LIFETIME`, works once, and a new code cancels the
 player's earlier ones.  The database keeps only the SHA-256 of a code.  A player may ask for
-:data:`CODES_PER_HOUR` codes an hour; an address that sends :data:`FAILED_REDEEMS` wrong codes in
+:data:`CODES_PER_HOUR` codes an hour, and all the sessions of one address :data:`CODES_PER_ADDRESS_HOUR`;
+an address that sends :data:`FAILED_REDEEMS` wrong codes in
 :data:`FAILED_WINDOW_SECONDS` is refused until the window passes (``429``), whatever it sends.
 
 >>> normalize_code("abcd-efgh-jkmn-pqrs")
@@ -40,6 +41,7 @@ ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32: no I, L, O, U
 CODE_CHARACTERS = 16
 CODE_LIFETIME = timedelta(minutes=10)
 CODES_PER_HOUR = 5
+CODES_PER_ADDRESS_HOUR = 30  # one household behind one address: several players, each a few codes
 FAILED_REDEEMS = 10
 FAILED_WINDOW_SECONDS = 600.0
 KEPT_FOR = timedelta(days=1)  # used and expired codes are deleted after a day (the hourly count needs an hour)
@@ -72,35 +74,56 @@ class IssuedCode:
     expires_at: datetime
 
 
-class FailedRedeems:
-    """Wrong codes per address in a sliding window (kept in this process)."""
+class PerAddressWindow:
+    """Events per address in a sliding window, kept in this process: wrong codes, codes issued.
 
-    def __init__(self, limit: int = FAILED_REDEEMS, window: float = FAILED_WINDOW_SECONDS,
+    :meth:`take` counts an event *before* the request awaits anything, so requests sent at once cannot
+    all pass the check before any of them is counted; :meth:`give_back` uncounts one that turned out
+    not to be such an event (a right code).
+    """
+
+    def __init__(self, limit: int, window: float, code: str, refusal: str,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
-        self._failures: dict[str, deque[float]] = {}
+        self.limit, self.window, self.code, self.refusal, self.clock = limit, window, code, refusal, clock
+        self._events: dict[str, deque[float]] = {}
 
     def _recent(self, address: str) -> deque[float]:
-        failures = self._failures.get(address, deque())
+        events = self._events.get(address, deque())
         cutoff = self.clock() - self.window
-        while failures and failures[0] <= cutoff:
-            failures.popleft()
-        if not failures:
-            self._failures.pop(address, None)
-        return failures
+        while events and events[0] <= cutoff:
+            events.popleft()
+        if not events:
+            self._events.pop(address, None)
+        return events
 
-    def check(self, address: str) -> None:
-        """Raise :class:`LimitError` when ``address`` has used up its wrong codes."""
-        failures = self._recent(address)
-        if len(failures) >= self.limit:
-            wait = max(1, round(failures[0] + self.window - self.clock()))
-            raise LimitError("too-many-attempts",
-                             f"too many wrong codes from your address: try again in {wait} seconds")
+    def take(self, address: str) -> float:
+        """Count one event of ``address`` now (its time is returned), or raise :class:`LimitError`
+        when the address has had its ``limit`` in the window."""
+        events = self._recent(address)
+        if len(events) >= self.limit:
+            wait = max(1, round(events[0] + self.window - self.clock()))
+            raise LimitError(self.code, f"{self.refusal}: try again in {wait} seconds")
+        stamp = self.clock()
+        events.append(stamp)
+        self._events[address] = events
+        return stamp
 
-    def failed(self, address: str) -> None:
-        failures = self._recent(address)
-        failures.append(self.clock())
-        self._failures[address] = failures
+    def give_back(self, address: str, stamp: float) -> None:
+        events = self._events.get(address)
+        if events is not None and stamp in events:
+            events.remove(stamp)
+
+
+def failed_redeems(clock: Callable[[], float] = time.monotonic) -> PerAddressWindow:
+    """Wrong codes per address: :data:`FAILED_REDEEMS` in :data:`FAILED_WINDOW_SECONDS`."""
+    return PerAddressWindow(FAILED_REDEEMS, FAILED_WINDOW_SECONDS, "too-many-attempts",
+                            "too many wrong codes from your address", clock)
+
+
+def codes_issued(clock: Callable[[], float] = time.monotonic) -> PerAddressWindow:
+    """Codes issued per address: :data:`CODES_PER_ADDRESS_HOUR` an hour, whatever sessions ask."""
+    return PerAddressWindow(CODES_PER_ADDRESS_HOUR, 3600.0, "too-many-codes",
+                            "too many codes were asked for from your address", clock)
 
 
 class IdentityCodes:

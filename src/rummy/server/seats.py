@@ -59,7 +59,6 @@ class SeatState:
             "name": self.name or None,
             "kind": self.kind,
             "level": self.level,
-            "player_id": self.player_id,
             "connected": self.connected,
             "bot_playing": bot_playing,
             "ready": self.ready,

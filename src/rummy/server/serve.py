@@ -41,6 +41,7 @@ from rummy.server.db import (
     schema_status,
 )
 from rummy.server.flags import settings_from_args
+from rummy.server.request_deadline import request_deadline
 from rummy.server.sqlite_log import DatabaseNotWritable
 
 
@@ -164,11 +165,13 @@ def serve_command(args: argparse.Namespace) -> int:
     announce += f", Redis {_display_redis(args.redis)})" if args.redis else ")"
 
     def make_server(worker: str) -> _Server:
-        app = create_app(url, secret=args.secret, settings=settings_from_args(args), redis_url=args.redis)
+        settings = settings_from_args(args)
+        app = create_app(url, secret=args.secret, settings=settings, redis_url=args.redis)
         # No per-message deflate: a state is a few kB, and compressing every one costs more CPU than the
         # bandwidth it saves on a family game server.
         config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log, ws_max_size=65_536,
-                                ws_per_message_deflate=False, timeout_graceful_shutdown=5, lifespan="on")
+                                ws_per_message_deflate=False, timeout_graceful_shutdown=5, lifespan="on",
+                                http=request_deadline(settings.request_seconds))
         server = _Server(config)
         server.announce = f"{announce}{worker}; Ctrl+C stops"
         return server

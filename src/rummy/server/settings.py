@@ -44,6 +44,9 @@ class ServerSettings:
     #: Origins accepted besides the server's own ``Host`` (e.g. ``https://games.example.org`` behind a
     #: proxy that rewrites ``Host``).
     allowed_origins: tuple[str, ...] = ()
+    #: The names (``Host`` without the port) the server answers to; empty: any.  ``rummy serve`` on a
+    #: loopback address answers to 127.0.0.1, localhost and ::1 only, unless ``--allow-host`` names others.
+    allowed_hosts: tuple[str, ...] = ()
     #: Unfinished tables (waiting or playing, in memory) one player may host at once, and all the
     #: players of one client address together (an IPv6 address counts by its /64 network).
     max_tables_per_player: int = 10
@@ -52,6 +55,11 @@ class ServerSettings:
     #: their tables, and on the whole server; a game past the limit waits until someone comes back.
     max_unattended_games_per_address: int = 4
     max_unattended_games: int = 50
+    #: A game with nobody connected plays on to the end of its current round, at most this many turns
+    #: after the last person left, then rests until someone comes back (docs/protocol.md).
+    max_unattended_turns: int = 200
+    #: Seconds an HTTP request may take to arrive whole, headers and body (slow clients are dropped).
+    request_seconds: float = 20.0
     #: Open WebSocket connections per client address.
     max_sockets_per_address: int = 64
     #: Shortest turn timer a table may set (0, no timer, is always allowed): a shorter one would let a

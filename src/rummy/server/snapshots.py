@@ -25,6 +25,7 @@ class TableCore(Protocol):
     rules: Variant
     seats: list[SeatState]
     status: str
+    paused: bool
     game: Game | None
     game_number: int
     seq: int
@@ -39,6 +40,7 @@ def table_summary(table: TableCore, autoplay: int | None) -> dict[str, Any]:
         "variant_name": table.rules.name,
         "options": table.config.options,
         "status": table.status,
+        "paused": table.paused,
         "host": 0,
         "invite_url": f"/table/{table.id}",
         "game": table.game_number,

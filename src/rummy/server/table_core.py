@@ -53,7 +53,9 @@ class TableCore:
         self.address = address or f"player {host}"
         self.unattended = unattended or UnattendedGames(settings.max_unattended_games_per_address,
                                                         settings.max_unattended_games)
-        self.paused = False  # an unattended game past the limits: its bots and timers wait
+        self.paused = False  # an unattended game past the limits, or resting: its bots and timers wait
+        #: The game's ``turns_played`` when the last person left (None while someone is connected).
+        self.unattended_since: int | None = None
         self.seats = seats
         self.status = status
         self.db, self.bots, self.settings = db, bots, settings

@@ -372,12 +372,23 @@ class Table(TableCore):
         return self.config.round_pause if self.config.round_pause is not None else self.settings.round_pause
 
     def _may_run(self) -> bool:
-        """Whether bots and timers may move the game now: always while a person is connected to a seat;
-        with nobody there only within the unattended-game limits (:mod:`rummy.server.limits`)."""
+        """Whether bots and timers may move the game now: always while a person is connected to a seat.
+        With nobody there the game plays on to the end of its round, at most ``max_unattended_turns``
+        turns, and only within the unattended-game limits (:mod:`rummy.server.limits`); then it rests."""
         attended = any(seat.kind == "human" and seat.connections for seat in self.seats)
-        if self.status != "playing" or attended:
+        game = self.game
+        if self.status != "playing" or attended or game is None:
             self.unattended.release(self.id)
             self.paused = False
+            self.unattended_since = None
+            return True
+        if self.unattended_since is None:
+            self.unattended_since = game.turns_played
+        resting = (game.phase is Phase.ROUND_OVER
+                   or game.turns_played - self.unattended_since >= self.settings.max_unattended_turns)
+        if resting:
+            self.unattended.release(self.id)
+            self.paused = True
         else:
             self.paused = not self.unattended.claim(self.id, self.address, lambda: self.post(Refresh()))
         return not self.paused

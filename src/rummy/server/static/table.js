@@ -197,17 +197,13 @@ class TablePage {
 
   mySeat() {
     if (this.view && this.view.seat !== null && this.view.seat !== undefined) return this.view.seat;
-    if (this.seat !== undefined && this.seat !== null) return this.seat;
-    const seats = this.table?.seats || [];
-    const i = seats.findIndex((s) => s && s.player_id && s.player_id === this.session.player_id);
-    return i >= 0 ? i : null;
+    return this.seat !== undefined ? this.seat : null;  // the state message's seat: players' ids are never sent
   }
 
   isHost() {
     const host = this.table?.host;
     if (host === undefined || host === null) return false;
-    if (typeof host === "object") return host.player_id === this.session.player_id || host.seat === this.mySeat();
-    return host === this.session.player_id || host === this.mySeat();
+    return host === this.mySeat();
   }
 
   isMyTurn() {
