@@ -290,3 +290,12 @@ def test_a_hand_with_no_card_put_on_the_table_washes_out(variant_id: str) -> Non
     assert replay(loads(dumps(record_of(game)))).exit_code == 0
     never = play_quietly({"washout_laps": None}, 2 * 3 + 1)
     assert never.phase is not Phase.ROUND_OVER or never.results[-1].end != "exhausted"
+
+
+def test_a_deal_larger_than_the_pack_is_refused_before_anything_is_dealt() -> None:
+    """purchase with ten cards each at six seats would need 67 of its 52 cards: a clear DealError, no game."""
+    from rummy.errors import DealError
+
+    with pytest.raises(DealError, match="67 cards to 6 players .* pack of 52"):
+        new_game("purchase", 6, seed=1, options={"deal_size": 10})
+    assert new_game("purchase", 4, seed=1, options={"deal_size": 10}).sizes == [10] * 4

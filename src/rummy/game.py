@@ -63,6 +63,9 @@ class Game(GameState):
         n = len(names)
         if not variant.players_min <= n <= variant.players_max:
             raise DealError(f"{variant.id} is for {variant.players_min}–{variant.players_max} players, not {n}")
+        problem = variant.deal_problem(n)
+        if problem is not None:
+            raise DealError(f"{variant.id}: {problem}")
         if variant.round_count is not None and not 1 <= start_round <= variant.round_count:
             raise DealError(f"{variant.id} has rounds 1–{variant.round_count}, not {start_round}")
         if totals is not None and len(totals) != n:

@@ -203,6 +203,22 @@ class Variant:
         """Cards in the pack for ``players`` seats."""
         return self.decks_for(players) * (52 + self.jokers_per_deck)
 
+    def deal_problem(self, players: int) -> str | None:
+        """Why the pack cannot deal some round to ``players`` seats (a sentence), or None when it can:
+        each hand, the purchase cards and the upcard must come out of the pack with a card to spare
+        for the stock."""
+        size = self.pack_size(players)
+        for number in range(1, (self.round_count or 1) + 1):
+            deal = self.round_rules(number, players).deal_size
+            needed = players * deal + (players if self.uses_purchase_cards else 0) + (1 if self.upcard else 0)
+            if needed >= size:
+                where = f"round {number} deals" if self.round_count else "a deal takes"
+                extras = [name for name, used in (("a purchase card each", self.uses_purchase_cards),
+                                                  ("the upcard", self.upcard)) if used]
+                return (f"{where} {needed} cards to {players} players ({deal} each"
+                        f"{''.join(', ' + extra for extra in extras)}), leaving no stock from a pack of {size}")
+        return None
+
     def is_wild(self, card: int) -> bool:
         """True when ``card`` (an int of :mod:`rummy.cards`) is a wild card here."""
         if card == 52:

@@ -110,6 +110,8 @@ class TableConfig:
             raise RequestError(
                 "bad-seats", f"{variant_id} is for {rules.players_min}–{rules.players_max} players, not {seats}"
             )
+        if (problem := rules.deal_problem(seats)) is not None:
+            raise RequestError("bad-option", f"with these house rules {problem}")
         bots_given = body.get("bots") or {}
         if not isinstance(bots_given, dict):
             raise RequestError("bad-bot", "bots must map seat numbers to levels, e.g. {\"2\": \"easy\"}")
