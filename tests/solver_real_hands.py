@@ -27,9 +27,9 @@ from rummy.cards import card_name, parse_card, to_counts
 from rummy.errors import RummyError
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant
-from rummy.search.playout import random_choice
 from rummy.solver import find_lay_down
 from rummy.variants import Slot
+from tests.random_games import random_play
 
 DATA = Path(__file__).with_name("solver_real_hands.json.gz")
 
@@ -73,23 +73,10 @@ def contract_text(contract: tuple[Slot, ...]) -> list[list[Any]]:
 def _games(variant_id: str, options: dict[str, Any], player: str, seed: int, cap: int) -> Iterator[Game]:
     """The states of one game (cut at ``cap`` decisions) where someone is to act."""
     game = new_game(variant_id, 4, seed=seed, options=options)
-    rng = random.Random(seed)
-    bots = [make_bot("heuristic", seed=seed * 10 + seat) for seat in range(4)] if player == "heuristic" else []
-    for _ in range(cap):
-        if game.game_over:
-            return
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
+    bots = [make_bot("heuristic", seed=seed * 10 + seat) for seat in range(4)]
+    policy = (lambda turn: decide(game, turn.seat, bots[turn.seat])) if player == "heuristic" else player
+    for _ in random_play(game, random.Random(seed), policy=policy, decisions=cap):
         yield game
-        if player == "heuristic":
-            action = decide(game, seat, bots[seat])
-        elif player == "steered":
-            action = random_choice(game.legal_actions(seat), rng)
-        else:
-            action = rng.choice(game.legal_actions(seat))
-        game.apply(action)
 
 
 def collect(per_table: int, seed: int = 0) -> list[dict[str, Any]]:

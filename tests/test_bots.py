@@ -22,6 +22,7 @@ from rummy.house_rules import get_variant
 from rummy.record import dumps, record_of
 from rummy.solver import can_lay_down
 from rummy.view import PlayerView
+from tests.random_games import play
 
 BOT_NAMES = ("random", "greedy", "heuristic")
 VARIANT_PLAYERS = {
@@ -122,12 +123,8 @@ def test_bots_see_only_their_view(variant: str) -> None:
     game = new_game(variant, 4, seed=3)
     spies = [Spy(make_bot(name, seed=seat), lambda: game) for seat, name in
              enumerate(("heuristic", "greedy", "random", "heuristic"))]
-    while not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
-        game.apply(spies[seat].choose(bot_view(game, seat, spies[seat])))
+    play(game, random.Random(), policy=lambda turn: spies[turn.seat].choose(
+        bot_view(game, turn.seat, spies[turn.seat])))
     assert all(spy.calls for spy in spies)
 
 

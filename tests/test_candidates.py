@@ -10,6 +10,7 @@ from rummy.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.game import Game, Phase, new_game
 from rummy.solver import find_lay_down
+from tests.random_games import random_play
 
 
 def eager_lay_down(game: Game, seat: int) -> Action | None:
@@ -28,22 +29,13 @@ def eager_lay_down(game: Game, seat: int) -> Action | None:
 def test_the_listed_lay_down_is_the_best_legal_one(variant: str) -> None:
     checked = 0
     for seed in range(2):
-        rng = random.Random(seed)
         game = new_game(variant, 4, seed=seed)
-        for _ in range(600):
-            if game.game_over:
-                break
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                continue
-            seat = game.next_to_act()
-            moves = game.legal_actions(seat)
-            if game.phase is Phase.PLAY and not game.down[seat]:
-                listed = [a for a in moves if a.verb is Verb.DOWN]
-                expected = eager_lay_down(game, seat)
+        for turn in random_play(game, random.Random(seed), decisions=600):  # uniform play: hands grow large
+            if game.phase is Phase.PLAY and not game.down[turn.seat]:
+                listed = [a for a in turn.moves if a.verb is Verb.DOWN]
+                expected = eager_lay_down(game, turn.seat)
                 assert listed == ([] if expected is None else [expected])
                 checked += expected is not None
-            game.apply(rng.choice(moves))  # uniform play: hands grow large
     assert checked > 0
 
 

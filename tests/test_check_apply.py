@@ -16,7 +16,7 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy.actions import Action, Verb
@@ -25,6 +25,8 @@ from rummy.engine.action_space import ActionSpace, ActionSpaceError
 from rummy.engine.state import GameState
 from rummy.errors import IllegalActionError
 from rummy.game import Game, Phase, new_game
+from tests.profiles import examples
+from tests.random_games import random_play
 from tests.test_properties import TABLES, check_invariants, house_tables
 
 
@@ -92,17 +94,10 @@ def probe(game: Game, space: ActionSpace, seat: int, rng: random.Random, *, whol
 def play_probed(game: Game, seed: int, *, decisions: int, probe_every: int, whole_mask_every: int) -> None:
     rng = random.Random(seed)
     space = ActionSpace(game.variant, game.n)
-    for number in range(decisions):
-        if game.game_over:
-            return
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
+    for number, turn in enumerate(random_play(game, rng, decisions=decisions)):  # a uniformly random player
         check_invariants(game)
-        seat = game.next_to_act()
         if number % probe_every == 0:
-            probe(game, space, seat, rng, whole_mask=number % whole_mask_every == 0)
-        game.apply(rng.choice(game.legal_actions(seat)))  # a uniformly random player
+            probe(game, space, turn.seat, rng, whole_mask=number % whole_mask_every == 0)
 
 
 @pytest.mark.parametrize("variant,players", TABLES[::2])
@@ -110,7 +105,7 @@ def test_check_agrees_with_apply_in_uniform_random_play(variant: str, players: i
     play_probed(new_game(variant, players, seed=11), 11, decisions=400, probe_every=5, whole_mask_every=100)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(20))
 @given(table=house_tables(), seed=st.integers(0, 2**31 - 1))
 def test_check_agrees_with_apply_under_house_rules(table: tuple[str, dict[str, object], int], seed: int) -> None:
     variant, options, players = table

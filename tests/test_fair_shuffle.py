@@ -21,6 +21,8 @@ from rummy.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay, to_data
 from rummy.search.determinize import redact
 from rummy.search.playout import random_choice
+from tests.profiles import examples
+from tests.random_games import play
 
 HEX = st.text("0123456789abcdef", min_size=32, max_size=64)
 
@@ -28,15 +30,12 @@ HEX = st.text("0123456789abcdef", min_size=32, max_size=64)
 def _fair_game(variant: str, players: int, seed: int, *, rounds: int | None = None) -> Game:
     """A game played by random moves whose every round is dealt from a fresh shuffle secret;
     it stops after ``rounds`` finished rounds (None: at the end of the game)."""
-    rng = random.Random(seed)
     game = Game(get_variant(variant), players, seed=seed)
-    while not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            if rounds is not None and len(game.results) >= rounds:
-                break
-            game.deal(dealer=game.choose_first_dealer() if not game.deals else None, shuffle=new_shuffle())
-            continue
-        game.apply(random_choice(game.legal_actions(game.next_to_act()), rng))
+
+    def deal(game: Game) -> None:
+        game.deal(dealer=game.choose_first_dealer() if not game.deals else None, shuffle=new_shuffle())
+
+    play(game, random.Random(seed), policy="steered", rounds=rounds, deal=deal)
     return game
 
 
@@ -78,7 +77,7 @@ def test_badly_spelled_seed_is_refused(seed: Any) -> None:
 # -- the engine deals deterministically from the seed ---------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(seed=HEX, salt=HEX, variant=st.sampled_from(["basic", "may-i", "purchase", "progressive-buy-it"]),
        dealer=st.integers(0, 2), game_seed=st.integers(0, 2**31))
 def test_the_deal_depends_on_the_shuffle_seed_only(seed: str, salt: str, variant: str, dealer: int,

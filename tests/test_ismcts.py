@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
-import time
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from rummy.record import dumps, loads, record_of, replay
 from rummy.search.determinize import determinize, redact, search_view
 from rummy.search.playout import random_choice
 from rummy.view import PlayerView
+from tests.random_games import play
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 # A small budget with fast rollouts: the whole-game tests check legality, not strength.
@@ -90,14 +89,8 @@ def test_never_sees_hidden_information(variant: str) -> None:
     spy = Spy(IsmctsBot(seed=1, **FAST))  # type: ignore[arg-type]
     bots: list[Bot] = [make_bot("greedy", seed=5), spy, make_bot("greedy", seed=6)]
     game = new_game(variant, 3, seed=9)
-    for _ in range(150):
-        if game.game_over:
-            break
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
-        game.apply(bots[seat].choose(bot_view(game, seat, bots[seat])))
+    play(game, random.Random(), decisions=150,
+                         policy=lambda turn: bots[turn.seat].choose(bot_view(game, turn.seat, bots[turn.seat])))
     assert spy.views
     for view in spy.views:
         public = view.public_game
@@ -452,34 +445,9 @@ def test_a_round_cut_short_prefers_fewer_hand_points(variant: str) -> None:
     assert rewards[points.index(max(points))] == min(rewards)
 
 
-@pytest.mark.slow
-def test_default_budget_ms_per_decision() -> None:
-    """Records mean milliseconds per decision at the default budget (printed; wall clock is not asserted)."""
-    figures = {}
-    for variant in VARIANTS:
-        bot = IsmctsBot(seed=1)
-        assert bot.default_budget
-        others = [make_bot("heuristic", seed=s) for s in range(1, 4)]
-        game = new_game(variant, 4, seed=3)
-        times: list[float] = []
-        while not game.game_over and len(times) < 3:
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                continue
-            seat = game.next_to_act()
-            if seat == 0:
-                view = search_view(game, 0)
-                started = time.perf_counter()
-                action = bot.choose(view)
-                if len(view.legal_actions) > 1:
-                    times.append((time.perf_counter() - started) * 1000.0)
-            else:
-                action = others[seat - 1].choose(game.view(seat))
-            game.apply(action)
-        figures[variant] = statistics.mean(times)
-    print("ismcts ms per decision at the default budget:",
-          ", ".join(f"{v} {ms:.0f}" for v, ms in figures.items()))
-    assert all(ms > 0 for ms in figures.values())
+def test_the_default_bot_has_a_budget() -> None:
+    """Without options the search bot thinks within its default budget (its speed: bench/ismcts.py)."""
+    assert IsmctsBot(seed=1).default_budget
 
 
 def test_the_vote_keeps_the_advice_unless_an_alternative_wins_clearly() -> None:

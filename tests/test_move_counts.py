@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from rummy.engine.action_space import ACTION_SPACE_VERSION, ActionSpace
-from rummy.game import Phase, new_game
+from rummy.game import new_game
+from tests.random_games import random_play
 
 FILES = Path(__file__).parent / "move_counts"
 TABLES = [("progressive-buy-it", 4, {}), ("progressive-15", 4, {}), ("may-i", 4, {}), ("basic", 3, {}),
@@ -31,17 +32,8 @@ def counts(variant: str, players: int, options: dict[str, Any], seed: int) -> li
     """Per decision: [seat, candidate moves, legal action ids]."""
     game = new_game(variant, players, seed=seed, options=options)
     space = ActionSpace(game.variant, game.n)
-    rng = random.Random(seed)
-    rows = []
-    while len(rows) < DECISIONS and not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
-        actions = game.legal_actions(seat)
-        rows.append([seat, len(actions), len(space.legal_ids(game, seat))])
-        game.apply(rng.choice(actions))
-    return rows
+    return [[turn.seat, len(turn.moves), len(space.legal_ids(game, turn.seat))]
+            for turn in random_play(game, random.Random(seed), decisions=DECISIONS)]
 
 
 def file_name(variant: str, players: int, options: dict[str, Any]) -> Path:

@@ -17,10 +17,11 @@ from rummy.bots.partial_melds import PartialMelds
 from rummy.bots.planning import ContractPlanner, Plan
 from rummy.cards import CARD_COUNT, Counts, from_counts, pack, to_counts
 from rummy.errors import MeldError
-from rummy.game import Phase, new_game
+from rummy.game import new_game
 from rummy.house_rules import get_variant
 from rummy.melds import lay_off, layoff_ends
-from rummy.search.playout import random_choice
+from tests.profiles import examples
+from tests.random_games import random_play
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i"]
 
@@ -44,7 +45,7 @@ def fresh(planner: ContractPlanner) -> ContractPlanner:
 hands = st.tuples(st.sampled_from(VARIANTS), st.integers(1, 8), st.integers(0, 10**6), st.integers(0, 6))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(hand=hands, card=st.integers(0, CARD_COUNT - 1), ceiling=st.integers(0, 3))
 def test_with_card_within_says_no_only_when_the_deficit_is_above_the_ceiling(
         hand: tuple[str, int, int, int], card: int, ceiling: int) -> None:
@@ -57,7 +58,7 @@ def test_with_card_within_says_no_only_when_the_deficit_is_above_the_ceiling(
     assert planner.with_card(counts, card) == fresh(planner).analyze(more)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(hand=hands, card=st.integers(0, CARD_COUNT - 1))
 def test_candidates_adapted_from_a_hand_one_card_away_are_the_fresh_ones(
         hand: tuple[str, int, int, int], card: int) -> None:
@@ -78,7 +79,7 @@ def test_candidates_adapted_from_a_hand_one_card_away_are_the_fresh_ones(
         assert near_melds.for_slot(slot, more, packed, near) == new_melds.for_slot(slot, more, packed)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(hand=hands, taken=st.integers(0, 2**20), size=st.integers(3, 4))
 def test_group_candidates_adapted_after_cards_are_taken_are_the_fresh_ones(
         hand: tuple[str, int, int, int], taken: int, size: int) -> None:
@@ -100,7 +101,7 @@ def test_group_candidates_adapted_after_cards_are_taken_are_the_fresh_ones(
     assert added_back.groups_left(size, whole_packed, new_melds.groups(size, left_packed), left_packed) == whole
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(hand=hands)
 def test_discard_plans_are_the_plans_without_each_card(hand: tuple[str, int, int, int]) -> None:
     planner, counts = random_hand(*hand)
@@ -119,12 +120,9 @@ def test_table_takes_the_cards_a_lay_off_accepts() -> None:
     for variant_id in VARIANTS:
         variant = get_variant(variant_id)
         game = new_game(variant, 4, seed=3)
-        rng = random.Random(3)
-        while not game.game_over and len(game.table) < 6:
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                continue
-            game.apply(random_choice(game.legal_actions(game.next_to_act()), rng))
+        for _ in random_play(game, random.Random(3), policy="steered"):
+            if len(game.table) >= 6:
+                break
         table = list(game.table)
         assert table, "the random game put melds on the table"
         takes = table_takes(table, variant)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy import solver
@@ -22,6 +22,7 @@ from rummy.house_rules import apply_options, get_variant
 from rummy.melds import check_group, check_run, table_meld
 from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down, first_lay_down
 from rummy.variants import GROUP, RUN, Slot, Variant
+from tests.profiles import count, examples
 
 BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
 
@@ -303,7 +304,7 @@ def scenarios(draw: st.DrawFn, max_cards: int = 8) -> tuple[str, list[int], tupl
     return name, hand, contract, draw(st.booleans()), draw(st.booleans())
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400))
 @given(scenarios())
 def test_matches_reference(case: tuple[str, list[int], tuple[Slot, ...], bool, bool]) -> None:
     name, hand, contract, final_discard, must_use_all = case
@@ -311,7 +312,7 @@ def test_matches_reference(case: tuple[str, list[int], tuple[Slot, ...], bool, b
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2000))
 @given(scenarios(max_cards=9))
 def test_matches_reference_many(case: tuple[str, list[int], tuple[Slot, ...], bool, bool]) -> None:
     name, hand, contract, final_discard, must_use_all = case
@@ -429,7 +430,7 @@ def test_twos_natural_in_place_mixes_natural_and_wild_twos() -> None:
     assert not can_lay_down(hand_of("2H 3H JK JK 9C 9D KS"), contract, variant)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150))
 @given(st.lists(st.sampled_from(["2H", "2C", "2D", "3H", "4H", "5H", "JK", "9C", "9D", "9S", "7S", "8S"]),
                 min_size=6, max_size=11))
 def test_twos_natural_in_place_lay_downs_are_valid(cards: list[str]) -> None:
@@ -703,16 +704,20 @@ def _large_hand(rng: random.Random, v: Variant, contract: tuple[Slot, ...]) -> l
                       for _ in range(size)])
 
 
-def _large_hands_check(seed: int, count: int) -> None:
-    """The fast search (canonical runs, full runs, bounds) against plain enumeration on large hands."""
+def _large_hands_check(seed: int, hands: int, part: int = 0, parts: int = 1) -> None:
+    """The fast search (canonical runs, full runs, bounds) against plain enumeration on large hands: the
+    ``hands`` hands of ``seed``, of which this call checks every ``parts``-th from ``part``."""
     rng = random.Random(seed)
     contracts = [(Slot(RUN, 4),), (Slot(RUN, 4), Slot(RUN, 4)), (Slot(RUN, 3), Slot(RUN, 5)),
                  *(BUY_IT.round_rules(r, 4).contract for r in (2, 3, 5, 6))]
-    for _ in range(count):
+    cases = []
+    for _ in range(hands):
         v = rng.choice([BUY_IT, P15])
         contract = rng.choice(contracts)
         hand = _large_hand(rng, v, contract)
-        kw = {"final_discard_allowed": rng.random() < 0.7, "must_use_all": rng.random() < 0.1}
+        cases.append((v, contract, hand, {"final_discard_allowed": rng.random() < 0.7,
+                                          "must_use_all": rng.random() < 0.1}))
+    for v, contract, hand, kw in cases[part::parts]:
         fast = find_lay_down(hand, contract, v, **kw)
         plain = _plain_enumeration(hand, contract, v, **kw)
         assert (fast is None) == (plain is None), (v.id, contract, hand, kw)
@@ -721,12 +726,13 @@ def _large_hands_check(seed: int, count: int) -> None:
 
 
 def test_fast_search_matches_plain_enumeration_on_large_hands() -> None:
-    _large_hands_check(seed=3, count=40)
+    _large_hands_check(seed=3, hands=count(40))
 
 
 @pytest.mark.slow
-def test_fast_search_matches_plain_enumeration_on_large_hands_many() -> None:
-    _large_hands_check(seed=4, count=400)
+@pytest.mark.parametrize("part", range(8))  # eight parts, so parallel workers share the 400 hands
+def test_fast_search_matches_plain_enumeration_on_large_hands_many(part: int) -> None:
+    _large_hands_check(seed=4, hands=count(400), part=part, parts=8)
 
 
 def test_best_melds_from_basic() -> None:

@@ -19,9 +19,9 @@ from rummy.errors import MeldError
 from rummy.game import Game, Phase, new_game
 from rummy.house_rules import get_variant
 from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends
-from rummy.search.playout import random_choice
 from rummy.solver import first_lay_down
 from rummy.variants import Variant
+from tests.random_games import random_play
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic"]
 
@@ -29,17 +29,9 @@ VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic"]
 def uniform_states(variant: str, seed: int, decisions: int,
                    options: dict[str, object] | None = None) -> Iterator[tuple[Game, int]]:
     """(game, seat to act) along a uniformly random game (hands grow large, tables fill)."""
-    rng = random.Random(seed)
     game = new_game(variant, 4, seed=seed, options=options)
-    for _ in range(decisions):
-        if game.game_over:
-            return
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            continue
-        seat = game.next_to_act()
-        yield game, seat
-        game.apply(rng.choice(game.legal_actions(seat)))
+    for turn in random_play(game, random.Random(seed), decisions=decisions):
+        yield game, turn.seat
 
 
 def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[int, str | None]]:
@@ -111,23 +103,15 @@ def test_a_refuted_hand_cannot_lay_down(variant: str) -> None:
 def test_the_listed_wild_swaps_are_exactly_the_legal_ones(options: dict[str, object]) -> None:
     swaps = 0
     for seed in range(3):
-        rng = random.Random(seed)
         game = new_game("progressive-buy-it", 4, seed=seed, options=options)
-        for _ in range(1500):
-            if game.game_over:
-                break
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                continue
-            seat = game.next_to_act()
-            moves = game.legal_actions(seat)
+        for turn in random_play(game, random.Random(seed), decisions=1500):
+            seat = turn.seat
             if game.phase is Phase.PLAY:
-                listed = {a for a in moves if a.verb is Verb.SWAP}
+                listed = {a for a in turn.moves if a.verb is Verb.SWAP}
                 legal = {a for meld in game.table for card in range(52) if game.hands[seat][card]
                          for a in [Action(seat, Verb.SWAP, card=card, meld=meld.id)] if game.is_legal(a)}
                 assert listed == legal
                 swaps += len(listed)
-            game.apply(rng.choice(moves))
     assert swaps > 20
 
 
@@ -159,14 +143,9 @@ def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(
     rearrangements listed (most without a full judgement) are the offered ones ``is_legal`` accepts."""
     owing = 0
     for seed in range(4):
-        rng = random.Random(seed)
         game = new_game("progressive-buy-it", 4, seed=seed, options=options)
-        while not game.game_over:
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                continue
-            seat = game.next_to_act()
-            moves = game.legal_actions(seat)
+        for turn in random_play(game, random.Random(seed), policy="steered"):
+            seat, moves = turn.seat, turn.moves
             if game.phase is Phase.PLAY and game.stolen_pending and game.down[seat]:
                 listed = [a for a in moves if a.verb is Verb.LAYOFF]
                 offered = [Action(seat, Verb.LAYOFF, card=card, meld=meld.id, end=end) for meld in game.table
@@ -182,7 +161,6 @@ def test_the_listed_layoffs_of_a_player_owing_a_wild_are_exactly_the_legal_ones(
                                for build in offers.spare_builds(hand, held)]
                 assert [a for a in moves if a.verb is Verb.REARRANGE] == [a for a in candidates if game.is_legal(a)]
                 owing += 1
-            game.apply(random_choice(moves, rng))
     assert owing > 20
 
 

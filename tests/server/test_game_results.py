@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy.engine.state import Phase
+from rummy.actions import Action
 from rummy.game import Game
 from rummy.house_rules import get_variant
 from rummy.record import dumps, record_of
@@ -18,6 +18,8 @@ from rummy.search.playout import random_choice, random_game
 from rummy.server.event_log import rebuild
 from rummy.server.fair_deal import deal_round
 from rummy.server.game_results import finished_games
+from tests.profiles import examples
+from tests.random_games import Turn, play
 from tests.server.test_history import expected_from_record
 from tests.server.test_history_migration import event_log
 
@@ -31,7 +33,7 @@ def as_expected(result: Any) -> dict[str, Any]:
             "winners": [s.name for s in result.seats if s.won]}
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12))
 @given(variant=st.sampled_from(sorted(SEATS)), data=st.data(), seed=st.integers(0, 10_000))
 def test_results_from_the_log_equal_the_records(variant: str, data: st.DataObject, seed: int) -> None:
     low, high = SEATS[variant]
@@ -65,16 +67,20 @@ def fairly_dealt_game(variant: str, players: int, seed: int) -> tuple[Game, list
     dealer = game.choose_first_dealer()
     events: list[tuple[str, dict[str, Any]]] = [("start", {"game": 1, "seed": seed, "players": game.players})]
     events += deal_round(game, dealer=dealer)
-    refills = 0
-    while not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            events += deal_round(game)
-            continue
-        action = random_choice(game.legal_actions(game.next_to_act()), rng)
-        before = game.refills
-        game.apply(action)
-        refills += game.refills > before
+    refills = 0  # over the rounds: each round counts its own (GameState.refills)
+
+    def choose(turn: Turn) -> Action:
+        action = random_choice(turn.moves, rng)
         events.append(("action", {"action": str(action), "by": "player"}))
+        return action
+
+    def deal(game: Game) -> None:
+        nonlocal refills
+        refills += game.refills
+        events.extend(deal_round(game))
+
+    play(game, rng, policy=choose, deal=deal)
+    refills += game.refills
     return game, [(seq, kind, payload) for seq, (kind, payload) in enumerate(events, start=1)], refills
 
 

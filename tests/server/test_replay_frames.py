@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy.errors import RecordError
@@ -18,6 +18,7 @@ from rummy.game import new_game
 from rummy.record import dumps, from_data, loads, record_of, replay
 from rummy.server.replay_frames import ReplayLimits, ReplayRefused, build_replay
 from rummy.variants import VARIANTS
+from tests.profiles import examples
 
 
 def played(variant: str, seed: int, actions: int = 400) -> dict[str, Any]:
@@ -104,7 +105,7 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 ALL_PATHS = paths(BASE)[1:]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150))
 @given(place=st.sampled_from(ALL_PATHS), value=JSON_VALUES, seat=st.none() | st.integers(0, 3))
 def test_a_mangled_record_is_replayed_or_refused_with_a_sentence(place: tuple[Any, ...], value: Any,
                                                                  seat: int | None) -> None:

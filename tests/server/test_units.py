@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummy.game import Phase, new_game
+from rummy.actions import Action
+from rummy.game import Game, new_game
 from rummy.search.playout import random_choice
 from rummy.server.catalog import RequestError, TableConfig, variant_catalog
 from rummy.server.describe import Before, card_text, describe_action, describe_deal
@@ -23,6 +24,7 @@ from rummy.server.event_log import deal_payload, rebuild
 from rummy.server.protocol import ERROR_CODES, ProtocolError, encode, parse_command
 from rummy.server.sessions import Session, SessionSigner, clean_name
 from rummy.server.snapshots import StateEncoder, state_message
+from tests.random_games import Turn, random_play
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -84,23 +86,34 @@ def test_encode_writes_what_the_standard_library_writes(value: Any) -> None:
 
 def test_sentences_never_name_a_drawn_card() -> None:
     for variant in ("progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"):
-        game = new_game(variant, ["Ann", "Bob", "Cid", "Dee"], seed=9)
-        rng = random.Random(9)
-        for _ in range(400):
-            if game.game_over:
-                break
-            if game.phase is Phase.ROUND_OVER:
-                game.deal()
-                assert describe_deal(game)[0].startswith(f"Round {game.round_number}:")
-                continue
-            seat = game.next_to_act()
-            action = random_choice(game.legal_actions(seat), rng, buy_chance=0.5)
-            before = Before.of(game)
-            game.apply(action)
+        read_every_sentence(new_game(variant, ["Ann", "Bob", "Cid", "Dee"], seed=9), random.Random(9))
+
+
+def read_every_sentence(game: Game, rng: random.Random) -> None:
+    """Play 400 decisions of ``game``, reading the sentences of each deal and of each action once applied."""
+    played: list[tuple[Before, Action]] = []  # the action just applied, read at the next decision or deal
+
+    def choose(turn: Turn) -> Action:
+        action = random_choice(turn.moves, rng, buy_chance=0.5)
+        played.append((Before.of(game), action))
+        return action
+
+    def read_played() -> None:
+        for before, action in played:
             for sentence in describe_action(before, game, action):
                 if "drew from the stock" in sentence:
                     assert sentence.endswith("drew from the stock")
                 assert "penalty card" not in sentence or "took" in sentence
+        played.clear()
+
+    def deal(game: Game) -> None:
+        read_played()
+        game.deal()
+        assert describe_deal(game)[0].startswith(f"Round {game.round_number}:")
+
+    for _ in random_play(game, rng, policy=choose, decisions=400, deal=deal):
+        read_played()
+    read_played()
 
 
 def test_card_text() -> None:
@@ -112,14 +125,19 @@ def test_rebuilding_from_the_log_gives_the_same_game() -> None:
     events: list[tuple[int, str, dict[str, Any]]] = [(1, "start", {"game": 1, "seed": 4, "players": game.players}),
                                                      (2, "deal", deal_payload(game))]
     rng = random.Random(4)
-    while len(events) < 300 and not game.game_over:
-        if game.phase is Phase.ROUND_OVER:
-            game.deal()
-            events.append((len(events) + 1, "deal", deal_payload(game)))
-            continue
-        action = random_choice(game.legal_actions(game.next_to_act()), rng)
-        game.apply(action)
+
+    def choose(turn: Turn) -> Action:
+        action = random_choice(turn.moves, rng)
         events.append((len(events) + 1, "action", {"action": str(action), "by": "player"}))
+        return action
+
+    def deal(game: Game) -> None:
+        game.deal()
+        events.append((len(events) + 1, "deal", deal_payload(game)))
+
+    for _ in random_play(game, rng, policy=choose, deal=deal):
+        if len(events) >= 300:
+            break
     rebuilt = rebuild(game.variant, events)
     assert rebuilt.game is not None and rebuilt.seq == len(events) and rebuilt.game_number == 1
     assert rebuilt.game.view(0).to_json() == game.view(0).to_json()
