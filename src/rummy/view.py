@@ -54,6 +54,8 @@ class PlayerView:
     #: (:func:`rummy.search.determinize.search_view`).
     public_game: GameState | None = None
     played_to_table: tuple[bool, ...] = ()  # per seat: has it put a card on the table this hand
+    #: The seat that discarded the card a claim window offers (None: the upcard, or no window).
+    claim_from: int | None = None
 
     @property
     def table_json(self) -> tuple[dict[str, object], ...]:
@@ -86,6 +88,7 @@ class PlayerView:
             "kitty": self.kitty,
             "contract": [str(slot) for slot in self.contract],
             "claim_card": card_name(self.claim_card) if self.claim_card is not None else None,
+            "claim_from": self.claim_from,
             "discard_dead": self.discard_dead,
             "legal_actions": [str(a) for a in self.legal_actions],
             "revealed_hands": [card_names(h) for h in self.revealed_hands] if self.revealed_hands else None,
@@ -145,4 +148,12 @@ def player_view(game: GameState, seat: int | None, *, with_actions: bool = True)
         revealed_hands=revealed,
         rules=game.variant,
         played_to_table=tuple(game.played_to_table),
+        claim_from=_claim_from(game),
     )
+
+
+def _claim_from(game: GameState) -> int | None:
+    """Who discarded the card the claim window offers (it is the pile's top); None for the upcard."""
+    if game.window is None or not game.discarders or game.discarders[-1] < 0:
+        return None
+    return game.discarders[-1]

@@ -116,6 +116,8 @@ def test_simultaneous_buys_first_call_one_winner(live_server: LiveServer) -> Non
             assert len(winners) == 1, replies
             for reply in replies:
                 assert reply["type"] == "ack" or reply["code"] in ("illegal", "stale"), reply
+                if reply.get("code") == "stale":  # the loser of the race is told who won it
+                    assert reply["message"] == f"{winners[0].name} bought it first", reply
             after = await players[0].state_after(state["seq"])
             assert sum(after["view"]["claims_used"]) == before_used + 1
             assert after["view"]["claims_used"][winners[0].seat] == view["claims_used"][winners[0].seat] + 1
@@ -428,6 +430,7 @@ def test_http_api(live_server: LiveServer) -> None:
             ({"variant": "chess"}, "bad-variant"),
             ({"variant": "basic", "seats": 7}, "bad-seats"),
             ({"variant": "basic", "options": {"colour": "red"}}, "bad-option"),
+            ({"variant": "purchase", "seats": 6, "options": {"deal_size": 10}}, "bad-option"),  # 67 of 52 cards
             ({"variant": "basic", "bots": {"0": "easy"}}, "bad-bot"),
             ({"variant": "basic", "bots": {"1": "grandmaster"}}, "bad-bot"),
             ({"variant": "basic", "bots": {"1": "llm"}}, "bad-bot"),  # needs a model: a simulator bot only

@@ -11,6 +11,7 @@ from rummy.cards import card_name
 from rummy.tui.entry import complete, full_action
 from rummy.tui.hints import hint, move_in_words
 from rummy.tui.local import LocalTable
+from tests.profiles import examples
 
 CARD_NAMES = [card_name(c) for c in range(53)]
 hands = st.lists(st.sampled_from(CARD_NAMES), min_size=1, max_size=14)
@@ -18,7 +19,7 @@ typed = st.text(alphabet="0123456789tjqkaTJQKACDHSs :-dnowrui;", max_size=24)
 
 
 @given(hands, typed)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 def test_completion_extends_what_was_typed_with_cards_of_the_hand(hand: list[str], value: str) -> None:
     legal = ["draw", "discard " + hand[0]]
     completed = complete(value, hand, legal)
@@ -28,7 +29,7 @@ def test_completion_extends_what_was_typed_with_cards_of_the_hand(hand: list[str
 
 
 @given(hands)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 def test_a_completed_card_is_one_the_hand_still_holds(hand: list[str]) -> None:
     """Write a meld card by card, each time typing a rank and taking the completion: the line never holds
     a card more often than the hand does, and every card of the hand gets written."""
@@ -67,3 +68,15 @@ def test_every_suggested_move_is_legal_for_the_person() -> None:
         table.play(table.person, move)  # raises if the engine refuses it
         suggestions += 1
     assert table.game.results, "the round did not end"
+
+
+def test_the_header_names_whose_discard_is_offered() -> None:
+    """The claim window offers the discarder's card: the header names the discarder, not the player in turn."""
+    from rummy.tui.render import offered_text
+    from rummy.tui.snapshot import Snapshot
+
+    table = {"seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}, {"seat": 2, "name": "Cid"}]}
+    view = {"phase": "claim", "active": 2, "claim_from": 1}
+    assert offered_text(Snapshot(seat=0, view=view, table=table)) == "Bob's discard is offered"
+    assert offered_text(Snapshot(seat=1, view=view, table=table)) == "your own discard is offered"
+    assert offered_text(Snapshot(seat=0, view={**view, "claim_from": None}, table=table)) == "the upcard is offered"

@@ -92,9 +92,10 @@ def test_typing_with_completion_and_a_refused_move(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.snapshot is not None and (app.snapshot.my_turn
                                                                        or app.snapshot.claim_offered), "a decision")
-            while not app.snapshot.my_turn:  # let the offered discards go
-                await pilot.press("p")
+            while not app.snapshot.my_turn:  # let the offered discards go, as a typist does: p, then Enter
+                await pilot.press("p", "enter")
                 await wait_for(pilot, lambda: app.snapshot.my_turn or app.snapshot.claim_offered, "a decision")
+            assert not [m for m in app.messages if "unknown verb" in m or "not" in m.lower()[:4]], app.messages
             entry = app.query_one("#entry")
             # a card that is not in the hand: the engine's message, and nothing changes
             missing = next(name for name in ("KH", "KS", "KD", "KC", "QH", "QS")

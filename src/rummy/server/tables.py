@@ -36,6 +36,7 @@ from rummy.server.table_inbox import (
     Stop,
     TimerFired,
 )
+from rummy.table_facts import claim_name
 
 log = logging.getLogger("rummy.server")
 
@@ -152,13 +153,23 @@ class Table(TableCore):
         if command.seq > self.seq:
             raise ProtocolError("bad-message", f"seq {command.seq} is ahead of the table's newest state ({self.seq})")
         if command.seq < self._decision_seq[seat]:
-            raise ProtocolError("stale", f"the table changed after state {command.seq} (now {self.seq}); choose again")
+            raise ProtocolError("stale", self._stale_reason(game, action, command.seq))
         if game.phase is Phase.CLAIM and seat == game.active:
             card = card_text(game.window.card) if game.window is not None else "the discard"
             raise ProtocolError("illegal", f"wait: the others may still buy the {card}", rule="claim-window-open")
         if self._autoplay is not None and self._autoplay[0] == seat:
             self._autoplay = None  # the player is back before the bot finished the turn
         await self._play([(action, "player")], ack=(connection, command.id))
+
+    def _stale_reason(self, game: Game, action: Action, seq: int) -> str:
+        """Why an action chosen on state ``seq`` comes too late: for a buy that lost the race, who won it."""
+        if action.verb is Verb.BUY:
+            since = game.log[len(game.log) - min(len(game.log), self.seq - seq):]
+            winner = next((a.seat for a in reversed(since) if a.verb is Verb.BUY and a.seat != action.seat), None)
+            if winner is not None:
+                call = "called May I" if claim_name(game.variant) == "May I" else "bought it"
+                return f"{game.players[winner]} {call} first"
+        return f"the table changed after state {seq} (now {self.seq}); choose again"
 
     async def _join(self, connection: Connection, command: Command) -> None:
         session = connection.session

@@ -85,6 +85,7 @@ class PlayApp(App[int]):
         self.seat = seat
         self.record_path = record_path
         self.snapshot: Snapshot | None = None
+        self._answered_by_key: str | None = None  # "b" or "p" that just answered a claim window
         self.by_rank = False
         self.messages: list[str] = []  # every line shown in #message, for a reader (and a test) to look back
         self.record_saved: str | None = None
@@ -206,11 +207,15 @@ class PlayApp(App[int]):
         """``b`` or ``p`` alone answers a claim window at once."""
         if event.value in ("b", "p") and self.claim_waiting():
             event.input.value = ""
+            self._answered_by_key = event.value
             self.submit("buy" if event.value == "b" else "pass")
 
     @on(Input.Submitted, "#entry")
     def entered(self, event: Input.Submitted) -> None:
         event.input.value = ""
+        answered, self._answered_by_key = self._answered_by_key, None
+        if answered is not None and event.value in (answered, ""):
+            return  # Enter right after the key that answered the window: that answer was sent already
         self.submit(event.value)
 
     def submit(self, text: str) -> None:

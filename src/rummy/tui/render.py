@@ -52,11 +52,22 @@ def status_text(snap: Snapshot) -> str:
     top = view["discard"][-1] if view["discard"] else None
     parts.append("discard " + (card_markup(top) if top else "empty") + (" (dead)" if view["discard_dead"] else ""))
     active = names[view["active"]] if 0 <= view["active"] < len(names) else "?"
-    line2 = {"draw": f"{active} to draw", "play": f"{active} to play", "claim": f"{active}'s discard is offered",
+    line2 = {"draw": f"{active} to draw", "play": f"{active} to play", "claim": offered_text(snap),
              "round_over": "round over", "game_over": "game over"}.get(view["phase"], str(view["phase"]))
     if snap.my_turn:
         line2 = "[reverse] Your turn [/reverse] — " + ("draw" if view["phase"] == "draw" else "play, then discard")
     return "  ·  ".join(parts) + "\n" + line2
+
+
+def offered_text(snap: Snapshot) -> str:
+    """Whose discard a claim window offers: the discarder's (not the player in turn's), yours, or the upcard."""
+    view = snap.view or {}
+    discarder = view.get("claim_from")
+    if discarder is None:
+        return "the upcard is offered"
+    if discarder == snap.seat:
+        return "your own discard is offered"
+    return f"{snap.names[discarder]}'s discard is offered"
 
 
 def players_text(snap: Snapshot) -> str:

@@ -168,6 +168,11 @@ export function renderClaim(container, view, opts) {
   container.hidden = false;
   const words = view.facts?.claim_words || { call: "Buy it", ask: "Buy", plural: "buys" };
   const card = view.claim_card || view.discard?.[view.discard.length - 1];
+  if (view.claim_from !== null && view.claim_from !== undefined && view.claim_from === view.seat) {
+    renderOwnDiscard(container, view, card, words, opts);
+    return;
+  }
+  container.classList.remove("own-discard");
   container.append(
     el("div", { class: "claim-card" }, card ? cardElement(card) : null),
     el("div", { class: "claim-body" },
@@ -182,4 +187,23 @@ export function renderClaim(container, view, opts) {
           `Pass on ${words.plural} until my turn`),
         el("button", { type: "button", class: "small ghost", id: "skip-hand-button", onclick: () => opts.onSkip("hand") },
           "Don't ask again this hand"))));
+}
+
+/**
+ * The claim window on the player's own discard: never the big claim button. "No thanks" is the
+ * obvious answer; taking the card back is a small, plainly priced control.
+ */
+function renderOwnDiscard(container, view, card, words, opts) {
+  container.classList.add("own-discard");
+  const cost = view.facts?.claim_cost;
+  const price = [cost?.penalty_cards ? `costs ${cost.penalty_cards} ${cost.penalty_word || "penalty card"}` : null,
+    cost?.pennies ? `${cost.pennies}¢` : null, `uses one of your ${words.plural}`].filter(Boolean).join(", ");
+  container.append(
+    el("div", { class: "claim-body" },
+      el("p", { class: "claim-question" }, `Your own discard, the ${card ? cardText(card) : "card"}, is offered to the table.`,
+        el("span", { class: "countdown", id: "claim-countdown", "aria-live": "off" })),
+      el("div", { class: "row" },
+        opts.legal.has("pass") ? el("button", { type: "button", class: "primary", id: "pass-button", onclick: () => opts.onPass() }, "No thanks") : null,
+        el("button", { type: "button", class: "small ghost", id: "take-back-button", onclick: () => opts.onBuy() },
+          `Take back my discard (${price})`))));
 }

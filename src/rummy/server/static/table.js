@@ -171,8 +171,8 @@ class TablePage {
     const text = msg.message || msg.code;
     if (pending?.kind === "builder") this.builder.refused(text);
     if (msg.code === "not-found") return; // the socket closes with 4404: gone() says it
-    if (msg.code === "stale") {
-      toast("The table moved on — try again.", "error");
+    if (msg.code === "stale") {  // a buy that lost the race says who won it; anything else may be tried again
+      toast(pending?.body === "buy" ? msg.message : "The table moved on — try again.", "error");
       return;
     }
     toast(text, "error", 6000);
@@ -261,7 +261,7 @@ class TablePage {
     const builderVisible = this.isMyTurn() && view.phase === "play"
       && (this.legal.has("down") || this.legal.has("meld") || (!view.down[view.seat] && view.contract.length > 0) || free);
     this.builder.update(view, verb, builderVisible);
-    keyed(this.els.claim, [view.phase, view.round, view.claim_card, view.discard_count, this.legal.has("buy"),
+    keyed(this.els.claim, [view.phase, view.round, view.claim_card, view.claim_from, view.discard_count, this.legal.has("buy"),
       this.legal.has("pass"), view.facts], () => renderClaim(this.els.claim, view, {
       legal: this.legal, onBuy: () => this.send("buy"), onPass: () => this.send("pass"),
       onSkip: (until) => this.skipClaims(until),
