@@ -30,7 +30,9 @@ def test_the_command_plays_in_a_terminal_and_saves_the_record(tmp_path: Path) ->
                           env=rummy_env(), cwd=str(tmp_path), dimensions=(40, 120), timeout=60, encoding="utf-8")
     try:
         child.expect("Your turn")
-        child.send("dr\t\r")  # completed to "draw"
+        child.send("dr")
+        child.expect("aw")  # the completion is shown (it is worked out after the keystroke, later under load)
+        child.send("\t\r")  # Tab takes it: "draw"
         child.expect("play, then discard")
         child.send("\x11")  # Ctrl+Q
         child.expect("record saved in")
