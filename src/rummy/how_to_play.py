@@ -13,7 +13,7 @@ the first to call gets it. A buy costs the top card of the stock too (a penalty 
 >>> claims_sentence(get_variant("progressive-buy-it", {"discarder_may_claim": False})).split(";")[0]
 'Before each draw, any player who is not the active player may buy the top discard, except the player who discarded it'
 >>> changed_rules(get_variant("may-i", {"may_i_limit": 5}))
-['Buys per hand: 5 (the seed says 3)']
+['Buys per hand: 5 (standard: 3)']
 """
 
 from __future__ import annotations
@@ -304,7 +304,7 @@ def changed_rules(variant: Variant) -> list[str]:
             continue
         value, seed = variant_value(variant, key), variant_value(base, key)
         if value != seed:
-            lines.append(f"{doc.label}: {value_words(key, value)} (the seed says {value_words(key, seed)})")
+            lines.append(f"{doc.label}: {value_words(key, value)} (standard: {value_words(key, seed)})")
     return lines
 
 

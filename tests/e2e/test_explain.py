@@ -107,7 +107,7 @@ def test_help_and_the_may_i_window_follow_the_house_rules(server: str, browser: 
     help_text = page.inner_text("#help-panel")
     assert "Each player has 5 May-I's per hand." in help_text
     assert "a run is 5 or more cards in a row of one suit" in help_text
-    assert "Buys per hand: 5 (the seed says 3)" in help_text and "Shortest run: 5 (the seed says 4)" in help_text
+    assert "Buys per hand: 5 (standard: 3)" in help_text and "Shortest run: 5 (standard: 4)" in help_text
     assert "Round 7: 11 cards — a run of 5 + a run of 5 + a run of 5" in help_text  # contract runs raised to 5
     page.wait_for_timeout(600)  # the tap's highlight fades
     page.screenshot(path=str(screenshots / f"help-{size}.png"), animations="disabled")

@@ -72,6 +72,9 @@ def test_verify_link_after_a_round_shows_a_verified_deal(server: str, browser: A
     assert verify.inner_text("#verify-salt") == reveal["salt"]
     verify.wait_for_selector("#verify-browser[data-match='true']")  # WebCrypto agrees with the server
     assert verify.locator("#verify-hands li").count() == 2
+    hands = verify.locator("#verify-hands li").all_inner_texts()  # seats from 1, cards as the table shows them
+    assert hands[0].startswith("Seat 1") and hands[1].startswith("Seat 2"), hands
+    assert not any(name in " ".join(hands).split() for name in ("TD", "TH", "TS", "TC")), hands
     page.screenshot(path=str(screenshots / "verify-link-desktop.png"))
     verify.screenshot(path=str(screenshots / "verify-deal-desktop.png"), full_page=True)
     assert not errors and not verify_errors, (errors, verify_errors)

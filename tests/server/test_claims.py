@@ -145,7 +145,7 @@ def test_the_view_and_the_help_follow_the_tables_house_rules(live_server: LiveSe
         assert "Each player has 5 May-I's per hand." in text
         assert "a run is 5 or more cards" in text and "Wild cards: jokers." in text
         changed = next(s for s in help_["sections"] if s["title"] == "House rules at this table")["lines"]
-        assert "Buys per hand: 5 (the seed says 3)" in changed and "Shortest run: 5 (the seed says 4)" in changed
+        assert "Buys per hand: 5 (standard: 3)" in changed and "Shortest run: 5 (standard: 4)" in changed
         assert "dead" in help_["glossary"]
         assert (await ann.http("GET", "/api/tables/nope/help")).status_code == 404
         await ann.close()

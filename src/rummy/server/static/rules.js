@@ -140,7 +140,7 @@ const CONTROLS = {
 
 /**
  * The house-rules panel of one variant: groups of labelled controls, each with its sentence and default,
- * and "Reset to the seed's rules". Returns {node, changes(): the options that differ from the defaults,
+ * and "Reset to the standard rules". Returns {node, changes(): the options that differ from the defaults,
  * setSeats(n)}; changes() throws an Error naming a bad entry.
  */
 export function houseRulesPanel(variant, seats) {
@@ -167,7 +167,7 @@ export function houseRulesPanel(variant, seats) {
     });
     node.replaceChildren(
       el("p", { class: "muted rules-intro" }, "Every rule starts as the game's own. Change any you play differently."),
-      el("button", { type: "button", class: "small", id: "reset-rules", onclick: () => reset() }, "Reset to the seed's rules"),
+      el("button", { type: "button", class: "small", id: "reset-rules", onclick: () => reset() }, "Reset to the standard rules"),
       ...groups.filter(Boolean));
   };
   const reset = () => {

@@ -2,6 +2,7 @@
 // re-computes the SHA-256 of the revealed seed and salt in the browser (WebCrypto) as a second opinion.
 // The deal itself is worked out by the engine on the server; no rule is copied here.
 
+import { cardText } from "./cards.js";
 import { el } from "./ui.js";
 
 const WORDS = {
@@ -61,13 +62,17 @@ async function show(main, tableId, round) {
   }
   if (data.deal) {
     parts.push(el("h2", {}, "The deal from this seed"),
-      el("ul", { id: "verify-hands" }, data.deal.hands.map((hand, seat) =>
-        el("li", {}, `Seat ${seat}${seat === data.deal.dealer ? " (dealer)" : ""}: ${hand.join(" ")}`))),
-      data.deal.upcard ? el("p", {}, "Upcard: ", data.deal.upcard) : null,
-      el("p", {}, `Stock (top first): ${data.deal.stock.join(" ")}`));
+      el("ul", { id: "verify-hands" }, data.deal.hands.map((hand, seat) =>  // seats counted from 1, as at the table
+        el("li", {}, `Seat ${seat + 1}${seat === data.deal.dealer ? " (dealer)" : ""}: ${cards(hand)}`))),
+      data.deal.upcard ? el("p", {}, "Upcard: ", cardText(data.deal.upcard)) : null,
+      el("p", {}, `Stock (top first): ${cards(data.deal.stock)}`));
   }
   parts.push(el("p", {}, el("a", { href: `/table/${encodeURIComponent(tableId)}` }, "Back to the table")));
   main.replaceChildren(...parts);
+}
+
+function cards(names) {
+  return names.map(cardText).join(" ");
 }
 
 const match = location.pathname.match(/^\/table\/([^/]+)\/verify\/(\d+)\/?$/);
