@@ -97,8 +97,8 @@ def test_every_control_answers_a_tap(server: str, browser: Any, screenshots: Pat
     assert page.locator("#hand .card.selected").count() == 0
     page.tap("#builder-set")  # nothing selected: the builder says what to do
     page.wait_for_selector("#builder .error")
-    page.tap("#hint-button")
-    page.wait_for_selector("#toast.show")
+    page.tap("#hint-button")  # the hint names the move (a discard is the server's answer: wait for it)
+    page.wait_for_function("() => document.querySelector('#toast.show')?.textContent.startsWith('Hint: ')")
     free = page.eval_on_selector_all("#hand .card:not(.staged)", "nodes => nodes.map(n => n.dataset.card)")
     discardable = [b.split()[1] for b in bodies(state(page)["view"]) if b.startswith("discard ")]
     card = next(c for c in free if c in discardable)

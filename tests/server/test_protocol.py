@@ -460,3 +460,31 @@ def test_http_api(live_server: LiveServer) -> None:
         assert socket.messages[0]["code"] == "not-found"
 
     run(scenario())
+
+
+def test_a_hint_names_a_legal_move_of_ones_own_and_changes_nothing(live_server: LiveServer) -> None:
+    """``hint``: the heuristic bot's move from the seat's view, one of the seat's legal actions, in words;
+    refused to a seat with no decision and to a spectator; the table's seq does not move."""
+    async def scenario() -> None:
+        table_id, players = await seated_table(live_server, ["Ann", "Bob"], variant="basic", seats=2)
+        await start_game(players[0])
+        watcher = await Player(live_server, "Eve").connect(table_id)
+        state = await players[0].wait_state(lambda m: m["view"] is not None and m["view"]["phase"] == "draw")
+        acting = players[state["view"]["active"]]
+        idle = players[1 - state["view"]["active"]]
+        for phase in ("draw", "play"):
+            state = await acting.wait_state(lambda m, phase=phase: m["view"]["phase"] == phase)
+            answer = await acting.reply_to(await acting.send("hint"))
+            assert answer["type"] == "hint" and answer["seq"] == state["seq"], answer
+            assert f"p{acting.seat} {answer['move']}" in state["view"]["legal_actions"], answer
+            assert answer["words"][0].isupper() and "." in answer["words"], answer
+            assert (await idle.reply_to(await idle.send("hint")))["code"] == "not-your-turn"
+            assert (await watcher.reply_to(await watcher.send("hint")))["code"] == "not-seated"
+            assert acting.state["seq"] == state["seq"]  # a hint changes nothing
+            played = await acting.reply_to(await acting.send("action", seq=state["seq"],
+                                                             action=f"p{acting.seat} {answer['move']}"))
+            assert played["type"] == "ack", played
+        for player in (*players, watcher):
+            await player.close()
+
+    run(scenario())

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummy.actions import Action, Verb
-from rummy.cards import JOKER, Card, card_name
+from rummy.cards import JOKER, Card, card_name, parse_card
 from rummy.game import Game, Phase
 from rummy.modes import RoundEnd, Scoring
 from rummy.table_facts import claim_name, penalty_word
@@ -215,3 +215,40 @@ def describe_deal(game: Game) -> list[str]:
     if game.variant.buy_schedule is not None and rules.claims_open:
         sentences.append(f"Buying is open this hand: {_count(rules.claim_limit or 0, 'buy')} each")
     return sentences
+
+
+def cards_in_words(meld: str) -> str:
+    """``set:7H-7S-JK`` → ``7♥ 7♠ joker``."""
+    names = meld.split(":", 1)[-1].split("=")[0].split("-")
+    return " ".join(card_text(parse_card(name)) for name in names if name)
+
+
+def move_in_words(move: str) -> str:
+    """One move in words: ``layoff 3 8H`` → ``lay off the 8♥ on meld 3``."""
+    verb, *args = move.split()
+    if verb in ("down", "meld", "book"):
+        what = " + ".join(cards_in_words(meld) for meld in args)
+        return {"down": "lay down ", "meld": "meld ", "book": "declare the book "}[verb] + what
+    if verb in ("layoff", "swap", "move") and len(args) >= 2:
+        action = {"layoff": "lay off", "swap": "swap in", "move": "play"}[verb]
+        return f"{action} the {card_text(parse_card(args[1]))} on meld {args[0]}"
+    if verb == "discard" and args:
+        return f"discard the {card_text(parse_card(args[0]))}"
+    words = {"draw": "draw from the stock", "take": "take the top discard", "buy": "claim the card",
+             "pass": "let the card go"}
+    return words.get(verb, move)
+
+
+def hint_words(game: Game, seat: int, action: Action) -> str:
+    """What the hint suggests, as a sentence for ``seat``: the move, and for a discard why no table move
+    came first (the cards the contract still lacks, or that a player who is down may only lay off)."""
+    body = str(action).split(" ", 1)[1]
+    words = move_in_words(body)
+    sentence = words[0].upper() + words[1:] + "."
+    if action.verb is not Verb.DISCARD:
+        return sentence
+    if game.down[seat] and not game.variant.new_melds_after_laydown and game.variant.has_contracts:
+        return sentence + " You are down: only lay-offs now, and none fits."
+    if game.variant.has_contracts and not game.down[seat]:
+        return sentence + " No lay-down yet: keep what builds your contract."
+    return sentence + " It helps your hand least."

@@ -21,7 +21,7 @@ import orjson
 from rummy.server.strict_json import StrictJSONError, loads
 
 VERSION = 1
-COMMAND_TYPES = ("join", "start", "action", "play_again", "ready", "skip_claims", "ping")
+COMMAND_TYPES = ("join", "start", "action", "play_again", "ready", "skip_claims", "hint", "ping")
 SKIP_UNTIL = ("turn", "hand", "off")
 MAX_ID_LENGTH = 64
 MAX_ACTION_LENGTH = 2000
@@ -31,6 +31,7 @@ ERROR_CODES = {
     "bad-message": "not JSON, wrong version, unknown type or a missing or malformed field",
     "duplicate": "a command id already used on this connection",
     "stale": "the action was chosen on an older state; look at the newest state and choose again",
+    "not-your-turn": "a hint is for a decision of your own: wait until you have a move to make",
     "not-your-seat": "the action names another seat",
     "not-seated": "only a player with a seat at this table may do this",
     "no-session": "no valid session cookie: POST /api/session first",

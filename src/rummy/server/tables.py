@@ -15,13 +15,14 @@ import secrets
 from collections.abc import Iterator
 
 from rummy.actions import Action, Verb, parse_action
+from rummy.bots import decide, make_bot
 from rummy.errors import RecordSyntaxError
 from rummy.game import ClaimWindow, Game, Phase
 from rummy.server.bot_runner import BotRunner
 from rummy.server.connections import Connection
-from rummy.server.describe import card_text, describe_deal
+from rummy.server.describe import card_text, describe_deal, hint_words
 from rummy.server.fair_deal import deal_round
-from rummy.server.protocol import Command, ProtocolError, ack_message, error_message
+from rummy.server.protocol import VERSION, Command, ProtocolError, ack_message, error_message
 from rummy.server.seats import player_names
 from rummy.server.table_core import Move, TableCore
 from rummy.server.table_inbox import (
@@ -130,6 +131,8 @@ class Table(TableCore):
             await self._ready(connection, command)
         elif command.type == "skip_claims":
             self._skip_claims(connection, command)
+        elif command.type == "hint":
+            self._hint(connection, command)
         else:  # "ping" is answered by the socket itself; anything else never gets here
             connection.send(ack_message(command.id))
 
@@ -160,6 +163,18 @@ class Table(TableCore):
         if self._autoplay is not None and self._autoplay[0] == seat:
             self._autoplay = None  # the player is back before the bot finished the turn
         await self._play([(action, "player")], ack=(connection, command.id))
+
+    def _hint(self, connection: Connection, command: Command) -> None:
+        """The move the heuristic bot would make for the connection's seat, from that seat's view only,
+        in record notation and in words (docs/protocol.md, ``hint``)."""
+        game, seat = self.game, connection.seat
+        if seat is None:
+            raise ProtocolError("not-seated", "you are watching this table; take a seat to play")
+        if game is None or self.status != "playing" or seat not in game.to_act:
+            raise ProtocolError("not-your-turn", "a hint is for a decision of your own: wait for your move")
+        move = decide(game, seat, make_bot("heuristic", seed=self.seq))
+        connection.send({"v": VERSION, "type": "hint", "id": command.id, "seq": self.seq,
+                         "move": str(move).split(" ", 1)[1], "words": hint_words(game, seat, move)})
 
     def _stale_reason(self, game: Game, action: Action, seq: int) -> str:
         """Why an action chosen on state ``seq`` comes too late: for a buy that lost the race, who won it."""

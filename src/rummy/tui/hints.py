@@ -17,37 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rummy.cards import parse_card
-from rummy.server.describe import card_text
+from rummy.server.describe import cards_in_words, move_in_words
 
 TABLE_VERBS = ("down", "meld", "book", "layoff", "swap", "move", "rearrange", "purchase", "trade", "exchange")
+
+
+__all__ = ["Hint", "cards_in_words", "hint", "move_in_words"]
 
 
 class Hint(NamedTuple):
     words: str
     move: str | None  # the move to put in the entry line (without the seat prefix)
-
-
-def cards_in_words(meld: str) -> str:
-    """``set:7H-7S-JK`` → ``7♥ 7♠ joker``."""
-    names = meld.split(":", 1)[-1].split("=")[0].split("-")
-    return " ".join(card_text(parse_card(name)) for name in names if name)
-
-
-def move_in_words(move: str) -> str:
-    """One move in words: ``layoff 3 8H`` → ``lay off the 8♥ on meld 3``."""
-    verb, *args = move.split()
-    if verb in ("down", "meld", "book"):
-        what = " + ".join(cards_in_words(meld) for meld in args)
-        return {"down": "lay down ", "meld": "meld ", "book": "declare the book "}[verb] + what
-    if verb in ("layoff", "swap", "move") and len(args) >= 2:
-        action = {"layoff": "lay off", "swap": "swap in", "move": "play"}[verb]
-        return f"{action} the {card_text(parse_card(args[1]))} on meld {args[0]}"
-    if verb == "discard" and args:
-        return f"discard the {card_text(parse_card(args[0]))}"
-    words = {"draw": "draw from the stock", "take": "take the top discard", "buy": "claim the card",
-             "pass": "let the card go"}
-    return words.get(verb, move)
 
 
 def hint(legal: Sequence[str], suggested: str | None) -> Hint:

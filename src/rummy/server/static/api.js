@@ -133,6 +133,8 @@ export class TableSocket {
         this.handlers.onError?.(msg);
       } else if (msg.type === "ack") {
         this.handlers.onAck?.(msg);
+      } else if (msg.type === "hint") {
+        this.handlers.onHint?.(msg);
       }
     });
     ws.addEventListener("close", (event) => {

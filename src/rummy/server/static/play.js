@@ -139,20 +139,24 @@ export async function declareBook(page) {
   if (body) page.send(body);
 }
 
-/** Show a legal lay-down (staged in the builder), a book, or a lay-off; else advise a discard. */
+/**
+ * A hint: a listed lay-down staged in the builder, a book, or a lay-off (its card selected and its
+ * meld marked); with none of those the server is asked which card to discard (``hint``,
+ * docs/protocol.md: the computer's choice from this seat's view, named in words).
+ */
 export function hint(page) {
-  const view = page.view;
   const lay = page.bodies.find((b) => b.startsWith("down ") || b.startsWith("meld "));
   if (lay) {
     const specs = lay.split(" ").slice(1);
     page.builder.stageSpecs(specs);
     toast(`Hint: you can ${lay.startsWith("down") ? "lay down" : "meld"} ${specs.map((s) =>
-      specCards(s).map(cardText).join(" ")).join("  +  ")} — press ${lay.startsWith("down") ? "Lay down" : "Meld"}.`, "info", 8000);
+      specCards(s).map(cardText).join(" ")).join("  +  ")} — press ${lay.startsWith("down") ? "Lay down" : "Meld"}.`, "hint", 8000);
+    page.hintSeq = page.socket.seq;
     return;
   }
-  const book = page.bodies.find((b) => b.startsWith("book "));
-  if (book) {
-    toast("Hint: you have a book — press Declare book!", "info", 6000);
+  if (page.bodies.some((b) => b.startsWith("book "))) {
+    toast("Hint: you have a book — press Declare book!", "hint", 6000);
+    page.hintSeq = page.socket.seq;
     return;
   }
   const layoff = page.bodies.find((b) => /^(layoff|swap|move) /.test(b) && !b.includes(";"));
@@ -163,10 +167,18 @@ export function hint(page) {
     page.marked = new Set([Number(meld)]);
     page.drawMelds();
     const what = verb === "layoff" ? "lay off" : verb === "swap" ? "swap in" : "play";
-    toast(`Hint: ${what} the ${cardText(card)} on meld ${meld} — tap the highlighted meld.`, "info", 8000);
+    toast(`Hint: ${what} the ${cardText(card)} on meld ${meld} — tap the highlighted meld.`, "hint", 8000);
+    page.hintSeq = page.socket.seq;
     return;
   }
-  if (page.legal.has("discard")) toast("No lay-down possible yet — discard a card you don't need.", "info", 6000);
+  page.sendMessage("hint");
+}
+
+/** The server's hint (which card to discard, and why no table move came first); it goes with the turn. */
+export function showHint(page, msg) {
+  if (!page.view || msg.seq !== page.socket.seq) return; // the game moved on while the server thought
+  page.hintSeq = msg.seq;
+  toast(`Hint: ${msg.words}`, "hint", 12000);
 }
 
 /** The action buttons the legal actions allow now, as [label, id, class, onclick]. */

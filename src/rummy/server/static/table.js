@@ -11,7 +11,7 @@ import { renderLog, renderScoreSheet, roundSummary } from "./scores.js";
 import { renderWaiting, isFreeSeat, showMissingTable } from "./waiting.js";
 import { prefs, savePrefs } from "./prefs.js";
 import { beepClaim, beepYourTurn, toggleMute } from "./sound.js";
-import { el, fill, keyed, plural, toast } from "./ui.js";
+import { dropToast, el, fill, keyed, plural, toast } from "./ui.js";
 import { renderRoundInfo, renderTurnInfo } from "./status.js";
 import * as moves from "./play.js";
 
@@ -40,6 +40,7 @@ class TablePage {
     this.marked = new Set();
     this.round = null;
     this.seat = undefined;
+    this.hintSeq = null; // the state a shown hint was made for
     this.joinSent = false;
     this.help = null; // how to play this table (GET /api/tables/{id}/help): the help panel and tooltips
     this.helpAsked = false;
@@ -111,6 +112,7 @@ class TablePage {
       onState: (msg) => this.onState(msg),
       onError: (msg) => this.onError(msg),
       onAck: (msg) => this.pending.delete(msg.id),
+      onHint: (msg) => { this.pending.delete(msg.id); moves.showHint(this, msg); },
       onStatus: (status) => this.root.classList.toggle("offline", status !== "open"),
       onGone: () => this.gone(),
     });
@@ -150,6 +152,10 @@ class TablePage {
     if (msg.seat !== undefined) this.seat = msg.seat;
     this.deadline = msg.deadline
       ? { ...msg.deadline, end: performance.now() + msg.deadline.seconds * 1000 } : null;
+    if (this.hintSeq !== null && msg.seq !== this.hintSeq) { // the hint's decision is made: it goes with it
+      this.hintSeq = null;
+      dropToast("hint");
+    }
     if (msg.history) this.log = [];
     if (Array.isArray(msg.events) && msg.events.length) this.log.push(...msg.events);
     const view = this.view;

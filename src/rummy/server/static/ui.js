@@ -31,7 +31,7 @@ export function el(tag, attrs = {}, ...children) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen (kind: "info" | "error"). */
+/** A short message at the bottom of the screen (kind: "info" | "error" | "hint"). */
 export function toast(message, kind = "info", ms = 4000) {
   const box = document.getElementById("toast");
   if (!box) return;
@@ -41,6 +41,12 @@ export function toast(message, kind = "info", ms = 4000) {
   toastTimer = setTimeout(() => {
     box.className = "toast";
   }, ms);
+}
+
+/** Take down the message now if it is of ``kind`` (a hint once its decision is made). */
+export function dropToast(kind) {
+  const box = document.getElementById("toast");
+  if (box && box.classList.contains(kind)) box.className = "toast";
 }
 
 /**
