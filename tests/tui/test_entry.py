@@ -52,6 +52,7 @@ def test_the_seat_prefix_is_optional_and_kept_when_given() -> None:
 def test_hints_name_the_move_in_words() -> None:
     assert move_in_words("layoff 3 8H") == "lay off the 8♥ on meld 3"
     assert move_in_words("discard JK") == "discard the joker"
+    assert hint(["discard AC"], "discard AC").words == "Discard the A♣ — press Enter to play it."  # not "a♣"
     assert hint(["layoff 2 7S", "discard 9C"], None).move == "layoff 2 7S"
     assert hint(["buy", "pass"], "buy").words.startswith("Claim the card")
 

@@ -165,6 +165,9 @@ class PlayApp(App[int]):
             self.say("Round over. Press Enter (or type next) for the next round.")
         elif snap.my_turn and (previous is None or not previous.my_turn):
             self.say("Your turn: " + ("draw or take." if snap.phase == "draw" else "play, then discard."))
+        elif previous is not None and snap.seq != previous.seq and self.messages and \
+                self.messages[-1].startswith("Hint: "):
+            self.say("")  # a hint goes once the game has moved on
 
     def _draw_hand(self) -> None:
         snap = self.snapshot

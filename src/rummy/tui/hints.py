@@ -33,7 +33,8 @@ class Hint(NamedTuple):
 def hint(legal: Sequence[str], suggested: str | None) -> Hint:
     """A hint from the seat's legal moves, led by a bot's ``suggested`` move when there is one."""
     if suggested is not None:
-        return Hint(move_in_words(suggested).capitalize() + " — press Enter to play it.", suggested)
+        words = move_in_words(suggested)  # str.capitalize would lower the rest: "a♣" for the A♣
+        return Hint(words[:1].upper() + words[1:] + " — press Enter to play it.", suggested)
     if "draw" in legal:
         others = ", or take the top discard" if "take" in legal else ""
         return Hint(f"Draw from the stock{others}.", "draw")

@@ -28,6 +28,7 @@ from rummy.errors import RecordSyntaxError, RummyError, UsageError
 from rummy.game import Game, Phase, new_game
 from rummy.record import dumps, record_of, results_json
 from rummy.server.describe import Before, describe_action, describe_deal
+from rummy.server.seats import BOT_NAMES
 from rummy.tui.entry import full_action
 from rummy.tui.session import Publish, SeatError
 from rummy.tui.snapshot import Snapshot
@@ -179,14 +180,13 @@ class LocalTable:
 
 
 def _display_names(players: Sequence[str]) -> list[str]:
-    """``You`` for the person, the bot's name for a bot (``heuristic``, ``heuristic 2`` … when repeated)."""
-    counts: dict[str, int] = {}
-    names = []
-    for player in players:
-        base = "You" if player == PERSON else player.split(":")[0]
-        counts[base] = counts.get(base, 0) + 1
-        names.append(base if counts[base] == 1 else f"{base} {counts[base]}")
-    return names
+    """``You`` for the person; a bot gets a name as at a served table, with its kind: ``Alan (heuristic)``.
+
+    >>> _display_names(["heuristic", "me", "heuristic:simulations=80", "random"])
+    ['Ada (heuristic)', 'You', 'Grace (heuristic)', 'Edsger (random)']
+    """
+    return ["You" if player == PERSON else f"{BOT_NAMES[seat % len(BOT_NAMES)]} ({player.split(':')[0]})"
+            for seat, player in enumerate(players)]
 
 
 class LocalSession:
