@@ -181,7 +181,13 @@ def wait_for_a_window(page: Any, touch: bool) -> None:
             return
         current = page.evaluate("window.rummy.state()")
         view = current["view"]
-        if view["active"] == current["seat"] and view["phase"] in ("draw", "play"):
+        if page.locator("#claim:not([hidden]) #take-back-button").count():  # her own discard: let it go
+            try:
+                press(page, "#pass-button", touch=touch)
+            except Exception:  # noqa: BLE001 - the window closed under the finger: nothing to answer
+                continue
+            page.wait_for_function("s => window.rummy.state().seq > s", arg=current["seq"])
+        elif view["active"] == current["seat"] and view["phase"] in ("draw", "play"):
             legal = [a.split(" ", 1)[1] for a in view["legal_actions"]]
             if "draw" in legal:
                 press(page, "#stock", touch=touch)

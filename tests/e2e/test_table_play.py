@@ -208,6 +208,11 @@ def step(player: Player, done: Counter[str]) -> bool:
                 return True
         return False
 
+    if phase == "claim" and "buy" in legal and view["claim_from"] == seat:  # one's own discard: let it go
+        if player.try_click("#pass-button"):
+            player.wait_for_change(seq)
+        return True
+
     if phase == "claim" and "buy" in legal:
         label = page.locator("#claim #buy-button")
         if label.count():
