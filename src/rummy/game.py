@@ -30,6 +30,7 @@ from rummy.engine.candidates import CandidateMoves
 from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
+from rummy.engine.rules.turns import washout_reached
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
 from rummy.errors import DealError, IllegalActionError, UsageError
 from rummy.house_rules import get_variant
@@ -127,6 +128,11 @@ class Game(GameState):
     @property
     def game_over(self) -> bool:
         return self.phase is _GAME_OVER
+
+    @property
+    def washed_out(self) -> bool:
+        """Whether the round ended, or is ending, by the washout (rules.md §2.9)."""
+        return washout_reached(self)
 
     def hand(self, seat: int) -> list[Card]:
         """The cards of ``seat``'s hand in canonical order."""

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummy.actions import Action
+from rummy.actions import Action, Verb
 from rummy.game import Game, new_game
 from rummy.search.playout import random_choice
 from rummy.server.catalog import RequestError, TableConfig, variant_catalog
-from rummy.server.describe import Before, card_text, describe_action, describe_deal
+from rummy.server.describe import Before, card_text, describe_action, describe_deal, describe_round_end
 from rummy.server.event_log import deal_payload, rebuild
 from rummy.server.protocol import ERROR_CODES, ProtocolError, encode, parse_command
 from rummy.server.sessions import Session, SessionSigner, clean_name
@@ -183,3 +183,13 @@ def test_the_default_database_is_ignored_in_a_clone() -> None:
     names = ["rummy.db", "rummy.db-shm", "rummy.db-wal"]
     result = subprocess.run(["git", "check-ignore", *names], cwd=root, capture_output=True, text=True, check=False)
     assert result.stdout.split() == names
+
+
+def test_a_washed_out_hand_is_told_as_such() -> None:
+    """rules.md §2.9: the round-end sentence says the hand is dead, not that the cards ran out."""
+    game = new_game("may-i", ["Ann", "Bob", "Cid"], seed=5, options={"washout_laps": 1})
+    while not game.results:
+        game.apply(next(a for a in game.legal_actions(game.next_to_act()) if a.verb in (Verb.PASS, Verb.DRAW,
+                                                                                        Verb.DISCARD)))
+    assert game.washed_out
+    assert describe_round_end(game)[0] == "Nobody put a card on the table for 1 times round the table: the hand is dead"

@@ -170,12 +170,6 @@ def _purchase_phrase(before: Before, game: Game, step: Action) -> str:
     return f"took the {old_text} back (new purchase card: the {new})"
 
 
-def washed_out_laps(game: Game) -> int | None:
-    """The ``washout_laps`` that ended the last round (rules.md §2.9), or None when it ended otherwise."""
-    laps = game.variant.washout_laps
-    return laps if laps is not None and game.quiet_turns > laps * game.n else None
-
-
 def describe_round_end(game: Game) -> list[str]:
     """How the last round ended, its scores, and the winner when the game is over."""
     result = game.results[-1]
@@ -185,8 +179,8 @@ def describe_round_end(game: Game) -> list[str]:
         sentences.append(f"{names[result.went_out]} went out")
     elif result.end is RoundEnd.BOOK and result.went_out is not None:
         sentences.append(f"{names[result.went_out]} wins the hand with a book")
-    elif result.end is RoundEnd.EXHAUSTED and washed_out_laps(game) is not None:
-        sentences.append(f"Nobody put a card on the table for {washed_out_laps(game)} times round the table: "
+    elif result.end is RoundEnd.EXHAUSTED and game.washed_out:
+        sentences.append(f"Nobody put a card on the table for {game.variant.washout_laps} times round the table: "
                          "the hand is dead")
     elif result.end is RoundEnd.EXHAUSTED:
         sentences.append("The cards ran out: nobody can go out")
@@ -239,12 +233,15 @@ def move_in_words(move: str) -> str:
     return words.get(verb, move)
 
 
+def sentence_case(words: str) -> str:
+    """``words`` with its first letter raised (``str.capitalize`` would lower the rest: "a♣" for the A♣)."""
+    return words[:1].upper() + words[1:]
+
+
 def hint_words(game: Game, seat: int, action: Action) -> str:
     """What the hint suggests, as a sentence for ``seat``: the move, and for a discard why no table move
-    came first (the cards the contract still lacks, or that a player who is down may only lay off)."""
-    body = str(action).split(" ", 1)[1]
-    words = move_in_words(body)
-    sentence = words[0].upper() + words[1:] + "."
+    came first (a player who is down may only lay off; one who is not yet down keeps their contract)."""
+    sentence = sentence_case(move_in_words(str(action).split(" ", 1)[1])) + "."
     if action.verb is not Verb.DISCARD:
         return sentence
     if game.down[seat] and not game.variant.new_melds_after_laydown and game.variant.has_contracts:

@@ -179,7 +179,7 @@ class Table(TableCore):
     def _stale_reason(self, game: Game, action: Action, seq: int) -> str:
         """Why an action chosen on state ``seq`` comes too late: for a buy that lost the race, who won it."""
         if action.verb is Verb.BUY:
-            since = game.log[len(game.log) - min(len(game.log), self.seq - seq):]
+            since = game.log[seq - self.seq:]  # the actions logged since ``seq`` (seq < self.seq here)
             winner = next((a.seat for a in reversed(since) if a.verb is Verb.BUY and a.seat != action.seat), None)
             if winner is not None:
                 call = "called May I" if claim_name(game.variant) == "May I" else "bought it"

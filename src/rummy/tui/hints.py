@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rummy.server.describe import cards_in_words, move_in_words
+from rummy.server.describe import cards_in_words, move_in_words, sentence_case
 
 TABLE_VERBS = ("down", "meld", "book", "layoff", "swap", "move", "rearrange", "purchase", "trade", "exchange")
 
@@ -33,8 +33,7 @@ class Hint(NamedTuple):
 def hint(legal: Sequence[str], suggested: str | None) -> Hint:
     """A hint from the seat's legal moves, led by a bot's ``suggested`` move when there is one."""
     if suggested is not None:
-        words = move_in_words(suggested)  # str.capitalize would lower the rest: "a♣" for the A♣
-        return Hint(words[:1].upper() + words[1:] + " — press Enter to play it.", suggested)
+        return Hint(sentence_case(move_in_words(suggested)) + " — press Enter to play it.", suggested)
     if "draw" in legal:
         others = ", or take the top discard" if "take" in legal else ""
         return Hint(f"Draw from the stock{others}.", "draw")

@@ -48,12 +48,17 @@ def start_turn(state: GameState, seat: int) -> None:
 
 
 def washed_out(state: GameState) -> bool:
-    """The washout (rules.md §2.9): whether ``washout_laps`` times round the table have passed with no card
-    put on the table; counts the turn being started."""
+    """Count the turn being started towards the washout (rules.md §2.9): the quiet turns start afresh
+    when the table has grown since the last turn; whether the hand is now dead."""
     table_cards = sum(len(meld.cards) for meld in state.table)
     if table_cards > state.table_cards:
         state.table_cards = table_cards
         state.quiet_turns = 0
     state.quiet_turns += 1
+    return washout_reached(state)
+
+
+def washout_reached(state: GameState) -> bool:
+    """Whether ``washout_laps`` times round the table have passed with no card put on the table."""
     laps = state.variant.washout_laps
     return laps is not None and state.quiet_turns > laps * state.n

@@ -168,7 +168,7 @@ export function renderClaim(container, view, opts) {
   container.hidden = false;
   const words = view.facts?.claim_words || { call: "Buy it", ask: "Buy", plural: "buys" };
   const card = view.claim_card || view.discard?.[view.discard.length - 1];
-  if (view.claim_from !== null && view.claim_from !== undefined && view.claim_from === view.seat) {
+  if (view.claim_from != null && view.claim_from === view.seat) { // the upcard (null) is nobody's
     renderOwnDiscard(container, view, card, words, opts);
     return;
   }

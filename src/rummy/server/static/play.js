@@ -149,14 +149,12 @@ export function hint(page) {
   if (lay) {
     const specs = lay.split(" ").slice(1);
     page.builder.stageSpecs(specs);
-    toast(`Hint: you can ${lay.startsWith("down") ? "lay down" : "meld"} ${specs.map((s) =>
-      specCards(s).map(cardText).join(" ")).join("  +  ")} — press ${lay.startsWith("down") ? "Lay down" : "Meld"}.`, "hint", 8000);
-    page.hintSeq = page.socket.seq;
+    hintToast(page, `you can ${lay.startsWith("down") ? "lay down" : "meld"} ${specs.map((s) =>
+      specCards(s).map(cardText).join(" ")).join("  +  ")} — press ${lay.startsWith("down") ? "Lay down" : "Meld"}.`, 8000);
     return;
   }
   if (page.bodies.some((b) => b.startsWith("book "))) {
-    toast("Hint: you have a book — press Declare book!", "hint", 6000);
-    page.hintSeq = page.socket.seq;
+    hintToast(page, "you have a book — press Declare book!", 6000);
     return;
   }
   const layoff = page.bodies.find((b) => /^(layoff|swap|move) /.test(b) && !b.includes(";"));
@@ -167,8 +165,7 @@ export function hint(page) {
     page.marked = new Set([Number(meld)]);
     page.drawMelds();
     const what = verb === "layoff" ? "lay off" : verb === "swap" ? "swap in" : "play";
-    toast(`Hint: ${what} the ${cardText(card)} on meld ${meld} — tap the highlighted meld.`, "hint", 8000);
-    page.hintSeq = page.socket.seq;
+    hintToast(page, `${what} the ${cardText(card)} on meld ${meld} — tap the highlighted meld.`, 8000);
     return;
   }
   page.sendMessage("hint");
@@ -177,8 +174,13 @@ export function hint(page) {
 /** The server's hint (which card to discard, and why no table move came first); it goes with the turn. */
 export function showHint(page, msg) {
   if (!page.view || msg.seq !== page.socket.seq) return; // the game moved on while the server thought
-  page.hintSeq = msg.seq;
-  toast(`Hint: ${msg.words}`, "hint", 12000);
+  hintToast(page, msg.words, 12000);
+}
+
+/** A hint's words, shown until the state it was made for moves on (the table then drops it). */
+function hintToast(page, words, ms) {
+  page.hintSeq = page.socket.seq;
+  toast(`Hint: ${words}`, "hint", ms);
 }
 
 /** The action buttons the legal actions allow now, as [label, id, class, onclick]. */
