@@ -27,9 +27,8 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from rummy.actions import Action
 from rummy.bots import decide, make_bot
-from rummy.game import Game, Phase, new_game
+from rummy.engine import Action, Game, Phase, new_game
 from rummy.search.playout import drive
 from rummy.sim import wilson_interval as wilson
 

@@ -22,8 +22,7 @@ import random
 import statistics
 
 from rummy.bots import decide, make_bot
-from rummy.cards import make_card
-from rummy.game import Phase, new_game
+from rummy.engine import Phase, make_card, new_game
 from rummy.search.determinize import determinize, redact
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]

@@ -27,12 +27,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from rummy.actions import Action
 from rummy.bots import decide, make_bot
-from rummy.engine.action_space import ActionSpace
-from rummy.game import Game, Phase, new_game
+from rummy.engine import Action, ActionSpace, Game, Phase, new_game
+from rummy.engine.solver import find_lay_down
 from rummy.search.playout import random_choice
-from rummy.solver import find_lay_down
 
 clock = time.perf_counter  # or time.process_time (--clock cpu)
 clock_ns = time.perf_counter_ns  # or time.process_time_ns

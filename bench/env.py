@@ -24,10 +24,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from rummy.actions import Action
+from rummy.engine import Action, Phase, Variant, new_game
 from rummy.env import aec_env
-from rummy.game import Phase, new_game
-from rummy.variants import Variant
 
 TABLES = [("progressive-buy-it", 4), ("progressive-15", 4), ("may-i", 4), ("basic", 4), ("purchase", 4)]
 

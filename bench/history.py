@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rummy.game import Game
+from rummy.engine import Game
 from rummy.search.playout import random_game
 from rummy.server.commit import Commit
 from rummy.server.db import Database, migrate, normalize_db_url

@@ -32,11 +32,9 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, replace
 from typing import Any
 
-from rummy.actions import Action
 from rummy.bots import Bot, bot_view, decide, make_bot
 from rummy.bots.ismcts import IsmctsBot, SearchSettings, default_simulations
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
+from rummy.engine import Action, Game, Phase, get_variant, new_game
 from rummy.search.playout import drive
 from rummy.sim import wilson_interval
 

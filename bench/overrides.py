@@ -33,10 +33,9 @@ from typing import Any
 
 from ismcts import add_option_arguments, ask, bot_options, searcher
 
-from rummy.actions import Action
 from rummy.bots import decide, make_bot
 from rummy.bots.rewards import round_rewards
-from rummy.game import Game, Phase, new_game
+from rummy.engine import Action, Game, Phase, new_game
 
 #: Decisions after which a judging playout stops (a round is then scored as it stands, a game as lost).
 PLAYOUT_LIMIT = 3000

@@ -14,9 +14,9 @@ import json
 import time
 
 from rummy.bots import make_bot, play_game
+from rummy.engine import VARIANTS
 from rummy.record import Record, record_of
 from rummy.server.replay_frames import build_replay
-from rummy.variants import VARIANTS
 
 
 def played(variant: str, players: int, seed: int) -> Record:

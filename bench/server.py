@@ -39,7 +39,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests/cluster/services.py
-from rummy.actions import parse_action  # noqa: E402
+from rummy.engine import parse_action  # noqa: E402
 from rummy.search.playout import random_choice  # noqa: E402
 from tests.cluster.services import postgres, redis_server, tree_cpu_seconds  # noqa: E402
 

@@ -16,9 +16,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from rummy.cards import CARD_COUNT, pack
-from rummy.house_rules import get_variant
-from rummy.solver import find_lay_down
+from rummy.engine import CARD_COUNT, get_variant, pack
+from rummy.engine.solver import find_lay_down
 
 
 @dataclass(frozen=True)

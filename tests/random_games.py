@@ -1,7 +1,7 @@
 """Seeded random games for the tests: the one loop that deals each round, asks who acts and plays.
 
 >>> import random
->>> from rummy.game import new_game
+>>> from rummy.engine.game import new_game
 >>> game = new_game("may-i", 4, seed=1)
 >>> sum(1 for _ in random_play(game, random.Random(1))), game.game_over
 (1964, True)
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummy.actions import Action
-from rummy.game import Game, Phase
+from rummy.engine.actions import Action
+from rummy.engine.game import Game, Phase
 from rummy.search.playout import random_choice
 
 

@@ -4,7 +4,7 @@ The hands come from real games: uniformly random legal play (hands grow large), 
 random player and heuristic bots, in every contract variant with house-rule mixes (wild policies, exact
 sizes, no final discard, twos natural in place, …).  For each hand of a player not yet down, in the play
 phase, the file keeps the hand, the round's contract and flags, and the solver's best lay-down
-(:func:`rummy.solver.find_lay_down`) under the round's flags and under the other flag pairs.  The test in
+(:func:`rummy.engine.solver.find_lay_down`) under the round's flags and under the other flag pairs.  The test in
 ``tests/test_solver.py`` checks that the solver still gives exactly these answers, the tie-break included:
 bots and the engine's candidate list depend on it.
 
@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from rummy.bots import decide, make_bot
-from rummy.cards import card_name, parse_card, to_counts
-from rummy.errors import RummyError
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
-from rummy.solver import find_lay_down
-from rummy.variants import Slot
+from rummy.engine.cards import card_name, parse_card, to_counts
+from rummy.engine.errors import RummyError
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.house_rules import get_variant
+from rummy.engine.solver import find_lay_down
+from rummy.engine.variants import Slot
 from tests.random_games import random_play
 
 DATA = Path(__file__).with_name("solver_real_hands.json.gz")

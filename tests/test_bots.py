@@ -11,17 +11,17 @@ from collections.abc import Callable
 
 import pytest
 
-from rummy.actions import Action, Verb
 from rummy.bots import Bot, bot_view, make_bot, play_game
 from rummy.bots.greedy import GreedyBot
 from rummy.bots.heuristic import HeuristicBot
 from rummy.bots.planning import ContractPlanner
-from rummy.cards import from_counts, pack, parse_card, to_counts
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import from_counts, pack, parse_card, to_counts
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.house_rules import get_variant
+from rummy.engine.solver import can_lay_down
+from rummy.engine.view import PlayerView
 from rummy.record import dumps, record_of
-from rummy.solver import can_lay_down
-from rummy.view import PlayerView
 from tests.random_games import play
 
 BOT_NAMES = ("random", "greedy", "heuristic")

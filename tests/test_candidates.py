@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from rummy.actions import Action, Verb
+from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
-from rummy.game import Game, Phase, new_game
-from rummy.solver import find_lay_down
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.solver import find_lay_down
 from tests.random_games import random_play
 
 

@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy.actions import Action, Verb
-from rummy.cards import JOKER
 from rummy.engine.action_space import ActionSpace, ActionSpaceError
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import JOKER
+from rummy.engine.errors import IllegalActionError
+from rummy.engine.game import Game, Phase, new_game
 from rummy.engine.state import GameState
-from rummy.errors import IllegalActionError
-from rummy.game import Game, Phase, new_game
 from tests.profiles import examples
 from tests.random_games import random_play
 from tests.test_properties import TABLES, check_invariants, house_tables

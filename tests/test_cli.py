@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from rummy import variants as variants_module
 from rummy.cli import main
-from rummy.errors import Rule
+from rummy.engine import variants as variants_module
+from rummy.engine.errors import Rule
 
 VARIANT_IDS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
 

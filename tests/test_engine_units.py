@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from rummy.actions import parse_action, parse_meld
-from rummy.cards import JOKER, card_name, parse_card
-from rummy.errors import IllegalActionError, MeldError, RecordSyntaxError, VariantError
-from rummy.game import new_game
-from rummy.house_rules import OPTION_PARSERS, get_variant, load_variant_file
-from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
+from rummy.engine.actions import parse_action, parse_meld
+from rummy.engine.cards import JOKER, card_name, parse_card
+from rummy.engine.errors import IllegalActionError, MeldError, RecordSyntaxError, VariantError
+from rummy.engine.game import new_game
+from rummy.engine.house_rules import OPTION_PARSERS, get_variant, load_variant_file
+from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
+from rummy.engine.variants import VARIANTS, Variant
 from rummy.record import dumps, loads, record_of, replay
-from rummy.variants import VARIANTS, Variant
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -94,8 +94,8 @@ def test_a_contract_no_hand_can_reach_ends_its_round_by_exhaustion(options: dict
 def test_a_stock_that_cannot_be_drawn_ends_a_purchase_round() -> None:
     import random
 
-    from rummy.actions import Action
-    from rummy.game import Game
+    from rummy.engine.actions import Action
+    from rummy.engine.game import Game
     from rummy.search.playout import drive, random_choice
 
     game = new_game("purchase", 4, seed=2, options={"stock_refill": "none"})
@@ -271,8 +271,8 @@ def test_redacted_game_holds_nothing_hidden() -> None:
 def test_a_hand_with_no_card_put_on_the_table_washes_out(variant_id: str) -> None:
     """rules.md §2.9 washout: once ``washout_laps`` times round the table pass with no card put on the
     table, the hand ends by exhaustion as the next turn would start; ``null`` turns the rule off."""
-    from rummy.actions import Verb
-    from rummy.game import Game, Phase
+    from rummy.engine.actions import Verb
+    from rummy.engine.game import Game, Phase
 
     quiet = (Verb.PASS, Verb.DRAW, Verb.DISCARD)
 
@@ -294,7 +294,7 @@ def test_a_hand_with_no_card_put_on_the_table_washes_out(variant_id: str) -> Non
 
 def test_a_deal_larger_than_the_pack_is_refused_before_anything_is_dealt() -> None:
     """purchase with ten cards each at six seats would need 67 of its 52 cards: a clear DealError, no game."""
-    from rummy.errors import DealError
+    from rummy.engine.errors import DealError
 
     with pytest.raises(DealError, match="67 cards to 6 players .* pack of 52"):
         new_game("purchase", 6, seed=1, options={"deal_size": 10})

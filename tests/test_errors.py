@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from rummy.bots import make_bot
-from rummy.cards import parse_card
-from rummy.errors import (
+from rummy.engine.cards import parse_card
+from rummy.engine.errors import (
     RULE_DESCRIPTIONS,
     BotError,
     DealError,
@@ -25,12 +25,12 @@ from rummy.errors import (
     UsageError,
     VariantError,
 )
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
-from rummy.melds import MeldSpec, table_meld
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.house_rules import get_variant
+from rummy.engine.melds import MeldSpec, table_meld
+from rummy.engine.solver import find_lay_down
+from rummy.engine.view import player_view
 from rummy.record import loads, prepare
-from rummy.solver import find_lay_down
-from rummy.view import player_view
 
 
 def test_every_error_class_is_a_rummy_error() -> None:
@@ -202,7 +202,7 @@ def test_every_rule_key_raised_is_a_rule_and_every_rule_is_raised() -> None:
     found, unresolved = _rule_keys_in_source()
     assert not unresolved, f"rule keys built in a way this test cannot follow: {unresolved}"
     unknown = {key: sorted(where) for key, where in found.items() if key not in set(Rule)}
-    assert not unknown, f"rule keys raised but missing from rummy.errors.Rule: {unknown}"
+    assert not unknown, f"rule keys raised but missing from rummy.engine.errors.Rule: {unknown}"
     never = sorted(rule.value for rule in Rule if rule.value not in found)
     assert not never, f"Rule members the engine never raises: {never}"
     # The f-string keys of play._check_timing were followed (a sample).

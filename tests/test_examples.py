@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rummy.cards import card_names
 from rummy.cli import main
-from rummy.game import Game, Phase
+from rummy.engine.cards import card_names
+from rummy.engine.game import Game, Phase
 from rummy.record import load, prepare
 
 EXAMPLES = sorted(Path(__file__).parent.parent.joinpath("examples").glob("*.json"))

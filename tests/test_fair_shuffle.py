@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from rummy.cli import main
 from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, commitment_of, new_shuffle
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay, to_data
 from rummy.search.determinize import redact
 from rummy.search.playout import random_choice

@@ -1,5 +1,5 @@
-"""House rules in words (rummy.house_rule_docs), how to play (rummy.how_to_play) and a table's resolved facts
-(rummy.table_facts): one source for the create-table panel, the help panel, the table and ``rummy rules``."""
+"""House rules in words (rummy.text.house_rule_docs), how to play (rummy.text.how_to_play) and a table's resolved facts
+(rummy.engine.table_facts): one source for the create-table panel, the help panel, the table and ``rummy rules``."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from rummy.cli import main
-from rummy.game import Game, new_game
-from rummy.house_rule_docs import GROUPS, RULE_DOCS, choice_words, rules_in_words, value_words, variant_value
-from rummy.house_rules import OPTION_PARSERS, get_variant
-from rummy.how_to_play import claims_sentence, how_to_play
-from rummy.variants import VARIANTS
+from rummy.engine.game import Game, new_game
+from rummy.engine.house_rules import OPTION_PARSERS, get_variant
+from rummy.engine.variants import VARIANTS
+from rummy.text.house_rule_docs import GROUPS, RULE_DOCS, choice_words, rules_in_words, value_words, variant_value
+from rummy.text.how_to_play import claims_sentence, how_to_play
 
 RAW = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # an engine spelling such as low_or_high
 

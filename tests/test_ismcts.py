@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from rummy.actions import Action, Verb
 from rummy.bots import Bot, bot_view, make_bot, play_game
 from rummy.bots.ismcts import (
     DEFAULT_CEILING_MS,
@@ -19,12 +18,13 @@ from rummy.bots.ismcts import (
     default_simulations,
 )
 from rummy.bots.rewards import game_rewards, round_rewards
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
+from rummy.engine.actions import Action, Verb
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.house_rules import get_variant
+from rummy.engine.view import PlayerView
 from rummy.record import dumps, loads, record_of, replay
 from rummy.search.determinize import determinize, redact, search_view
 from rummy.search.playout import random_choice
-from rummy.view import PlayerView
 from tests.random_games import play
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
@@ -252,7 +252,7 @@ def test_redact_keeps_each_seat_s_latest_discard_of_the_round() -> None:
 
 
 def _counts(text: str) -> list[int]:
-    from rummy.cards import parse_card, to_counts
+    from rummy.engine.cards import parse_card, to_counts
 
     return to_counts(parse_card(card) for card in text.split())
 

@@ -1,5 +1,5 @@
 """The engine's import graph: it imports nothing outside itself and the standard library, nothing in it
-imports the façade (:mod:`rummy.game`), no two of its modules import each other round a loop, and
+imports the façade (:mod:`rummy.engine.game`), no two of its modules import each other round a loop, and
 nothing below the layers built on it (search tools, bots, the simulator, the server, the command line)
 imports them (so a view never builds a search bot's redacted game; the bot's driver does)."""
 
@@ -10,10 +10,8 @@ import sys
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src"
-#: The engine: the rules package and the leaf modules it stands on (cards, melds, variants, solver, …).
-ENGINE = ("rummy.engine", "rummy.actions", "rummy.cards", "rummy.errors", "rummy.house_rules", "rummy.melds",
-          "rummy.modes", "rummy.scoring", "rummy.solver", "rummy.variants", "rummy.view", "rummy.table_facts",
-          "rummy.house_rule_docs", "rummy.how_to_play")
+#: The engine: one package, the rules and everything they stand on (cards, melds, variants, solver, …).
+ENGINE = ("rummy.engine",)
 ABOVE_THE_ENGINE = ("rummy.search", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli", "rummy.env", "rummy.llm",
                     "rummy.tui")
 
@@ -34,10 +32,16 @@ def imports_of(path: Path) -> set[str]:
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
-            if base != "rummy":  # ``from rummy import modes`` imports rummy.modes, not the package's names
+            submodules = [alias for alias in node.names if _is_module(f"{base}.{alias.name}")]
+            if len(submodules) < len(node.names):  # ``from rummy.engine import rules`` imports the submodule only
                 found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
+
+
+def _is_module(name: str) -> bool:
+    path = SOURCE.joinpath(*name.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
 
 
 def in_engine(name: str) -> bool:
@@ -62,8 +66,35 @@ def test_the_engine_imports_only_itself_and_the_standard_library() -> None:
 
 
 def test_nothing_in_the_engine_imports_the_facade() -> None:
-    users = [module_name(path) for path in engine_files() if "rummy.game" in imports_of(path)]
-    assert not users, f"engine modules importing the façade rummy.game: {users}"
+    users = [module_name(path) for path in engine_files()
+             if "rummy.engine.game" in imports_of(path) and module_name(path) != "rummy.engine"]
+    assert not users, f"engine modules importing the façade rummy.engine.game: {users}"
+
+
+def test_outside_the_engine_only_its_public_api_is_imported() -> None:
+    """Everything above the engine imports ``rummy.engine`` (its ``__all__``), never a submodule."""
+    import rummy.engine
+
+    reaching_in: dict[str, set[str]] = {}
+    for path in sorted((SOURCE / "rummy").rglob("*.py")):
+        if in_engine(module_name(path)):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rummy.engine"):
+                names = {alias.name for alias in node.names}
+                if node.module != "rummy.engine" or not names <= set(rummy.engine.__all__):
+                    reaching_in.setdefault(module_name(path), set()).add(f"{node.module}: {sorted(names)}")
+            elif isinstance(node, ast.Import):
+                reaching_in.setdefault(module_name(path), set()).update(
+                    alias.name for alias in node.names if alias.name.startswith("rummy.engine."))
+    assert not {module: names for module, names in reaching_in.items() if names}
+
+
+def test_the_engine_api_names_only_what_it_has() -> None:
+    import rummy.engine
+
+    assert len(set(rummy.engine.__all__)) == len(rummy.engine.__all__)
+    assert all(hasattr(rummy.engine, name) for name in rummy.engine.__all__)
 
 
 def test_the_engine_has_no_import_cycle() -> None:
@@ -102,3 +133,22 @@ def test_nothing_below_imports_the_layers_above_the_engine() -> None:
     upward = {module_name(path): sorted(name for name in imports_of(path) if name.startswith(ABOVE_THE_ENGINE))
               for path in below}
     assert not {module: names for module, names in upward.items() if names}
+
+
+def test_the_old_import_paths_give_the_moved_modules_with_a_warning() -> None:
+    import importlib
+    import sys
+
+    import pytest
+
+    import rummy.engine.cards
+    import rummy.engine.solver.contract
+
+    for old in ("rummy.cards", "rummy.solver.contract"):
+        sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match="rummy.cards moved to rummy.engine.cards"):
+        old_cards = importlib.import_module("rummy.cards")
+    with pytest.warns(DeprecationWarning):
+        old_contract = importlib.import_module("rummy.solver.contract")
+    assert old_cards is rummy.engine.cards and old_contract is rummy.engine.solver.contract
+    assert rummy.engine.cards.__spec__ is not None and rummy.engine.cards.__spec__.name == "rummy.engine.cards"

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from rummy.cards import CARD_COUNT, JOKER, parse_card
+from rummy.engine.cards import CARD_COUNT, JOKER, parse_card
 from rummy.engine.contract_bound import short_of_wilds
+from rummy.engine.game import new_game
+from rummy.engine.house_rules import get_variant
 from rummy.engine.lay_down import can_lay_down_now
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, split_points
-from rummy.game import new_game
-from rummy.house_rules import get_variant
-from rummy.melds import MeldSpec, TableMeld, lay_off, table_meld
-from rummy.solver import first_lay_down
-from rummy.variants import RUN, Slot, Variant
+from rummy.engine.melds import MeldSpec, TableMeld, lay_off, table_meld
+from rummy.engine.solver import first_lay_down
+from rummy.engine.variants import RUN, Slot, Variant
 from tests.test_table_offers import every_layoff
 
 VARIANTS = [("progressive-buy-it", {}), ("progressive-15", {}), ("may-i", {}),

@@ -1,4 +1,4 @@
-"""The modes of a variant as enums (rummy.modes): parsing, refusal, string compatibility, family facts."""
+"""The modes of a variant as enums (rummy.engine.modes): parsing, refusal, string compatibility, family facts."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import get_type_hints
 
 import pytest
 
-from rummy.errors import VariantError
-from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant, variant_from_data
-from rummy.modes import AceMode, ClaimsPerWindow, GoingOutMode, Round8Mode, Scoring, TieBreak
-from rummy.variants import VARIANTS, Variant
+from rummy.engine.errors import VariantError
+from rummy.engine.house_rules import OPTION_PARSERS, apply_options, get_variant, variant_from_data
+from rummy.engine.modes import AceMode, ClaimsPerWindow, GoingOutMode, Round8Mode, Scoring, TieBreak
+from rummy.engine.variants import VARIANTS, Variant
 
 MODE_FIELDS = {name: hint for name, hint in get_type_hints(Variant).items()
                if isinstance(hint, type) and issubclass(hint, StrEnum)}

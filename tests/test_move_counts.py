@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from rummy.engine.action_space import ACTION_SPACE_VERSION, ActionSpace
-from rummy.game import new_game
+from rummy.engine.game import new_game
 from tests.random_games import random_play
 
 FILES = Path(__file__).parent / "move_counts"

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from rummy.bots.greedy import fits_table, table_takes
 from rummy.bots.partial_melds import PartialMelds
 from rummy.bots.planning import ContractPlanner, Plan
-from rummy.cards import CARD_COUNT, Counts, from_counts, pack, to_counts
-from rummy.errors import MeldError
-from rummy.game import new_game
-from rummy.house_rules import get_variant
-from rummy.melds import lay_off, layoff_ends
+from rummy.engine.cards import CARD_COUNT, Counts, from_counts, pack, to_counts
+from rummy.engine.errors import MeldError
+from rummy.engine.game import new_game
+from rummy.engine.house_rules import get_variant
+from rummy.engine.melds import lay_off, layoff_ends
 from tests.profiles import examples
 from tests.random_games import random_play
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, JOKER, to_counts
-from rummy.errors import IllegalActionError, VariantError
-from rummy.game import Game, new_game
-from rummy.house_rules import get_variant
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import CARD_COUNT, JOKER, to_counts
+from rummy.engine.errors import IllegalActionError, VariantError
+from rummy.engine.game import Game, new_game
+from rummy.engine.house_rules import get_variant
 from rummy.record import dumps, loads, record_of, replay, results_json, state_json
 from rummy.search.playout import PlayoutLimit, drive
 from tests.profiles import examples

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rummy.errors import Rule
+from rummy.engine.errors import Rule
 from rummy.record import replay_file
 
 SCENARIOS = sorted(Path(__file__).parent.joinpath("scenarios").glob("*/*.json"))

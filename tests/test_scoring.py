@@ -1,4 +1,4 @@
-"""The scoring rules (rummy.scoring): round scores, the game's end, ranking, winners and settlement."""
+"""The scoring rules (rummy.engine.scoring): round scores, the game's end, ranking, winners and settlement."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from rummy.bots import make_bot, play_game
-from rummy.cards import parse_card, to_counts
-from rummy.house_rules import get_variant
-from rummy.modes import RoundEnd, Scoring
-from rummy.scoring import (
+from rummy.engine.cards import parse_card, to_counts
+from rummy.engine.house_rules import get_variant
+from rummy.engine.modes import RoundEnd, Scoring
+from rummy.engine.scoring import (
     Board,
     BookScoring,
     PenaltyScoring,
@@ -20,7 +20,7 @@ from rummy.scoring import (
     WinnerCollectsScoring,
     scoring_rule,
 )
-from rummy.variants import VARIANTS
+from rummy.engine.variants import VARIANTS
 
 
 def hand(text: str) -> list[int]:

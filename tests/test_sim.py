@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from rummy.actions import Action
 from rummy.bots import BOTS, make_bot
 from rummy.cli import main
-from rummy.game import Phase
+from rummy.engine.actions import Action
+from rummy.engine.game import Phase
+from rummy.engine.view import PlayerView
 from rummy.record import load, prepare
 from rummy.sim import derive_seed, parse_bot_options, parse_players, wilson_interval
 from rummy.sim import run as sim_run
-from rummy.view import PlayerView
 
 PLAYER_KEYS = {"name", "seat_kind", "wins", "win_share", "ci95", "mean_score", "mean_points_per_round", "buys",
                "rounds_out"}

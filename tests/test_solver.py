@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy import solver
-from rummy.cards import JOKER, make_card, parse_card, to_counts
-from rummy.house_rules import apply_options, get_variant
-from rummy.melds import check_group, check_run, table_meld
-from rummy.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down, first_lay_down
-from rummy.variants import GROUP, RUN, Slot, Variant
+from rummy.engine import solver
+from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
+from rummy.engine.house_rules import apply_options, get_variant
+from rummy.engine.melds import check_group, check_run, table_meld
+from rummy.engine.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down, first_lay_down
+from rummy.engine.variants import GROUP, RUN, Slot, Variant
 from tests.profiles import count, examples
 
 BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from rummy.house_rules import get_variant
-from rummy.solver.tables import rules_for
-from rummy.variants import GROUP, RUN, Slot, Variant
+from rummy.engine.house_rules import get_variant
+from rummy.engine.solver.tables import rules_for
+from rummy.engine.variants import GROUP, RUN, Slot, Variant
 
 VARIANTS = [
     get_variant("progressive-buy-it"),

@@ -8,19 +8,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT
 from rummy.engine import lay_down
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import CARD_COUNT
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import spare_builds
+from rummy.engine.errors import MeldError
+from rummy.engine.game import Game, Phase, new_game
+from rummy.engine.house_rules import get_variant
 from rummy.engine.meld_offers import accepted_layoffs, split_halves, valid_meld
+from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends
+from rummy.engine.solver import first_lay_down
 from rummy.engine.table_offers import table_offers
-from rummy.errors import MeldError
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
-from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends
-from rummy.solver import first_lay_down
-from rummy.variants import Variant
+from rummy.engine.variants import Variant
 from tests.random_games import random_play
 
 VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic"]

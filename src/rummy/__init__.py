@@ -6,21 +6,30 @@
 (11, 'draw')
 """
 
-from rummy.actions import Action, Verb, parse_action
-from rummy.cards import JOKER, card_name, parse_card
-from rummy.errors import (
+from rummy import _old_paths
+from rummy.engine import (
+    JOKER,
+    Action,
     DealError,
+    Game,
     IllegalActionError,
     MeldError,
+    Phase,
     RecordError,
     RecordSyntaxError,
     Rule,
     RummyError,
+    Variant,
     VariantError,
+    Verb,
+    card_name,
+    get_variant,
+    new_game,
+    parse_action,
+    parse_card,
 )
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
-from rummy.variants import Variant
+
+_old_paths.install()
 
 __all__ = [
     "JOKER",

@@ -10,13 +10,20 @@ import sys
 from collections.abc import Callable, Sequence
 
 from rummy import sim
-from rummy.errors import Rule, RummyError
-from rummy.house_rule_docs import GROUPS, RULE_DOCS, rules_in_words, variant_value
-from rummy.house_rules import OPTION_PARSERS, get_variant, load_variant_file
-from rummy.how_to_play import how_to_play
+from rummy.engine import (
+    OPTION_PARSERS,
+    VARIANTS,
+    Rule,
+    RummyError,
+    Variant,
+    get_variant,
+    load_variant_file,
+    register_variant,
+)
 from rummy.record import ReplayResult, replay_file
+from rummy.text.house_rule_docs import GROUPS, RULE_DOCS, rules_in_words, variant_value
+from rummy.text.how_to_play import how_to_play
 from rummy.tui.command import add_parser as add_play_parser
-from rummy.variants import VARIANTS, Variant, register_variant
 
 
 def _players(variant: Variant) -> str:
@@ -44,9 +51,9 @@ def cmd_variants(_: argparse.Namespace) -> int:
 
 
 def rules_text(variant: Variant) -> str:
-    """One variant's rules in words: how to play (:mod:`rummy.how_to_play`), then every house rule by group
+    """One variant's rules in words: how to play (:mod:`rummy.text.how_to_play`), then every house rule by group
     with its value in words, its key and value as a variant file writes them, and what it means
-    (:mod:`rummy.house_rule_docs`, the words of the create-table panel)."""
+    (:mod:`rummy.text.house_rule_docs`, the words of the create-table panel)."""
     lines = [f"{variant.name} ({variant.id}), rules.md seed {variant.seed}", ""]
     lines.append(f"Players: {_players(variant)}.  Decks: {_decks(variant)}.")
     for section in how_to_play(variant):

@@ -13,15 +13,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rummy.actions import Action, parse_action
-from rummy.cards import Card, card_name, card_names, parse_card
-from rummy.engine.fair_shuffle import ShuffleSecret
-from rummy.errors import DealError, IllegalActionError, RecordError, RecordSyntaxError, RummyError
-from rummy.game import Game, Phase
-from rummy.house_rules import apply_options, get_variant
-from rummy.melds import meld_json
+from rummy.engine import (
+    Action,
+    Card,
+    DealError,
+    Game,
+    IllegalActionError,
+    Phase,
+    RecordError,
+    RecordSyntaxError,
+    RummyError,
+    ShuffleSecret,
+    Variant,
+    apply_options,
+    card_name,
+    card_names,
+    get_variant,
+    meld_json,
+    parse_action,
+    parse_card,
+)
 from rummy.shuffle_check import ROUND_KEY, ShuffleClaim, check_round, claim_data, read_claim
-from rummy.variants import Variant
 
 FORMAT = "rummy-record/1"
 TOP_KEYS = ("format", "variant", "options", "players", "start", "rounds", "seed")

@@ -9,8 +9,8 @@ gives the verdict ``rummy replay`` prints:
 * ``unverifiable``: no commitment, or a commitment whose seed and salt are not revealed (yet);
 * ``mismatched``: anything else (a wrong hash, another deal, a badly spelled entry).
 
->>> from rummy.game import Game
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine import Game
+>>> from rummy.engine import get_variant
 >>> secret = ShuffleSecret("12" * 16, "34" * 16)
 >>> before = Game(get_variant("basic"), 2)
 >>> played = before.copy()
@@ -28,10 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.cards import card_names
-from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, check_digest, check_secret
-from rummy.errors import DealError
-from rummy.game import Game
+from rummy.engine import DealError, Game, ShuffleFormatError, ShuffleSecret, card_names, check_digest, check_secret
 
 #: The round key of a record that carries the shuffle (an ``x-`` key: readers that predate it skip it).
 ROUND_KEY = "x-shuffle"

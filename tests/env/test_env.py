@@ -14,14 +14,14 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from rummy.actions import Action, Verb  # noqa: E402
 from rummy.engine.action_space import ActionSpaceError  # noqa: E402
+from rummy.engine.actions import Action, Verb  # noqa: E402
+from rummy.engine.errors import IllegalActionError, UsageError  # noqa: E402
+from rummy.engine.game import Game  # noqa: E402
+from rummy.engine.view import player_view  # noqa: E402
 from rummy.env import aec as aec_module  # noqa: E402
 from rummy.env import aec_env, gym_env  # noqa: E402
 from rummy.env.aec import RummyAECEnv  # noqa: E402
-from rummy.errors import IllegalActionError, UsageError  # noqa: E402
-from rummy.game import Game  # noqa: E402
-from rummy.view import player_view  # noqa: E402
 
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("progressive-buy-it", 4, {}),

@@ -27,8 +27,8 @@ from rummy.bots.learned import (  # noqa: E402
 )
 from rummy.cli import main as rummy_main  # noqa: E402
 from rummy.engine.action_space import DEFAULT_COMPOSITE_SLOTS  # noqa: E402
+from rummy.engine.errors import BotError  # noqa: E402
 from rummy.env import gym_env  # noqa: E402
-from rummy.errors import BotError  # noqa: E402
 
 TRAINER = Path(__file__).resolve().parents[2] / "examples" / "train_policy_gradient.py"
 

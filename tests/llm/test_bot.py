@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from rummy.actions import Verb
 from rummy.bots import make_bot
 from rummy.bots.heuristic import HeuristicBot
 from rummy.cli import main
-from rummy.errors import BotError
-from rummy.game import Game, new_game
+from rummy.engine.actions import Verb
+from rummy.engine.errors import BotError
+from rummy.engine.game import Game, new_game
+from rummy.engine.view import PlayerView
 from rummy.llm.bot import LlmBot
 from rummy.search.determinize import search_view
-from rummy.view import PlayerView
 
 if TYPE_CHECKING:
     from conftest import FakeEndpoint

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rummy.actions import Action
 from rummy.bots import bot_view, make_bot
 from rummy.cli import main
-from rummy.game import Game, new_game
+from rummy.engine.actions import Action
+from rummy.engine.game import Game, new_game
 from rummy.llm.bot import LlmBot
 from rummy.llm.prompt import prompt_messages
 from rummy.search.playout import drive

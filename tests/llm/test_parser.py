@@ -7,14 +7,14 @@ import random
 
 import pytest
 
-from rummy.actions import Action, Verb
 from rummy.bots import decide, make_bot
-from rummy.game import Game, new_game
+from rummy.engine.actions import Action, Verb
+from rummy.engine.game import Game, new_game
+from rummy.engine.melds import MeldSpec
+from rummy.engine.view import PlayerView
 from rummy.llm.parser import IllegalAnswer, UnparsableAnswer, parse_answer, read_answer
-from rummy.melds import MeldSpec
 from rummy.search.determinize import search_view
 from rummy.search.playout import drive
-from rummy.view import PlayerView
 
 
 def play_view() -> PlayerView:

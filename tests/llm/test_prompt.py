@@ -8,10 +8,10 @@ import json
 import pytest
 
 from rummy.bots import decide, make_bot
-from rummy.game import Game, new_game
+from rummy.engine.game import Game, new_game
+from rummy.engine.view import PlayerView
 from rummy.llm.observation import observation_json
 from rummy.llm.prompt import prompt_messages, refusal_message
-from rummy.view import PlayerView
 
 
 def first_view(variant: str, phase: str, *, seat_is_active: bool) -> tuple[Game, PlayerView]:

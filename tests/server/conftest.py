@@ -23,7 +23,7 @@ import httpx
 import pytest
 import websockets
 
-from rummy.actions import Verb, parse_action
+from rummy.engine.actions import Verb, parse_action
 from rummy.search.playout import random_choice
 from rummy.server.db import migrate, normalize_db_url
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx
 
-from rummy.actions import parse_action
+from rummy.engine.actions import parse_action
 from rummy.engine.fair_shuffle import commitment_of
-from rummy.house_rules import get_variant
+from rummy.engine.house_rules import get_variant
 from rummy.record import record_of, replay
 from rummy.search.playout import random_choice
 from rummy.server.event_log import rebuild

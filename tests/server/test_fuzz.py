@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
+from rummy.engine.variants import VARIANTS
 from rummy.server.catalog import BOT_LEVELS
 from rummy.server.protocol import COMMAND_TYPES
-from rummy.variants import VARIANTS
 from tests.server.conftest import LiveServer
 
 FEW, MANY = 25, 1000

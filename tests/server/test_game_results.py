@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy.actions import Action
-from rummy.game import Game
-from rummy.house_rules import get_variant
+from rummy.engine.actions import Action
+from rummy.engine.game import Game
+from rummy.engine.house_rules import get_variant
 from rummy.record import dumps, record_of
 from rummy.search.playout import random_choice, random_game
 from rummy.server.event_log import rebuild

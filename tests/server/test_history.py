@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from rummy.actions import Verb
-from rummy.house_rules import get_variant
-from rummy.modes import ClaimMode
+from rummy.engine.actions import Verb
+from rummy.engine.house_rules import get_variant
+from rummy.engine.modes import ClaimMode
 from rummy.record import loads, prepare, replay, results_json, revealed_shuffle
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 

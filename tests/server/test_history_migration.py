@@ -26,7 +26,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import make_url
 
-from rummy.game import Game
+from rummy.engine.game import Game
 from rummy.record import dumps, record_of
 from rummy.search.playout import random_game
 from rummy.server.commit import Commit

@@ -28,11 +28,11 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 
-from rummy.actions import parse_action
-from rummy.cards import card_names
+from rummy.engine.actions import parse_action
+from rummy.engine.cards import card_names
 from rummy.engine.fair_shuffle import ShuffleSecret
-from rummy.game import Game, Phase
-from rummy.house_rules import get_variant
+from rummy.engine.game import Game, Phase
+from rummy.engine.house_rules import get_variant
 from rummy.record import loads as record_loads
 from rummy.record import replay
 from rummy.server.app import STATIC_DIR, create_app

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from rummy.game import new_game
+from rummy.engine.game import new_game
 from rummy.record import dumps, loads, record_of, replay
 from tests.server.conftest import LiveServer, run, seated_table, start_game
 

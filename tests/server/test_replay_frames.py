@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy.errors import RecordError
-from rummy.game import new_game
+from rummy.engine.errors import RecordError
+from rummy.engine.game import new_game
+from rummy.engine.variants import VARIANTS
 from rummy.record import dumps, from_data, loads, record_of, replay
 from rummy.server.replay_frames import ReplayLimits, ReplayRefused, build_replay
-from rummy.variants import VARIANTS
 from tests.profiles import examples
 
 

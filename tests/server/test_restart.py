@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rummy.cli import main
-from rummy.game import Game
+from rummy.engine.game import Game
 from rummy.record import loads, replay
 from tests.server.conftest import LiveServer, Player, free_port, run, seated_table, start_game, wait_until_serving
 

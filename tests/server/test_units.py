@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummy.actions import Action, Verb
-from rummy.game import Game, new_game
+from rummy.engine.actions import Action, Verb
+from rummy.engine.game import Game, new_game
 from rummy.search.playout import random_choice
 from rummy.server.catalog import RequestError, TableConfig, variant_catalog
 from rummy.server.describe import Before, card_text, describe_action, describe_deal, describe_round_end

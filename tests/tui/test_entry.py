@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy.cards import card_name
+from rummy.engine.cards import card_name
 from rummy.tui.entry import complete, full_action
 from rummy.tui.hints import hint, move_in_words
 from rummy.tui.local import LocalTable

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("textual")
 
-from rummy.cards import card_names  # noqa: E402
+from rummy.engine.cards import card_names  # noqa: E402
 from rummy.record import replay_file, state_json  # noqa: E402
 from rummy.tui.app import PlayApp  # noqa: E402
 from rummy.tui.local import LocalSession, LocalTable  # noqa: E402

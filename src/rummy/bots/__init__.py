@@ -1,7 +1,7 @@
 """Computer players.
 
 A bot answers every decision the engine asks of its seat, from that seat's
-:class:`~rummy.view.PlayerView` only (never the other hands or the stock order).  Bots are
+:class:`~rummy.engine.view.PlayerView` only (never the other hands or the stock order).  Bots are
 deterministic for a given seed.
 
 >>> from rummy.bots import make_bot, play_game
@@ -21,13 +21,9 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from rummy.actions import Action
-from rummy.errors import BotError
-from rummy.game import Game, new_game
+from rummy.engine import Action, BotError, Game, PlayerView, Variant, new_game
 from rummy.search.determinize import search_view
 from rummy.search.playout import drive, random_choice
-from rummy.variants import Variant
-from rummy.view import PlayerView
 
 
 class Bot(Protocol):

@@ -2,7 +2,7 @@
 
 Used by :class:`~rummy.bots.heuristic.HeuristicBot`.
 
-``basic`` (:class:`BasicPlanner`): the hand is split by :func:`rummy.solver.best_melds_from`
+``basic`` (:class:`BasicPlanner`): the hand is split by :func:`rummy.engine.solver.best_melds_from`
 into melds and *deadwood*.  The bot takes the top discard when it lowers the deadwood or can be
 laid off, melds and lays off everything unless it is close to going out in one turn ("going
 rummy" doubles the score) and nobody threatens to go out first, and discards the deadwood card
@@ -20,14 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy.actions import Action, Verb
 from rummy.bots.greedy import book_targets, fits_table
-from rummy.cards import CARD_COUNT, Card, rank_of, suit_of, to_counts
-from rummy.engine.rules.purchase import purchase_allowed
-from rummy.melds import TableMeld
-from rummy.solver import best_melds_from
-from rummy.variants import Variant
-from rummy.view import PlayerView
+from rummy.engine import (
+    CARD_COUNT,
+    Action,
+    Card,
+    PlayerView,
+    TableMeld,
+    Variant,
+    Verb,
+    best_melds_from,
+    purchase_allowed,
+    rank_of,
+    suit_of,
+    to_counts,
+)
 
 __all__ = ["BasicPlanner", "PurchasePlanner", "unmelded"]
 

@@ -25,14 +25,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rummy.actions import Action, Verb
-from rummy.cards import JOKER, Card, rank_of, suit_of
-from rummy.engine.table_offers import accepted_layoffs
-from rummy.errors import BotError
-from rummy.melds import TableMeld
-from rummy.modes import AceMode
-from rummy.variants import GROUP, RUN, Variant
-from rummy.view import PlayerView
+from rummy.engine import (
+    GROUP,
+    JOKER,
+    RUN,
+    AceMode,
+    Action,
+    BotError,
+    Card,
+    PlayerView,
+    TableMeld,
+    Variant,
+    Verb,
+    accepted_layoffs,
+    rank_of,
+    suit_of,
+)
 
 __all__ = ["GreedyBot", "book_targets", "fits_table", "run_value", "table_takes"]
 

@@ -1,6 +1,6 @@
 """A sound computer player built on the contract solver and a hand planner.
 
-:class:`HeuristicBot` plays every variant from its :class:`~rummy.view.PlayerView` alone.
+:class:`HeuristicBot` plays every variant from its :class:`~rummy.engine.view.PlayerView` alone.
 
 Contract variants (``progressive-buy-it``, ``progressive-15``, ``may-i``):
 
@@ -33,14 +33,24 @@ from __future__ import annotations
 
 import random
 
-from rummy.actions import Action, Verb
 from rummy.bots.freeplay import BasicPlanner, PurchasePlanner
 from rummy.bots.greedy import table_takes
 from rummy.bots.planning import ContractPlanner, DiscardMemory, Plan, planner_for, unseen_counts
-from rummy.cards import CARD_COUNT, JOKER, Card, Counts, rank_of, suit_of, to_counts
-from rummy.errors import BotError
-from rummy.variants import Slot, Variant
-from rummy.view import PlayerView
+from rummy.engine import (
+    CARD_COUNT,
+    JOKER,
+    Action,
+    BotError,
+    Card,
+    Counts,
+    PlayerView,
+    Slot,
+    Variant,
+    Verb,
+    rank_of,
+    suit_of,
+    to_counts,
+)
 
 __all__ = ["HeuristicBot"]
 

@@ -7,8 +7,8 @@ would have let it lay down (while it is still not down) or go out contradicts wh
 table as it is now, which can only have grown since: a guess is ruled out a little more often than the
 rules alone would (a card that fits only a meld laid since still counts as playable).
 
->>> from rummy.cards import parse_card, to_counts
->>> from rummy.game import new_game
+>>> from rummy.engine import parse_card, to_counts
+>>> from rummy.engine import new_game
 >>> game = new_game("may-i", 4, seed=1)
 >>> hand = to_counts(parse_card(c) for c in "7H 7S 7D 9C 9D 9H 4S 5S JC QD KH KS".split())
 >>> missed_play_check(game.variant)(game, 1, hand)  # two sets of three: it would have gone down
@@ -22,12 +22,10 @@ from typing import TYPE_CHECKING
 
 from rummy.bots.freeplay import unmelded
 from rummy.bots.greedy import fits_table
-from rummy.cards import from_counts
-from rummy.solver import can_lay_down
-from rummy.variants import Variant
+from rummy.engine import Variant, can_lay_down, from_counts
 
 if TYPE_CHECKING:
-    from rummy.game import Game
+    from rummy.engine import Game
 
 __all__ = ["could_have_gone_out", "could_have_laid_down", "missed_play_check"]
 

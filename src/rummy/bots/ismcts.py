@@ -56,15 +56,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rummy.actions import Action, Verb
 from rummy.bots.inference import missed_play_check
 from rummy.bots.rewards import game_rewards, round_rewards
-from rummy.errors import BotError, RummyError, UsageError
-from rummy.game import Game, Phase
+from rummy.engine import Action, BotError, Game, Phase, PlayerView, RummyError, UsageError, Variant, Verb
 from rummy.search.determinize import determinize
 from rummy.search.playout import random_choice
-from rummy.variants import Variant
-from rummy.view import PlayerView
 
 if TYPE_CHECKING:
     from rummy.bots import Bot
@@ -226,7 +222,7 @@ class SearchSettings:
 def default_simulations(variant: Variant) -> int:
     """Iterations per decision of the default budget in ``variant`` (house variants: their base game).
 
-    >>> from rummy.house_rules import get_variant
+    >>> from rummy.engine import get_variant
     >>> default_simulations(get_variant("may-i", {"may_i_limit": 5})) == DEFAULT_SIMULATIONS["may-i"]
     True
     """
@@ -353,7 +349,7 @@ class IsmctsBot:
     def settings(self, variant: Variant) -> SearchSettings:
         """The settings this bot searches ``variant`` with, defaults resolved (for logs and reports).
 
-        >>> from rummy.house_rules import get_variant
+        >>> from rummy.engine import get_variant
         >>> IsmctsBot(simulations=10).settings(get_variant("basic")).confidence
         3.0
         """

@@ -9,7 +9,7 @@ hand (copies of its rank, same-suit neighbours).  Everything comes from the seat
 (:class:`rummy.env.encoding.Encoder`) and the move itself, so the bot sees only its view.
 
 A move is described the same way whether it comes from an action id of the environment
-(:func:`choice_of_id`, used in training) or from a :class:`~rummy.actions.Action` of the view
+(:func:`choice_of_id`, used in training) or from a :class:`~rummy.engine.actions.Action` of the view
 (:func:`choices_of_view`, used in play): its family, its card, and for composite moves their rank among
 the view's composite candidates (the order that numbers the environment's composite slots).
 
@@ -27,13 +27,18 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT
-from rummy.engine.action_space import COMPOSITE_VERBS, DEFAULT_COMPOSITE_SLOTS, ActionSpace
+from rummy.engine import (
+    CARD_COUNT,
+    COMPOSITE_VERBS,
+    DEFAULT_COMPOSITE_SLOTS,
+    Action,
+    ActionSpace,
+    BotError,
+    PlayerView,
+    Variant,
+    Verb,
+)
 from rummy.env.encoding import PHASES, SEAT_FIELDS, Encoder, observation_layout
-from rummy.errors import BotError
-from rummy.variants import Variant
-from rummy.view import PlayerView
 
 #: Changes whenever :func:`features` could mean something else for the same weights.
 FEATURE_VERSION = 1

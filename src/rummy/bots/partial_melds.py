@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
-from rummy.cards import CARD_COUNT, Card, Counts
-from rummy.modes import WildPolicy
-from rummy.variants import GROUP, Slot, Variant
+from rummy.engine import CARD_COUNT, GROUP, Card, Counts, Slot, Variant, WildPolicy
 
 __all__ = ["GUARDS", "MEMO_BUDGET", "NOTHING", "Cand", "PartialMelds", "packed"]
 

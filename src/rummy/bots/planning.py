@@ -1,6 +1,6 @@
 """Hand evaluation for computer players: how far a hand is from a contract, and what would help.
 
-The contract solver (:mod:`rummy.solver`) answers "can this hand lay down now?".  A player also
+The contract solver (:mod:`rummy.engine.solver`) answers "can this hand lay down now?".  A player also
 needs "how close is it?": :class:`ContractPlanner` assigns one *partial meld* to every contract
 slot (a group of naturals of one rank, or a window of one suit's values for a run), cards
 disjoint, wild cards filling gaps as the variant's wild policy allows, and minimises the number
@@ -9,8 +9,8 @@ solver confirms).  The cards that would lower the deficit of some best plan are 
 **outs**; weighted by how many copies are still unseen they measure how likely the next cards are
 to help.
 
->>> from rummy.cards import card_names, parse_card, to_counts
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine import card_names, parse_card, to_counts
+>>> from rummy.engine import get_variant
 >>> v = get_variant("progressive-buy-it")
 >>> planner = ContractPlanner(v, v.round_rules(2, 4).contract)   # a run of 4 and a set of 3
 >>> hand = to_counts(map(parse_card, "5H 6H 8H 9C 9D KS QD".split()))
@@ -25,8 +25,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from rummy.bots.partial_melds import GUARDS, MEMO_BUDGET, NOTHING, Cand, PartialMelds
-from rummy.cards import CARD_COUNT, JOKER, Card, Counts, pack
-from rummy.variants import GROUP, Slot, Variant
+from rummy.engine import CARD_COUNT, GROUP, JOKER, Card, Counts, Slot, Variant, pack
 
 __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
 

@@ -6,7 +6,7 @@ over, 1 for the winner (shared) and 0 for everyone else; before that, each seat'
 estimated from the totals and the rounds still to play, so that the same 30 points matter more late
 in a close game than early in an open one, and a loss is a loss however small.
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("may-i", 4, seed=1)
 >>> rewards = game_rewards(game, len(game.results))
 >>> round(sum(rewards), 9), all(0.0 <= r <= 1.0 for r in rewards)
@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import math
 
-from rummy.cards import rank_of, suit_of
-from rummy.game import Game
-from rummy.modes import Scoring
+from rummy.engine import Game, Scoring, rank_of, suit_of
 
 __all__ = ["game_rewards", "round_rewards"]
 

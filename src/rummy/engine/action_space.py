@@ -14,8 +14,8 @@ is the *k*-th composite move among :func:`~rummy.engine.moves.legal_actions`' ca
 
 The numbering is versioned (:data:`ACTION_SPACE_VERSION`); any change to it changes the version.
 
->>> from rummy.actions import parse_action
->>> from rummy.game import new_game
+>>> from rummy.engine.actions import parse_action
+>>> from rummy.engine.game import new_game
 >>> game = new_game("basic", 2, seed=3)
 >>> space = ActionSpace(game.variant, game.n)
 >>> space.size, space.id_of(game, parse_action(f"p{game.active} draw", 2))
@@ -28,14 +28,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, Card
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import CARD_COUNT, Card
+from rummy.engine.errors import MeldError, RummyError
+from rummy.engine.melds import TableMeld, lay_off
+from rummy.engine.modes import JokerSwap, WildRelocationScope
 from rummy.engine.moves import legal_actions
 from rummy.engine.state import GameState
-from rummy.errors import MeldError, RummyError
-from rummy.melds import TableMeld, lay_off
-from rummy.modes import JokerSwap, WildRelocationScope
-from rummy.variants import Variant
+from rummy.engine.variants import Variant
 
 #: The version of the numbering; it changes whenever an id could mean something else.
 ACTION_SPACE_VERSION = 1
@@ -216,7 +216,7 @@ class ActionSpace:
 
     def mask(self, state: GameState, seat: int) -> bytearray:
         """One byte per id: 1 where the action is legal for ``seat`` now (agrees with
-        :meth:`rummy.game.Game.check` for every id that names an action)."""
+        :meth:`rummy.engine.game.Game.check` for every id that names an action)."""
         mask = bytearray(self.size)
         for action_id in self.legal_ids(state, seat):
             mask[action_id] = 1

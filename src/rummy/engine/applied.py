@@ -1,13 +1,13 @@
-"""The frozen record :meth:`rummy.game.Game.apply` returns: what one action did."""
+"""The frozen record :meth:`rummy.engine.game.Game.apply` returns: what one action did."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummy.actions import Action
-from rummy.cards import Card
+from rummy.engine.actions import Action
+from rummy.engine.cards import Card
+from rummy.engine.scoring import RoundResult
 from rummy.engine.state import Phase
-from rummy.scoring import RoundResult
 
 _set_field = object.__setattr__
 

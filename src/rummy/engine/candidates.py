@@ -8,7 +8,7 @@ Today one entry is deferred: the best lay-down of a player not yet down, whose e
 entry is worked out from a copy of the hand taken when the list was made, so reading it after the game
 moved on still gives the move that was legal then.
 
->>> from rummy.actions import Verb
+>>> from rummy.engine.actions import Verb
 >>> moves = CandidateMoves([Action(0, Verb.DRAW), Deferred(Verb.TAKE, lambda: Action(0, Verb.TAKE))])
 >>> len(moves), moves.verb(1), str(moves[1])
 (2, <Verb.TAKE: 'take'>, 'p0 take')
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
-from rummy.actions import Action, Verb
+from rummy.engine.actions import Action, Verb
 
 
 class Deferred:

@@ -12,8 +12,8 @@ such bounds, one per slot, so at least the sum of the smallest bounds on offer, 
 may even share naturals here: the bound only gets weaker).  When that sum exceeds the wilds held, no
 lay-down exists.  Wild rules that forbid some melds only make lay-downs rarer, so the proof stands under any.
 
->>> from rummy.cards import parse_card, to_counts
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine.cards import parse_card, to_counts
+>>> from rummy.engine.house_rules import get_variant
 >>> v = get_variant("progressive-buy-it")
 >>> contract = v.round_rules(3, 4).contract  # two runs of four
 >>> short_of_wilds(v, contract, to_counts(map(parse_card, "3H 4H 5H 6H 9S TS JS 2C".split())))
@@ -27,9 +27,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from rummy.cards import JOKER
+from rummy.engine.cards import JOKER
 from rummy.engine.deadlock import wild_cards, wild_flags
-from rummy.variants import RUN, Slot, Variant
+from rummy.engine.variants import RUN, Slot, Variant
 
 
 def short_of_wilds(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> bool:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rummy.cards import JOKER, Card, make_card, rank_of
+from rummy.engine.cards import JOKER, Card, make_card, rank_of
+from rummy.engine.errors import MeldError
+from rummy.engine.melds import TableMeld, lay_off, layoff_ends, swap_wild
+from rummy.engine.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.engine.state import GameState
-from rummy.errors import MeldError
-from rummy.melds import TableMeld, lay_off, layoff_ends, swap_wild
-from rummy.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
-from rummy.variants import RoundRules, Variant
+from rummy.engine.variants import RoundRules, Variant
 
 
 def off_table_pool(game: GameState) -> list[int]:

@@ -3,7 +3,7 @@
 
 Whether a hand can lay the contract down is settled by a *witness*: a lay-down found earlier for the same
 contract under the same rules whose cards the hand still holds (the hand can lay that one down), else by a
-*refutation* (below), else by the solver's search for any lay-down (:func:`rummy.solver.first_lay_down`),
+*refutation* (below), else by the solver's search for any lay-down (:func:`rummy.engine.solver.first_lay_down`),
 which stops at the first it meets and becomes a witness (or, finding none, a refutation) in turn.  In random
 play a hand changes by a card or two between decisions, so most answers come without a search.
 
@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy.cards import JOKER
+from rummy.engine.cards import JOKER
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import wild_cards, wild_flags
+from rummy.engine.melds import MeldSpec
+from rummy.engine.solver import find_lay_down, first_lay_down
 from rummy.engine.state import GameState
-from rummy.melds import MeldSpec
-from rummy.solver import find_lay_down, first_lay_down
-from rummy.variants import RUN, Slot, Variant
+from rummy.engine.variants import RUN, Slot, Variant
 
 # (variant id, contract, final discard allowed, must use all, hand) -> the best lay-down or None.
 _BEST: dict[tuple[object, ...], tuple[Variant, tuple[MeldSpec, ...] | None]] = {}

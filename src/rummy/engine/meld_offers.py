@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar, cast
 
-from rummy.actions import Verb
-from rummy.cards import JOKER, Card, make_card
+from rummy.engine.actions import Verb
+from rummy.engine.cards import JOKER, Card, make_card
 from rummy.engine.deadlock import wild_cards
-from rummy.errors import MeldError
-from rummy.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
-from rummy.modes import JokerSwap, WildRelocationScope
-from rummy.variants import Variant
+from rummy.engine.errors import MeldError
+from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
+from rummy.engine.modes import JokerSwap, WildRelocationScope
+from rummy.engine.variants import Variant
 
 _T = TypeVar("_T")
 # (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
@@ -60,16 +60,16 @@ def per_shape(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[
 
 def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
     """Every (card kind, end) that can be laid off on ``meld`` under ``variant``, cards ascending, each with the
-    ends :func:`~rummy.melds.layoff_ends` names (None where the card fits one end of a run only).
+    ends :func:`~rummy.engine.melds.layoff_ends` names (None where the card fits one end of a run only).
 
-    Memoised per shape (:func:`per_shape`): whether :func:`~rummy.melds.lay_off` takes a card depends on the
+    Memoised per shape (:func:`per_shape`): whether :func:`~rummy.engine.melds.lay_off` takes a card depends on the
     meld's kind, rank, suit, lowest value, length and wild count only."""
     return per_shape("layoffs", meld, variant, _try_layoffs)
 
 
 def accepted_cards(meld: TableMeld, variant: Variant) -> frozenset[Card]:
     """The card kinds of :func:`accepted_layoffs` (memoised per shape): a card missing here fits no end of
-    ``meld`` (:func:`~rummy.melds.lay_off` refuses it with every end)."""
+    ``meld`` (:func:`~rummy.engine.melds.lay_off` refuses it with every end)."""
     return per_shape("accepted cards", meld, variant, _accepted_cards)
 
 
@@ -78,7 +78,7 @@ def _accepted_cards(meld: TableMeld, variant: Variant) -> frozenset[Card]:
 
 
 def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
-    """Every (card kind, end) :func:`~rummy.melds.lay_off` accepts on ``meld``, found by trying them."""
+    """Every (card kind, end) :func:`~rummy.engine.melds.lay_off` accepts on ``meld``, found by trying them."""
     accepted = []
     for card in layoff_candidates(meld, variant):
         for end in layoff_ends(meld, card, variant):
@@ -92,7 +92,7 @@ def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | N
 
 def layoff_candidates(meld: TableMeld, variant: Variant) -> list[Card]:
     """The card kinds that could fit ``meld`` at all, ascending: every wild, and the naturals
-    :func:`~rummy.melds.lay_off` can accept (the next value at each end of a run, in its suit; the rank of a
+    :func:`~rummy.engine.melds.lay_off` can accept (the next value at each end of a run, in its suit; the rank of a
     group).  Any other card is refused by ``lay_off``, so only these need trying."""
     cards = set(wild_cards(variant))
     if meld.is_run:
@@ -105,7 +105,7 @@ def layoff_candidates(meld: TableMeld, variant: Variant) -> list[Card]:
 
 
 def may_fit(meld: TableMeld, card: Card, end: str | None, wild: bool) -> bool:
-    """A quick test before :func:`~rummy.melds.lay_off` with an explicit ``end``: False when the card cannot
+    """A quick test before :func:`~rummy.engine.melds.lay_off` with an explicit ``end``: False when the card cannot
     fit there (a natural of another suit, value or rank, or a book), True when lay_off must decide."""
     if wild:
         return meld.kind != "book"

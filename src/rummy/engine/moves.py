@@ -5,7 +5,7 @@ exhaustively: every legal one, and only legal ones.  Moves with a huge choice sp
 solver finds them: the best lay-down of the contract, single new melds of naturals (``basic`` and melding
 after the contract), a few useful rearrangements, and a batch that goes out when the last cards need to be
 played together.  Every listed action is legal; a legal composite move need not be listed
-(:meth:`rummy.game.Game.check` judges any action).
+(:meth:`rummy.engine.game.Game.check` judges any action).
 """
 
 from __future__ import annotations
@@ -14,20 +14,20 @@ from collections.abc import Iterator
 from functools import partial
 from itertools import combinations, compress
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, Card, make_card, rank_of
+from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
+from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.deadlock import wild_cards
+from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
+from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
+from rummy.engine.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
 from rummy.engine.table_offers import SpareBuild, TableOffers, table_offers
-from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import MeldSpec, check_book, lay_off, swap_wild
-from rummy.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 
 # Members read on every listing, bound once: in Python 3.11 reading a member off its Enum class goes through
 # ``EnumType.__getattr__`` and costs several times a module global.

@@ -1,7 +1,7 @@
 """The state of a game as plain data: every field, a cheap explicit :meth:`GameState.copy`, no rules.
 
 The rule modules (:mod:`rummy.engine.rules`) read and write these fields; the façade
-(:class:`rummy.game.Game`) adds the public methods on top.  Hands are count vectors (index = card),
+(:class:`rummy.engine.game.Game`) adds the public methods on top.  Hands are count vectors (index = card),
 the stock's top is its last element, the discard pile runs bottom first.
 """
 
@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rummy.actions import Action
-from rummy.cards import CARD_COUNT, Card, Counts
-from rummy.melds import TableMeld
-from rummy.scoring import RoundResult
-from rummy.variants import RoundRules, Variant
+from rummy.engine.actions import Action
+from rummy.engine.cards import CARD_COUNT, Card, Counts
+from rummy.engine.melds import TableMeld
+from rummy.engine.scoring import RoundResult
+from rummy.engine.variants import RoundRules, Variant
 
 
 class Phase(StrEnum):

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rummy.actions import Verb
-from rummy.cards import JOKER, Card
+from rummy.engine.actions import Verb
+from rummy.engine.cards import JOKER, Card
 from rummy.engine.deadlock import Spare, TableSpares, table_spares, wild_flags
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
 from rummy.engine.meld_offers import split_points, swap_options, valid_meld
-from rummy.melds import MeldSpec, TableMeld
-from rummy.modes import JokerSwap, WildPolicy
-from rummy.variants import Variant
+from rummy.engine.melds import MeldSpec, TableMeld
+from rummy.engine.modes import JokerSwap, WildPolicy
+from rummy.engine.variants import Variant
 
 # Read for every spare-card meld: module globals, cheaper than Enum members (slow class lookup in Python 3.11).
 _NOT_OUTNUMBER, _AT_MOST_ONE = WildPolicy.NOT_OUTNUMBER, WildPolicy.AT_MOST_ONE

@@ -9,7 +9,7 @@ the game ends when the variant's scoring says so, or every agent is truncated af
 Actions are ids of the engine's action space (:class:`rummy.engine.action_space.ActionSpace`); every
 observation is ``{"observation": vector, "action_mask": mask}`` from the agent's own view only (the mask is
 all zero for every agent but the selected one).  An id the mask refuses raises
-:class:`~rummy.engine.action_space.ActionSpaceError` or :class:`~rummy.errors.IllegalActionError` and changes
+:class:`~rummy.engine.action_space.ActionSpaceError` or :class:`~rummy.engine.errors.IllegalActionError` and changes
 nothing.  Rewards (``reward=``): ``"score"`` (default) gives each seat, at every round end, its round score
 minus the mean of the others' (negated where fewer points are better, so more is always better);
 ``"win"`` gives 1 to each winner and -1 to every other seat when the game ends.
@@ -25,16 +25,24 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rummy.actions import Action
-from rummy.cards import card_name
-from rummy.engine.action_space import ACTION_SPACE_VERSION, COMPOSITE_VERBS, ActionSpace
-from rummy.engine.moves import legal_actions
+from rummy.engine import (
+    ACTION_SPACE_VERSION,
+    COMPOSITE_VERBS,
+    Action,
+    ActionSpace,
+    Game,
+    Phase,
+    PlayerView,
+    RoundResult,
+    UsageError,
+    card_name,
+    get_variant,
+    legal_actions,
+    new_game,
+    player_view,
+    scoring_rule,
+)
 from rummy.env.encoding import Encoder, Observation
-from rummy.errors import UsageError
-from rummy.game import Game, Phase, new_game
-from rummy.house_rules import get_variant
-from rummy.scoring import RoundResult, scoring_rule
-from rummy.view import PlayerView, player_view
 
 REWARDS = ("score", "win")
 RENDER_MODES = ("ansi", "human")

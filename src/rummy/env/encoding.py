@@ -1,4 +1,5 @@
-"""The fixed-size numeric observation of one seat, from the facts of that seat's :class:`~rummy.view.PlayerView` only.
+"""The fixed-size numeric observation of one seat, from the facts of that seat's :class:`~rummy.engine.PlayerView`
+only.
 
 The vector is the concatenation of the blocks of :func:`observation_layout`, in order; card blocks have
 one entry per card kind (53: the 52 cards in suit order clubs, diamonds, hearts, spades, ace to king,
@@ -14,12 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from rummy.cards import CARD_COUNT
-from rummy.engine.moves import seats_to_act
-from rummy.engine.state import GameState
-from rummy.melds import TableMeld
-from rummy.variants import GROUP, RUN, Slot, Variant
-from rummy.view import PlayerView
+from rummy.engine import CARD_COUNT, GROUP, RUN, GameState, PlayerView, Slot, TableMeld, Variant, seats_to_act
 
 PHASES = ("draw", "play", "claim", "round_over", "game_over")
 #: Per seat row, in this order.

@@ -22,8 +22,8 @@ import gymnasium
 import numpy as np
 
 from rummy.bots import Bot, decide, make_bot
+from rummy.engine import RummyError, UsageError
 from rummy.env.aec import RummyAECEnv
-from rummy.errors import RummyError, UsageError
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):

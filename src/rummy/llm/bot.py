@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from rummy.actions import Action, Verb
 from rummy.bots.heuristic import HeuristicBot
-from rummy.errors import BotError
+from rummy.engine import Action, BotError, PlayerView, Verb
 from rummy.llm.client import ChatClient, LlmError, resolve_endpoint
 from rummy.llm.parser import IllegalAnswer, UnparsableAnswer, judge, parse_answer
 from rummy.llm.prompt import OBSERVATION_FORMATS, Message, prompt_messages, refusal_message
 from rummy.llm.transcript import Transcript
-from rummy.view import PlayerView
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from rummy.errors import BotError, RummyError
+from rummy.engine import BotError, RummyError
 
 if TYPE_CHECKING:
     import httpx
@@ -63,10 +63,10 @@ def resolve_endpoint(base_url: str | None, environ: Mapping[str, str] | None = N
 
     >>> resolve_endpoint("http://127.0.0.1:8000/v1/", {}).base_url
     'http://127.0.0.1:8000/v1'
-    >>> resolve_endpoint("https://api.example.com/v1", {})
+    >>> resolve_endpoint("https://llm.test/v1", {})
     Traceback (most recent call last):
     ...
-    rummy.errors.BotError: llm: no API key for https://api.example.com/v1: set RUMMY_LLM_API_KEY or OPENAI_API_KEY
+    rummy.engine.errors.BotError: llm: no API key for https://llm.test/v1: set RUMMY_LLM_API_KEY or OPENAI_API_KEY
     """
     env = os.environ if environ is None else environ
     url = base_url or _first_set(BASE_URL_VARIABLES, env)

@@ -1,9 +1,9 @@
 """What the model is asked to do now, in words: the claim window's offer and its cost, the draw, the play.
 
-The words come from the seat's legal moves and the table facts (:mod:`rummy.table_facts`), so each
+The words come from the seat's legal moves and the table facts (:mod:`rummy.engine.table_facts`), so each
 variant's own vocabulary is used ("May I" in ``may-i``, "buy" elsewhere; penalty or blind cards; pennies).
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("may-i", ["Ann", "Bob", "Cid"], seed=1)
 >>> _ = game.apply_text(f"p{game.active} draw")
 >>> seat = game.to_act[0]
@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy.actions import Verb
-from rummy.cards import card_name
-from rummy.table_facts import table_facts
-from rummy.view import PlayerView
+from rummy.engine import PlayerView, Verb, card_name, table_facts
 
 #: What each play verb does, in one line (the record format's meanings, docs/game-record.md).
 VERB_WORDS: dict[Verb, str] = {

@@ -1,10 +1,10 @@
 """A seat's view as a language model reads it: compact text, or JSON.
 
-Both forms are made from the seat's :class:`~rummy.view.PlayerView` alone (its own hand, the public table,
+Both forms are made from the seat's :class:`~rummy.engine.view.PlayerView` alone (its own hand, the public table,
 hand sizes, the discard pile as the variant shows it, scores, claims left), so a prompt can hold nothing
 the seat may not see.  Cards are written in record notation (``7H``, ``TS``, ``JK``).
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("may-i", ["Ann", "Bob", "Cid"], seed=1)
 >>> print(observation_text(game.view(0)).splitlines()[0])
 Game: may-i, round 1 of 7; contract: a set of 3 + a set of 3
@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy.cards import card_name, card_names
-from rummy.errors import UsageError
-from rummy.table_facts import table_facts
-from rummy.view import PlayerView
+from rummy.engine import PlayerView, UsageError, card_name, card_names, table_facts
 
 PHASE_WORDS = {
     "claim": "claim window (the top discard is offered)",

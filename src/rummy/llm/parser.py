@@ -13,7 +13,7 @@ as an action raises :class:`UnparsableAnswer`.  A listed move is legal; a compos
 rearrangement, batch) that is not listed is judged by the engine on the seat's redacted copy of the game
 (:func:`rummy.search.determinize.redact`: its own hand and the public table, nothing hidden).
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("basic", ["Ann", "Bob"], seed=1)
 >>> view = game.view(game.active)
 >>> str(read_answer("```\\n2\\n```", view)), str(read_answer("I will draw.", view))
@@ -28,11 +28,18 @@ from __future__ import annotations
 
 import re
 
-from rummy.actions import PLAY_STEP_VERBS, Action, Verb, parse_action
-from rummy.engine import rules
-from rummy.errors import IllegalActionError, RecordSyntaxError, UsageError
-from rummy.table_facts import claim_words
-from rummy.view import PlayerView
+from rummy.engine import (
+    PLAY_STEP_VERBS,
+    Action,
+    IllegalActionError,
+    PlayerView,
+    RecordSyntaxError,
+    UsageError,
+    Verb,
+    claim_words,
+    parse_action,
+    rules,
+)
 
 
 class AnswerRefused(Exception):

@@ -2,7 +2,7 @@
 observation, the instruction for the phase, the numbered legal moves and the answer format; and the
 follow-up message that tells the model why an answer was refused.
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("basic", ["Ann", "Bob"], seed=1)
 >>> messages = prompt_messages(game.view(game.active))
 >>> [m["role"] for m in messages]
@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import json
 
-from rummy.actions import Verb
-from rummy.errors import UsageError
-from rummy.how_to_play import how_to_play
+from rummy.engine import PlayerView, UsageError, Verb
 from rummy.llm.instructions import phase_instructions
 from rummy.llm.observation import observation_json, observation_text
-from rummy.view import PlayerView
+from rummy.text.how_to_play import how_to_play
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
 OBSERVATION_FORMATS = ("text", "json")
@@ -32,7 +30,7 @@ NOTATION = (
 
 
 def rules_summary(view: PlayerView) -> str:
-    """The variant's rules, with its house rules, in the words of ``rummy rules`` (:mod:`rummy.how_to_play`)."""
+    """The variant's rules, with its house rules, in the words of ``rummy rules`` (:mod:`rummy.text.how_to_play`)."""
     if view.rules is None:
         raise UsageError("a view without its rules cannot be described to a model")
     sections = how_to_play(view.rules, len(view.players))

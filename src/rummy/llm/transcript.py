@@ -19,9 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rummy.actions import Action
-from rummy.errors import BotError
-from rummy.view import PlayerView
+from rummy.engine import Action, BotError, PlayerView
 
 
 class Transcript:

@@ -13,7 +13,7 @@ Search bots (ISMCTS) plan on such completions; they never see the real game: the
 the engine knows nothing of search.)
 
 >>> import random
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("may-i", 4, seed=3)
 >>> public = redact(game, 0)
 >>> sum(public.hands[1]), public.sizes[1], public.stock
@@ -30,13 +30,10 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, JOKER, Card, make_card, rank_of, suit_of
+from rummy.engine import CARD_COUNT, JOKER, Action, Card, Verb, make_card, rank_of, suit_of
 
 if TYPE_CHECKING:
-    from rummy.engine.state import GameState
-    from rummy.game import Game
-    from rummy.view import PlayerView
+    from rummy.engine import Game, GameState, PlayerView
 
 
 def released_cards(action: Action) -> list[Card]:
@@ -59,7 +56,7 @@ def known_hands(game: Game) -> list[list[int]]:
     """Per seat, counts of the cards everyone saw it take from the discard pile this round and not
     seen leave its hand since (by a discard or a play naming that card).  Public knowledge only.
 
-    >>> from rummy.game import new_game
+    >>> from rummy.engine import new_game
     >>> game = new_game("basic", 2, seed=1)
     >>> top = game.top_discard
     >>> _ = game.apply_text(f"p{game.active} take")
@@ -72,8 +69,8 @@ def known_hands(game: Game) -> list[list[int]]:
 def discards_by_seat(game: Game) -> list[list[int]]:
     """Per seat, counts of the cards it discarded this round (all of them seen face up).
 
-    >>> from rummy.cards import card_name
-    >>> from rummy.game import new_game
+    >>> from rummy.engine import card_name
+    >>> from rummy.engine import new_game
     >>> game = new_game("basic", 2, seed=1)
     >>> _ = game.apply_text(f"p{game.active} draw")
     >>> card = game.hand(game.active)[0]
@@ -88,8 +85,8 @@ def declined_by_seat(game: Game) -> list[list[int]]:
     """Per seat, counts of the discards it was seen to leave: the card just discarded on top of the pile
     when it drew from the stock instead.
 
-    >>> from rummy.cards import card_name
-    >>> from rummy.game import new_game
+    >>> from rummy.engine import card_name
+    >>> from rummy.engine import new_game
     >>> game = new_game("basic", 2, seed=1)
     >>> _ = game.apply_text(f"p{game.active} draw")
     >>> card = game.hand(game.active)[0]

@@ -15,9 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from rummy.actions import Action, Verb
-from rummy.engine.candidates import CandidateMoves
-from rummy.game import Game, Phase, new_game
+from rummy.engine import Action, CandidateMoves, Game, Phase, Verb, new_game
 
 TABLE_VERBS = frozenset({Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.REARRANGE, Verb.BATCH})
 # Read on every decision: module globals, cheaper than Enum members (their class lookup is slow in Python 3.11).

@@ -27,8 +27,7 @@ from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect
 
 from rummy.bots import LEVELS
-from rummy.game import Game
-from rummy.house_rules import get_variant
+from rummy.engine import Game, get_variant
 from rummy.record import dumps, record_of
 from rummy.server.bot_runner import BotRunner, bot_name, playable_level
 from rummy.server.catalog import RequestError, TableConfig, rules_help, variant_catalog

@@ -22,11 +22,9 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 
-from rummy.actions import Action, parse_action
 from rummy.bots import LEVELS, bot_view, make_bot
-from rummy.game import Game
+from rummy.engine import Action, Game, PlayerView, parse_action
 from rummy.search.playout import random_choice
-from rummy.view import PlayerView
 
 log = logging.getLogger("rummy.server")
 

@@ -19,11 +19,9 @@ from functools import cache
 from typing import Any
 
 from rummy.bots import LEVELS
-from rummy.errors import VariantError
-from rummy.house_rule_docs import GROUPS, RULE_DOCS, choice_words, value_words, variant_value
-from rummy.house_rules import OPTION_PARSERS, apply_options, get_variant
-from rummy.how_to_play import blurb, glossary, how_to_play
-from rummy.variants import VARIANTS, Variant
+from rummy.engine import OPTION_PARSERS, VARIANTS, Variant, VariantError, apply_options, get_variant
+from rummy.text.house_rule_docs import GROUPS, RULE_DOCS, choice_words, value_words, variant_value
+from rummy.text.how_to_play import blurb, glossary, how_to_play
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
                 "round_pause"}

@@ -4,7 +4,7 @@ A sentence names only public cards (discards, cards played to the table, purchas
 drawn from the stock or taken as a penalty card is never named.  Sentences are built from the state
 before and after the action, so a claim resolved by someone else's answer is told as it happened.
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("progressive-buy-it", ["Ann", "Bob", "Cid", "Dee"], seed=42)
 >>> before = Before.of(game)
 >>> action = game.legal_actions(2)[0]
@@ -18,11 +18,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummy.actions import Action, Verb
-from rummy.cards import JOKER, Card, card_name, parse_card
-from rummy.game import Game, Phase
-from rummy.modes import RoundEnd, Scoring
-from rummy.table_facts import claim_name, penalty_word
+from rummy.engine import (
+    JOKER,
+    Action,
+    Card,
+    Game,
+    Phase,
+    RoundEnd,
+    Scoring,
+    Verb,
+    card_name,
+    claim_name,
+    parse_card,
+    penalty_word,
+)
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

@@ -7,7 +7,7 @@ no shuffle) and
 ``action`` (one action in record notation, and who made it: ``player``, ``bot``, ``takeover``,
 ``timer``, or ``auto`` for a pass the table made for a player who passes on claims or is away).
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> game = new_game("basic", ["Ann", "Bob"], seed=3)
 >>> payload = deal_payload(game)
 >>> copy = replay_start(payload, "basic", ["Ann", "Bob"], 3)
@@ -21,13 +21,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummy.actions import parse_action
-from rummy.cards import card_name, card_names, parse_card
-from rummy.engine.fair_shuffle import ShuffleSecret
-from rummy.game import Game
-from rummy.house_rules import get_variant
+from rummy.engine import Game, ShuffleSecret, Variant, card_name, card_names, get_variant, parse_action, parse_card
 from rummy.server.describe import Before, describe_action, describe_deal
-from rummy.variants import Variant
 
 
 def deal_payload(game: Game, index: int = -1) -> dict[str, Any]:

@@ -8,8 +8,8 @@ and spectators read the commitments in the table summary (``shuffles``) and a ro
 ``GET /api/tables/{id}/shuffles/{round}``, worked out here by the engine; the page
 ``/table/{id}/verify/{round}`` shows it.
 
->>> from rummy.game import Game
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine import Game
+>>> from rummy.engine import get_variant
 >>> game = Game(get_variant("basic"), 2)
 >>> kinds = [kind for kind, _ in deal_round(game, dealer=0)]
 >>> kinds, list(table_shuffles(game)[0])
@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy.engine.fair_shuffle import ShuffleSecret, new_shuffle
-from rummy.game import Game
+from rummy.engine import Game, ShuffleSecret, new_shuffle
 from rummy.server.event_log import deal_payload
 from rummy.shuffle_check import check_round, deal_json, read_claim
 

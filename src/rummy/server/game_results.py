@@ -6,7 +6,7 @@ points, points collected, or books won), whether it won, how many rounds it went
 it made (claims of the discard it won, and in purchase-card games the cards it bought with its purchase
 card; ``None`` in a game without buying).  A game still being played gives nothing.
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> from rummy.search.playout import random_game
 >>> game = random_game("basic", 2, seed=4)
 >>> result = result_of(game, 1)
@@ -23,12 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.actions import Verb, parse_action
-from rummy.game import Game
-from rummy.modes import ClaimMode
-from rummy.scoring import scoring_rule
+from rummy.engine import ClaimMode, Game, Variant, Verb, parse_action, scoring_rule
 from rummy.server.event_log import follow_log
-from rummy.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,13 +27,12 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from rummy.house_rule_docs import RULE_DOCS, value_words
-from rummy.house_rules import get_variant
-from rummy.scoring import scoring_rule
+from rummy.engine import get_variant, scoring_rule
 from rummy.server.db import EVENTS, SEATS, TABLES, Database
 from rummy.server.game_results import GameResult, finished_games
 from rummy.server.history_schema import FINISHED_GAME_SEATS, FINISHED_GAMES, HISTORY_SCANS
 from rummy.server.side_writes import SideWriter
+from rummy.text.house_rule_docs import RULE_DOCS, value_words
 
 log = logging.getLogger("rummy.server")
 

@@ -2,7 +2,7 @@
 
 :func:`build_replay` replays a ``rummy-record/1`` record with :func:`rummy.record.replay` and keeps,
 after each deal and after each action, what the viewer shows: either every hand face up (``seat``
-None) or one seat's view (:func:`rummy.view.player_view`: its own hand, hand sizes for the others,
+None) or one seat's view (:func:`rummy.engine.view.player_view`: its own hand, hand sizes for the others,
 every hand only once a round is over), the public table, the scores so far and the move-log
 sentences (:mod:`rummy.server.describe`).  The browser only draws these frames; no rule is worked
 out in JavaScript.
@@ -13,7 +13,7 @@ changed (a field is never removed), so a game of a thousand actions stays small.
 Step ids are ``r{round}.a{move}``: ``r3.a0`` is round 3 as dealt, ``r3.a17`` the state after the
 17th action of round 3 (moves count from 1, as the viewer numbers them).
 
->>> from rummy.game import new_game
+>>> from rummy.engine import new_game
 >>> from rummy.record import record_of
 >>> game = new_game("basic", ["Ann", "Bob"], seed=5)
 >>> _ = game.apply(game.legal_actions()[0])
@@ -30,12 +30,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.actions import Action, Verb
-from rummy.cards import card_names
-from rummy.game import Game
+from rummy.engine import Action, Game, Verb, card_names, player_view
 from rummy.record import Record, replay, results_json
 from rummy.server.describe import Before, describe_action, describe_deal
-from rummy.view import player_view
 
 FORMAT = "rummy-replay/1"
 #: Fields of a seat's view the viewer has no use for (it plays nothing) or that the replay states once.

@@ -30,8 +30,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.requests import ClientDisconnect
 
-from rummy.errors import RecordError
-from rummy.game import Game
+from rummy.engine import Game, RecordError
 from rummy.record import Record, from_data, record_of
 from rummy.server.guard import address_key, error_response
 from rummy.server.replay_frames import ReplayLimits, ReplayRefused, build_replay

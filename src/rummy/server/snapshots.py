@@ -1,6 +1,6 @@
 """The messages a table sends: its public summary and each client's ``state`` (docs/protocol.md).
 
-A seat's state holds that seat's view only (:meth:`rummy.game.Game.view`); a spectator's holds the
+A seat's state holds that seat's view only (:meth:`rummy.engine.game.Game.view`); a spectator's holds the
 public view, which has no hand.
 """
 
@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from rummy.game import Game
+from rummy.engine import Game, Variant
 from rummy.record import results_json
 from rummy.server.catalog import TableConfig
 from rummy.server.fair_deal import table_shuffles
 from rummy.server.protocol import VERSION, encode
 from rummy.server.seats import SeatState
-from rummy.variants import Variant
 
 
 class TableCore(Protocol):

@@ -14,9 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rummy.actions import Action
-from rummy.errors import IllegalActionError
-from rummy.game import ClaimWindow, Game, Phase
+from rummy.engine import Action, ClaimWindow, Game, IllegalActionError, Phase
 from rummy.server.bot_runner import BotRunner
 from rummy.server.catalog import TableConfig
 from rummy.server.clock import TableClock

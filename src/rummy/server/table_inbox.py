@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummy.actions import Action
+from rummy.engine import Action
 from rummy.server.connections import Connection
 from rummy.server.protocol import Command
 

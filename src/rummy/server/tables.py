@@ -1,6 +1,6 @@
 """One owner task per table: every command (sockets, timers, bots) goes through its queue, in order.
 
-The owner holds the :class:`~rummy.game.Game` and the timers of docs/protocol.md: the claim window
+The owner holds the :class:`~rummy.engine.game.Game` and the timers of docs/protocol.md: the claim window
 (silence is a pass after ``claim_seconds``; the active player waits until the window closes), the
 turn timer (a bot finishes the turn), bot pacing, the pause between rounds, and the reconnect grace
 after which a bot may play for a dropped player.  A change is written to the event log before any
@@ -14,10 +14,8 @@ import logging
 import secrets
 from collections.abc import Iterator
 
-from rummy.actions import Action, Verb, parse_action
 from rummy.bots import decide, make_bot
-from rummy.errors import RecordSyntaxError
-from rummy.game import ClaimWindow, Game, Phase
+from rummy.engine import Action, ClaimWindow, Game, Phase, RecordSyntaxError, Verb, claim_name, parse_action
 from rummy.server.bot_runner import BotRunner
 from rummy.server.connections import Connection
 from rummy.server.describe import card_text, describe_deal, hint_words
@@ -37,7 +35,6 @@ from rummy.server.table_inbox import (
     Stop,
     TimerFired,
 )
-from rummy.table_facts import claim_name
 
 log = logging.getLogger("rummy.server")
 

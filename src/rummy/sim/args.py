@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummy.bots import BOTS, LEVELS, make_bot
-from rummy.errors import RummyError
+from rummy.engine import RummyError
 
 
 class SimError(RummyError, ValueError):

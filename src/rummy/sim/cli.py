@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rummy.house_rules import apply_options, get_variant, load_variant_file
+from rummy.engine import apply_options, get_variant, load_variant_file
 from rummy.sim.args import SimError, check_bots, parse_options, parse_players
 from rummy.sim.report import ProgressBar, load_matplotlib, plot_results, save_results, table_text
 from rummy.sim.run import GameFailed, SimConfig, default_workers, play_games

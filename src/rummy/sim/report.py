@@ -11,10 +11,9 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from rummy.scoring import scoring_rule
+from rummy.engine import Variant, scoring_rule
 from rummy.sim.args import SimError
 from rummy.sim.stats import SimResults
-from rummy.variants import Variant
 
 
 def _score_meaning(variant: Variant) -> str:

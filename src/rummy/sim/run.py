@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from rummy.bots import Bot, decide, make_bot
-from rummy.game import Game, new_game
+from rummy.engine import Game, Variant, new_game, scoring_rule
 from rummy.record import dumps, record_of
-from rummy.scoring import scoring_rule
 from rummy.search.playout import drive
-from rummy.variants import Variant
 
 MAX_DECISIONS = 500_000  # per game, as in rummy.bots.play_game
 

@@ -11,8 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rummy.errors import UsageError
-from rummy.house_rules import apply_options, get_variant, load_variant_file
+from rummy.engine import UsageError, apply_options, get_variant, load_variant_file
 from rummy.sim.args import check_bots, parse_options, parse_players
 
 TUI_PACKAGES = {"textual", "rich", "websockets", "httpx"}

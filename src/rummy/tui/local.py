@@ -1,6 +1,6 @@
 """A game in this process: the person at the keyboard against the project's bots.
 
-:class:`LocalTable` owns the :class:`~rummy.game.Game`, asks the bots for their moves one at a time (so
+:class:`LocalTable` owns the :class:`~rummy.engine.game.Game`, asks the bots for their moves one at a time (so
 the screen can show each), applies what a person typed (the engine's message when it is refused, and
 nothing changes), and writes the game record.  It never shows a person more than their seat's view.
 
@@ -22,17 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rummy.actions import Action, parse_action
 from rummy.bots import Bot, decide, make_bot
-from rummy.errors import RecordSyntaxError, RummyError, UsageError
-from rummy.game import Game, Phase, new_game
+from rummy.engine import Action, Game, Phase, RecordSyntaxError, RummyError, UsageError, Variant, new_game, parse_action
 from rummy.record import dumps, record_of, results_json
 from rummy.server.describe import Before, describe_action, describe_deal
 from rummy.server.seats import BOT_NAMES
 from rummy.tui.entry import full_action
 from rummy.tui.session import Publish, SeatError
 from rummy.tui.snapshot import Snapshot
-from rummy.variants import Variant
 
 #: The name that makes a seat a person at this keyboard in ``--players``.
 PERSON = "me"
@@ -107,7 +104,7 @@ class LocalTable:
     def play(self, seat: int, text: str) -> list[str]:
         """Apply what the person at ``seat`` typed (with or without the ``pN`` prefix).
 
-        A :class:`~rummy.errors.RummyError` (a syntax error or the engine's refusal) leaves the game as it
+        A :class:`~rummy.engine.errors.RummyError` (a syntax error or the engine's refusal) leaves the game as it
         was.
         """
         if seat != self.person:

@@ -24,7 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
-from rummy.errors import UsageError
+from rummy.engine import UsageError
 from rummy.tui.entry import full_action
 from rummy.tui.session import Publish, SeatError
 from rummy.tui.snapshot import Snapshot

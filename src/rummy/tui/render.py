@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rummy.cards import parse_card, rank_of, suit_of
+from rummy.engine import parse_card, rank_of, suit_of
 from rummy.server.describe import card_text
 from rummy.tui.snapshot import Snapshot
 

@@ -1,6 +1,6 @@
 """The rules as pure checks and applies, per phase.
 
-:func:`verify` judges an action against the state and raises :class:`~rummy.errors.IllegalActionError`
+:func:`verify` judges an action against the state and raises :class:`~rummy.engine.errors.IllegalActionError`
 without changing anything; what it worked out on the way (the table after a play, the book laid) comes
 back as a plan that :func:`perform` then writes into the state.  Checking and applying share that one
 path, so they cannot disagree.
@@ -8,8 +8,11 @@ path, so they cannot disagree.
 
 from __future__ import annotations
 
-from rummy.actions import Action, Verb
-from rummy.cards import card_name
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import card_name
+from rummy.engine.errors import IllegalActionError
+from rummy.engine.melds import TableMeld
+from rummy.engine.modes import RoundEnd
 from rummy.engine.rules.discard import check_discard, discard
 from rummy.engine.rules.draw import draw, draw_error, own_buy, take
 from rummy.engine.rules.purchase import book, check_book, check_purchase_step, purchase_step
@@ -17,9 +20,6 @@ from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.table import TurnScratch, check_table_play, commit
 from rummy.engine.rules.window import answer, check_answer, close_implied
 from rummy.engine.state import GameState, Phase
-from rummy.errors import IllegalActionError
-from rummy.melds import TableMeld
-from rummy.modes import RoundEnd
 
 #: What :func:`verify` worked out for :func:`perform`: the table after a play, the book laid, or nothing.
 Plan = TurnScratch | TableMeld | None

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from rummy.engine.modes import ClaimLimitScope, ClaimMode
 from rummy.engine.rules.stock import draw_from_stock, give, stock_drawable
 from rummy.engine.state import ClaimWindow, GameState, Phase
-from rummy.modes import ClaimLimitScope, ClaimMode
 
 
 class WindowMode(StrEnum):

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rummy.cards import CARD_COUNT, Card, card_name, from_counts, to_counts
+from rummy.engine.cards import CARD_COUNT, Card, card_name, from_counts, to_counts
+from rummy.engine.errors import DealError
 from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.engine.rules.turns import start_turn
 from rummy.engine.state import GameState, Phase, round_state_fields
-from rummy.errors import DealError
-from rummy.variants import RoundRules
+from rummy.engine.variants import RoundRules
 
 
 def next_dealer(state: GameState) -> int:

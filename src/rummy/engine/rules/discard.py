@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from rummy.actions import Action
-from rummy.cards import Card, card_name
+from rummy.engine.actions import Action
+from rummy.engine.cards import Card, card_name
 from rummy.engine.deadlock import is_deadlocked, is_stalemate
+from rummy.engine.errors import IllegalActionError
+from rummy.engine.modes import RoundEnd
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.table import discardable
 from rummy.engine.rules.turns import start_turn
 from rummy.engine.state import GameState
-from rummy.errors import IllegalActionError
-from rummy.modes import RoundEnd
 
 
 def discard_error(state: GameState, card: Card) -> tuple[str, str] | None:

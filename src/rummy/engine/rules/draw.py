@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-from rummy.actions import Verb
+from rummy.engine.actions import Verb
+from rummy.engine.modes import AfterClaimActiveDraw, ClaimsPerWindow, RoundEnd
 from rummy.engine.rules.claims import WindowMode, claim_allowance_left, open_window, take_claim, window_mode
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete, draw_from_stock, give, stock_drawable
 from rummy.engine.state import GameState, Phase
-from rummy.modes import AfterClaimActiveDraw, ClaimsPerWindow, RoundEnd
 
 DRAW_VERBS = (Verb.DRAW, Verb.TAKE, Verb.BUY)
 

@@ -3,14 +3,14 @@ book that wins the round."""
 
 from __future__ import annotations
 
-from rummy.actions import Action, Verb
-from rummy.cards import CARD_COUNT, Card, card_name, rank_of
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import CARD_COUNT, Card, card_name, rank_of
+from rummy.engine.errors import IllegalActionError, MeldError
+from rummy.engine.melds import MeldSpec, TableMeld, table_meld
+from rummy.engine.modes import PcDiscardPosition, RoundEnd
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.state import GameState
-from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import MeldSpec, TableMeld, table_meld
-from rummy.modes import PcDiscardPosition, RoundEnd
-from rummy.variants import Variant
+from rummy.engine.variants import Variant
 
 
 def _illegal(rule: str, action: Action, reason: str) -> IllegalActionError:

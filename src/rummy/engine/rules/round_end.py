@@ -1,11 +1,11 @@
-"""The end of a round: its scores by the variant's scoring rule (:func:`rummy.scoring.scoring_rule`), the
+"""The end of a round: its scores by the variant's scoring rule (:func:`rummy.engine.scoring.scoring_rule`), the
 totals, and whether the game is over (rules.md §2.11, §6, §7)."""
 
 from __future__ import annotations
 
+from rummy.engine.modes import RoundEnd
+from rummy.engine.scoring import RoundEnding, RoundResult, scoring_rule
 from rummy.engine.state import GameState, Phase
-from rummy.modes import RoundEnd
-from rummy.scoring import RoundEnding, RoundResult, scoring_rule
 
 
 def end_round(state: GameState, end: RoundEnd, went_out: int | None) -> None:

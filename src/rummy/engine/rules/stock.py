@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from rummy.cards import Card
+from rummy.engine.cards import Card
+from rummy.engine.modes import DepletionCheck, RoundEnd, StockRefill
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.state import GameState
-from rummy.modes import DepletionCheck, RoundEnd, StockRefill
 
 # Members read on every draw, bound once (an Enum member read off its class is slow in Python 3.11).
 _KEEP_TOP, _WHOLE_PILE_ONCE = StockRefill.KEEP_TOP, StockRefill.WHOLE_PILE_ONCE

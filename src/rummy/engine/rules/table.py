@@ -11,11 +11,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rummy.actions import PLAY_STEP_VERBS, Action, Verb
-from rummy.cards import CARD_COUNT, Card, card_name
-from rummy.engine.state import GameState
-from rummy.errors import IllegalActionError, MeldError
-from rummy.melds import (
+from rummy.engine.actions import PLAY_STEP_VERBS, Action, Verb
+from rummy.engine.cards import CARD_COUNT, Card, card_name
+from rummy.engine.errors import IllegalActionError, MeldError
+from rummy.engine.melds import (
     MeldSpec,
     TableMeld,
     lay_off,
@@ -24,8 +23,9 @@ from rummy.melds import (
     swap_wild,
     table_meld,
 )
-from rummy.modes import JokerSwap, RearrangeMode
-from rummy.variants import GROUP, RUN
+from rummy.engine.modes import JokerSwap, RearrangeMode
+from rummy.engine.state import GameState
+from rummy.engine.variants import GROUP, RUN
 
 _BATCH = Verb.BATCH  # bound once: an Enum member read off its class is slow in Python 3.11
 

@@ -3,12 +3,12 @@ window that opens before the draw."""
 
 from __future__ import annotations
 
+from rummy.engine.modes import DepletionCheck, RoundEnd, StockRefill
 from rummy.engine.rules.claims import WindowMode, open_window, window_mode
 from rummy.engine.rules.draw import enter_draw
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete
 from rummy.engine.state import GameState
-from rummy.modes import DepletionCheck, RoundEnd, StockRefill
 
 # Members read on every turn, bound once (an Enum member read off its class is slow in Python 3.11).
 _TURN_START, _WHOLE_PILE_ONCE, _NO_REFILL = DepletionCheck.TURN_START, StockRefill.WHOLE_PILE_ONCE, StockRefill.NONE

@@ -3,14 +3,14 @@ player's draw comes."""
 
 from __future__ import annotations
 
-from rummy.actions import Action, Verb
-from rummy.cards import card_name
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import card_name
+from rummy.engine.errors import IllegalActionError
+from rummy.engine.modes import ClaimPriority, ClaimsPerWindow
 from rummy.engine.rules.claims import WindowMode, open_window, take_claim, window_mode
 from rummy.engine.rules.draw import active_draws_stock, enter_draw
 from rummy.engine.rules.stock import stock_drawable
 from rummy.engine.state import ClaimWindow, GameState
-from rummy.errors import IllegalActionError
-from rummy.modes import ClaimPriority, ClaimsPerWindow
 
 # Members read on every claim, bound once (an Enum member read off its class is slow in Python 3.11).
 _BUY, _FIRST_CALL, _CASCADE_CLAIMS = Verb.BUY, ClaimPriority.FIRST_CALL, ClaimsPerWindow.CASCADE

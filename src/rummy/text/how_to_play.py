@@ -5,7 +5,7 @@ buying, going out and scoring, and the house rules that differ from the seed's);
 explains the table's short labels ("dead", "down", "bought 2" …); :func:`blurb` is the lobby's one line;
 ``rummy rules ID`` prints the same sentences.
 
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine import get_variant
 >>> for part in claims_sentence(get_variant("progressive-buy-it")).split("; "):
 ...     print(part)
 Before each draw, any player who is not the active player may buy the top discard, the player who discarded it included
@@ -20,11 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy.cards import JOKER, RANKS
-from rummy.house_rule_docs import RULE_DOCS, value_words, variant_value
-from rummy.modes import Scoring
-from rummy.table_facts import claim_words, penalty_word
-from rummy.variants import JOKER_RANK, VARIANTS, Slot, Variant
+from rummy.engine import JOKER, JOKER_RANK, RANKS, VARIANTS, Scoring, Slot, Variant, claim_words, penalty_word
+from rummy.text.house_rule_docs import RULE_DOCS, value_words, variant_value
 
 Section = dict[str, Any]  # {"title": str, "lines": [str]}
 

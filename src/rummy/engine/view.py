@@ -2,7 +2,7 @@
 
 A view holds the seat's own hand, the public table, hand sizes, the discard pile as the variant
 shows it, scores and counters, and the seat's legal actions; its JSON form adds the table's resolved
-facts (:mod:`rummy.table_facts`: card points, wilds, what a claim is called and costs …).  It never
+facts (:mod:`rummy.engine.table_facts`: card points, wilds, what a claim is called and costs …).  It never
 holds another hand or the stock order, so a server or a bot working from it cannot leak them.
 """
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.actions import Action
-from rummy.cards import Card, card_name, card_names, from_counts
+from rummy.engine.actions import Action
+from rummy.engine.cards import Card, card_name, card_names, from_counts
+from rummy.engine.errors import UsageError
+from rummy.engine.melds import TableMeld, meld_json
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.state import GameState
-from rummy.errors import UsageError
-from rummy.melds import TableMeld, meld_json
-from rummy.table_facts import table_facts
-from rummy.variants import Slot, Variant
+from rummy.engine.table_facts import table_facts
+from rummy.engine.variants import Slot, Variant
 
 
 @dataclass(frozen=True, slots=True)

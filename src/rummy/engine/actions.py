@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rummy.cards import Card, card_name, parse_card, parse_rank
-from rummy.errors import RecordSyntaxError
-from rummy.melds import MeldSpec
+from rummy.engine.cards import Card, card_name, parse_card, parse_rank
+from rummy.engine.errors import RecordSyntaxError
+from rummy.engine.melds import MeldSpec
 
 
 class Verb(StrEnum):

@@ -9,14 +9,14 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
-from rummy.cards import CARD_COUNT, JOKER, Card, make_card
-from rummy.errors import MeldError
-from rummy.melds import separate_melds_error, table_meld
-from rummy.solver.assemble import build_lay_down
-from rummy.solver.planned import PlannedMeld
-from rummy.solver.search import LayDownSearch
-from rummy.solver.tables import INF, ContractPlan, VariantRules, check_hand_length, rules_for
-from rummy.variants import JOKER_RANK, Slot, Variant
+from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card
+from rummy.engine.errors import MeldError
+from rummy.engine.melds import separate_melds_error, table_meld
+from rummy.engine.solver.assemble import build_lay_down
+from rummy.engine.solver.planned import PlannedMeld
+from rummy.engine.solver.search import LayDownSearch
+from rummy.engine.solver.tables import INF, ContractPlan, VariantRules, check_hand_length, rules_for
+from rummy.engine.variants import JOKER_RANK, Slot, Variant
 
 __all__ = ["can_lay_down", "find_lay_down", "first_lay_down"]
 
@@ -29,8 +29,8 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
     meld per slot, in slot order.  ``must_use_all``: nothing may be left.  ``final_discard_allowed``
     false: leaving exactly one card is forbidden (zero or two and more are fine).
 
-    >>> from rummy.cards import parse_card, to_counts
-    >>> from rummy.house_rules import get_variant
+    >>> from rummy.engine.cards import parse_card, to_counts
+    >>> from rummy.engine.house_rules import get_variant
     >>> v = get_variant("may-i")
     >>> hand = to_counts(map(parse_card, "JK 2C 2D 5H 5S 9C 9D KS".split()))
     >>> [str(m) for m in find_lay_down(hand, v.round_rules(1, 4).contract, v)]

@@ -1,9 +1,9 @@
 """The five variants as data, and every house-rule key of ``rules.md`` §8.
 
 A :class:`Variant` is a frozen record: identity, pack, rounds with their contracts, its scoring (a
-rule of :mod:`rummy.scoring`), family facts, and one attribute per house-rule key (``players.min`` is
-``players_min``); every mode is an enum of :mod:`rummy.modes`.  :func:`builtin_variant` looks a variant up;
-:func:`rummy.house_rules.get_variant` also applies house-rule options (and reads house variants from
+rule of :mod:`rummy.engine.scoring`), family facts, and one attribute per house-rule key (``players.min`` is
+``players_min``); every mode is an enum of :mod:`rummy.engine.modes`.  :func:`builtin_variant` looks a variant up;
+:func:`rummy.engine.house_rules.get_variant` also applies house-rule options (and reads house variants from
 TOML or JSON files); a bad key or value raises :class:`VariantError` naming it.
 
 >>> v = builtin_variant("may-i")
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, get_type_hints
 
-import rummy.modes as modes
-from rummy.errors import VariantError
+import rummy.engine.modes as modes
+from rummy.engine.errors import VariantError
 
 GROUP = "group"
 RUN = "run"
@@ -75,7 +75,7 @@ class Variant:
     name: str
     seed: str
     rounds: tuple[RoundSpec, ...]
-    scoring: modes.Scoring  # round scores, the game's end and the ranking (rummy.scoring.scoring_rule)
+    scoring: modes.Scoring  # round scores, the game's end and the ranking (rummy.engine.scoring.scoring_rule)
     card_points: tuple[int, ...]  # index = rank (0 = joker, 1 = ace … 13 = king)
     # Family facts, fixed by the built-in variant (not house-rule keys):
     uses_purchase_cards: bool = False  # rules.md §7: a purchase card each; the discard is bought, never taken
@@ -220,7 +220,7 @@ class Variant:
         return None
 
     def is_wild(self, card: int) -> bool:
-        """True when ``card`` (an int of :mod:`rummy.cards`) is a wild card here."""
+        """True when ``card`` (an int of :mod:`rummy.engine.cards`) is a wild card here."""
         if card == 52:
             return JOKER_RANK in self.wild_ranks
         return 2 in self.wild_ranks and card % 13 == 1
@@ -521,7 +521,7 @@ ALIASES = {
 
 def builtin_variant(variant_id: str) -> Variant:
     """The built-in (or registered) variant ``variant_id`` or one of its aliases, without house rules
-    (:func:`rummy.house_rules.get_variant` applies them)."""
+    (:func:`rummy.engine.house_rules.get_variant` applies them)."""
     key = ALIASES.get(variant_id, variant_id)
     if key not in VARIANTS:
         known = ", ".join(sorted(VARIANTS))
@@ -530,5 +530,5 @@ def builtin_variant(variant_id: str) -> Variant:
 
 
 def register_variant(variant: Variant) -> None:
-    """Make ``variant`` known to :func:`rummy.house_rules.get_variant` by its id."""
+    """Make ``variant`` known to :func:`rummy.engine.house_rules.get_variant` by its id."""
     VARIANTS[variant.id] = variant

@@ -1,8 +1,8 @@
-"""Every mode of a :class:`~rummy.variants.Variant`: the allowed values of each, defined here once.
+"""Every mode of a :class:`~rummy.engine.variants.Variant`: the allowed values of each, defined here once.
 
 A mode is a :class:`~enum.StrEnum`, so a member *is* its string: records, variant files, JSON and the
 front end keep reading and writing the values of ``rules.md`` §8 unchanged, while the engine compares
-members (``variant.ace_mode is AceMode.HIGH_ONLY``) and :mod:`rummy.house_rules` takes each option's
+members (``variant.ace_mode is AceMode.HIGH_ONLY``) and :mod:`rummy.engine.house_rules` takes each option's
 choices from its enum.  Members are listed in the order the option tables of ``rules.md`` give them.
 
 >>> AceMode("high_only") is AceMode.HIGH_ONLY, AceMode.HIGH_ONLY == "high_only"
@@ -19,7 +19,7 @@ from contextlib import suppress
 from enum import StrEnum
 from typing import TypeVar
 
-from rummy.errors import VariantError
+from rummy.engine.errors import VariantError
 
 Mode = TypeVar("Mode", bound=StrEnum)
 
@@ -32,7 +32,7 @@ def parse_mode(mode: type[Mode], key: str, value: object) -> Mode:
     >>> parse_mode(TieBreak, "tie_break", "coin")
     Traceback (most recent call last):
     ...
-    rummy.errors.VariantError: option 'tie_break' must be one of 'shared', 'last_round', not 'coin'
+    rummy.engine.errors.VariantError: option 'tie_break' must be one of 'shared', 'last_round', not 'coin'
     """
     if isinstance(value, str):
         with suppress(ValueError):
@@ -42,7 +42,7 @@ def parse_mode(mode: type[Mode], key: str, value: object) -> Mode:
 
 
 class Scoring(StrEnum):
-    """How rounds are scored and the game is won (rules.md §2.10); chooses a :mod:`rummy.scoring` rule."""
+    """How rounds are scored and the game is won (rules.md §2.10); chooses a :mod:`rummy.engine.scoring` rule."""
 
     PENALTY = "penalty"  # cards left in hand count against; lowest total after the last round wins
     WINNER_COLLECTS = "winner_collects"  # who goes out collects the others' hands; first to the target wins

@@ -22,22 +22,22 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rummy.actions import Action, parse_action
-from rummy.cards import Card, from_counts, pack
 from rummy.engine import rules
+from rummy.engine.actions import Action, parse_action
 from rummy.engine.applied import Applied
 from rummy.engine.candidates import CandidateMoves
+from rummy.engine.cards import Card, from_counts, pack
+from rummy.engine.errors import DealError, IllegalActionError, UsageError
 from rummy.engine.fair_shuffle import ShuffleSecret
+from rummy.engine.house_rules import get_variant
+from rummy.engine.modes import FirstDealer
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.rules.turns import washout_reached
+from rummy.engine.scoring import hand_points, scoring_rule
 from rummy.engine.state import ClaimWindow, GameState, Phase, round_state_fields
-from rummy.errors import DealError, IllegalActionError, UsageError
-from rummy.house_rules import get_variant
-from rummy.modes import FirstDealer
-from rummy.scoring import hand_points, scoring_rule
-from rummy.variants import Variant
-from rummy.view import PlayerView, player_view
+from rummy.engine.variants import Variant
+from rummy.engine.view import PlayerView, player_view
 
 __all__ = ["ClaimWindow", "Game", "Phase", "new_game"]
 

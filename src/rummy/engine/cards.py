@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rummy.errors import RecordSyntaxError
+from rummy.engine.errors import RecordSyntaxError
 
 JOKER = 52
 CARD_COUNT = 53

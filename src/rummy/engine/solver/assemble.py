@@ -1,13 +1,13 @@
-"""Turning the best lay-down a :class:`~rummy.solver.search.LayDownSearch` found into concrete
+"""Turning the best lay-down a :class:`~rummy.engine.solver.search.LayDownSearch` found into concrete
 :class:`PlannedMeld` objects: which natural and which wild card goes where.
 """
 
 from __future__ import annotations
 
-from rummy.solver.groups import GroupSolution
-from rummy.solver.planned import PlannedMeld
-from rummy.solver.search import LayDownSearch
-from rummy.solver.tables import INF, WILD_RUN_SUIT, ContractPlan, VariantRules, compositions
+from rummy.engine.solver.groups import GroupSolution
+from rummy.engine.solver.planned import PlannedMeld
+from rummy.engine.solver.search import LayDownSearch
+from rummy.engine.solver.tables import INF, WILD_RUN_SUIT, ContractPlan, VariantRules, compositions
 
 
 def build_lay_down(search: LayDownSearch) -> tuple[PlannedMeld, ...]:

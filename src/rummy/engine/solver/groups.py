@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rummy.solver.tables import INF, ContractPlan, VariantRules
+from rummy.engine.solver.tables import INF, ContractPlan, VariantRules
 
 
 class LayDownSearch(Protocol):
-    """What the group searches read of a lay-down search (:class:`rummy.solver.search.LayDownSearch`)."""
+    """What the group searches read of a lay-down search (:class:`rummy.engine.solver.search.LayDownSearch`)."""
 
     rules: VariantRules
     plan: ContractPlan

@@ -6,7 +6,7 @@
 >>> apply_options(get_variant("basic"), {"colour": "red"})
 Traceback (most recent call last):
 ...
-rummy.errors.VariantError: unknown option 'colour' for variant 'basic'
+rummy.engine.errors.VariantError: unknown option 'colour' for variant 'basic'
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rummy.errors import VariantError
-from rummy.modes import (
+from rummy.engine.errors import VariantError
+from rummy.engine.modes import (
     AceMode,
     AfterClaimActiveDraw,
     BookAceMode,
@@ -47,7 +47,7 @@ from rummy.modes import (
     WildRelocationScope,
     parse_mode,
 )
-from rummy.variants import GROUP, JOKER_RANK, RUN, RoundSpec, Slot, Variant, builtin_variant
+from rummy.engine.variants import GROUP, JOKER_RANK, RUN, RoundSpec, Slot, Variant, builtin_variant
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _optional_int(low: int) -> Parser:
 
 
 def _choice(mode: type[Mode]) -> Parser:
-    """A parser taking one of ``mode``'s values (rummy.modes) and returning the member."""
+    """A parser taking one of ``mode``'s values (rummy.engine.modes) and returning the member."""
 
     def parse(key: str, value: Any) -> Mode:
         return parse_mode(mode, key, value)

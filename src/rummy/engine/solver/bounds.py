@@ -1,5 +1,5 @@
 """Upper bounds on the points of naturals the later slots of a lay-down can still take, with which the
-branch-and-bound search (:mod:`rummy.solver.search`) cuts runs that cannot lead to a lay-down as good as the best
+branch-and-bound search (:mod:`rummy.engine.solver.search`) cuts runs that cannot lead to a lay-down as good as the best
 one found.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 from operator import mul
 from typing import Protocol
 
-from rummy.solver.tables import ContractPlan, VariantRules
+from rummy.engine.solver.tables import ContractPlan, VariantRules
 
 
 class LayDownSearch(Protocol):
-    """What the bounds read of a lay-down search (:class:`rummy.solver.search.LayDownSearch`)."""
+    """What the bounds read of a lay-down search (:class:`rummy.engine.solver.search.LayDownSearch`)."""
 
     rules: VariantRules
     plan: ContractPlan

@@ -5,7 +5,7 @@ ranks are wild, where an ace may stand, what a claim is called and costs, how ma
 left this round, whether the discard is dead, whether the seat has played to the table this hand, the
 target score.  :func:`claim_name` and :func:`penalty_word` are the vocabulary the move log uses too.
 
->>> from rummy.game import new_game
+>>> from rummy.engine.game import new_game
 >>> game = new_game("may-i", ["Ann", "Bob", "Cid"], seed=1)
 >>> facts = table_facts(game.view(0))
 >>> facts["claim_name"], facts["claim_limit"], facts["claims_left"], facts["card_points"]["2"]
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Protocol
 
-from rummy.cards import JOKER, RANKS
-from rummy.modes import ClaimCall, ClaimLimitScope, ClaimMode
-from rummy.variants import JOKER_RANK, Variant
+from rummy.engine.cards import JOKER, RANKS
+from rummy.engine.modes import ClaimCall, ClaimLimitScope, ClaimMode
+from rummy.engine.variants import JOKER_RANK, Variant
 
 
 class SeatView(Protocol):
-    """What the facts read of a seat's view (:class:`rummy.view.PlayerView`)."""
+    """What the facts read of a seat's view (:class:`rummy.engine.view.PlayerView`)."""
 
     @property
     def rules(self) -> Variant | None: ...

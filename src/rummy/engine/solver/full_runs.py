@@ -8,12 +8,12 @@ from collections import Counter
 from itertools import combinations_with_replacement
 from typing import Protocol
 
-from rummy.solver.groups import GroupSolution
-from rummy.solver.tables import ContractPlan, VariantRules
+from rummy.engine.solver.groups import GroupSolution
+from rummy.engine.solver.tables import ContractPlan, VariantRules
 
 
 class LayDownSearch(Protocol):
-    """What this module reads and sets of a lay-down search (:class:`rummy.solver.search.LayDownSearch`)."""
+    """What this module reads and sets of a lay-down search (:class:`rummy.engine.solver.search.LayDownSearch`)."""
 
     rules: VariantRules
     plan: ContractPlan

@@ -1,13 +1,13 @@
 """Scoring rules: a round's scores, the game's end, winners, ranking and the money settlement.
 
-Each :class:`~rummy.modes.Scoring` mode has one :class:`ScoringRule`, chosen by data with
+Each :class:`~rummy.engine.modes.Scoring` mode has one :class:`ScoringRule`, chosen by data with
 :func:`scoring_rule`: :class:`PenaltyScoring` (the contract variants: cards left in hand count
 against, lowest total after the last round wins), :class:`WinnerCollectsScoring` (``basic``: who goes
 out collects the other hands, first to the target wins) and :class:`BookScoring` (``purchase``: a
 book wins the round, rounds won decide).  A rule reads the game through :class:`Scoreboard`, which
-:class:`~rummy.game.Game` satisfies.
+:class:`~rummy.engine.game.Game` satisfies.
 
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine.house_rules import get_variant
 >>> rule = scoring_rule(get_variant("progressive-15"))
 >>> board = Board(totals=(40, 10, 10, 90))
 >>> rule.ranking(board), rule.winners(board)
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Protocol
 
-from rummy.cards import Counts
-from rummy.modes import ExhaustionScoring, KittySplit, RoundEnd, Scoring, TieBreak
-from rummy.variants import Variant
+from rummy.engine.cards import Counts
+from rummy.engine.modes import ExhaustionScoring, KittySplit, RoundEnd, Scoring, TieBreak
+from rummy.engine.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ class RoundScore:
 
 
 class Scoreboard(Protocol):
-    """The standing a scoring rule decides on (a :class:`~rummy.game.Game` is one)."""
+    """The standing a scoring rule decides on (a :class:`~rummy.engine.game.Game` is one)."""
 
     @property
     def round_number(self) -> int: ...

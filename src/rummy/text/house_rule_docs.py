@@ -1,10 +1,10 @@
 """Every house rule in words: its group, a label, one sentence, and its values spelled out.
 
 One source for the create-table panel (the server's variant catalogue) and ``rummy rules ID``.  Each key
-of :data:`rummy.house_rules.OPTION_PARSERS` has a :class:`RuleDoc`; ``applies`` says, from a variant's
+of :data:`rummy.engine.house_rules.OPTION_PARSERS` has a :class:`RuleDoc`; ``applies`` says, from a variant's
 data, whether the rule means anything there (a May-I limit means nothing in a game without buying).
 
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine import get_variant
 >>> doc = RULE_DOCS["claim_limit"]
 >>> doc.label, value_words("claim_limit", 3), value_words("claim_limit", None)
 ('Buys per hand', '3', 'unlimited')
@@ -20,10 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummy.cards import RANKS
-from rummy.house_rules import OPTION_PARSERS
-from rummy.modes import JokerSwap, Scoring
-from rummy.variants import GROUP, JOKER_RANK, Variant
+from rummy.engine import GROUP, JOKER_RANK, OPTION_PARSERS, RANKS, JokerSwap, Scoring, Variant
 
 #: The groups of the create-table panel and of ``rummy rules``, in order.
 GROUPS: dict[str, str] = {

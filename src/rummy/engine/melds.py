@@ -3,8 +3,8 @@
 Validation is a pure function of the cards, the declaration and the variant.  A valid meld
 becomes a :class:`TableMeld` (immutable; table operations build new ones).
 
->>> from rummy.house_rules import get_variant
->>> from rummy.cards import parse_card
+>>> from rummy.engine.house_rules import get_variant
+>>> from rummy.engine.cards import parse_card
 >>> v = get_variant("progressive-buy-it")
 >>> m = table_meld(MeldSpec("run", tuple(map(parse_card, ["3D", "JK", "5D", "6D"]))), v, 1, 0)
 >>> m.stands_for(v)
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummy.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
-from rummy.errors import MeldError
-from rummy.modes import BookAceMode, WildPolicy, WildRelocationScope
-from rummy.variants import Variant
+from rummy.engine.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
+from rummy.engine.errors import MeldError
+from rummy.engine.modes import BookAceMode, WildPolicy, WildRelocationScope
+from rummy.engine.variants import Variant
 
 GROUP_KINDS = ("set", "pair")
 

@@ -8,8 +8,8 @@ order, chosen so that the cards left in hand are worth as few penalty points as 
 cards left), or None when the contract cannot be laid down.  The answer is exact.
 :func:`best_melds_from` does the same job for free melding (``basic``).
 
->>> from rummy.cards import parse_card, to_counts
->>> from rummy.house_rules import get_variant
+>>> from rummy.engine.cards import parse_card, to_counts
+>>> from rummy.engine.house_rules import get_variant
 >>> v = get_variant("progressive-buy-it")
 >>> hand = to_counts(map(parse_card, "7H 7S 7D 9C 9D 9S JK 3D 4D 5D 6D 2C".split()))
 >>> [str(m) for m in find_lay_down(hand, v.round_rules(5, 4).contract, v)]
@@ -49,7 +49,7 @@ Algorithm
    common house rules (any number of wilds, all-wild melds allowed, oversize melds allowed) runs take
    naturals greedily and only reach past the slot minimum with naturals at both ends; extra wilds are
    added at the end.  That canonical form provably contains an optimal lay-down (exchange
-   arguments, see :class:`~rummy.solver.search.LayDownSearch`; runs that all hold 13 cards are searched
+   arguments, see :class:`~rummy.engine.solver.search.LayDownSearch`; runs that all hold 13 cards are searched
    apart).  Otherwise every choice of naturals is enumerated.  In greedy mode a large hand first gets
    a quick greedy lay-down (the *seed*), so there is something to cut against from the start (it never
    changes the answer: the search still returns the first best lay-down of its canonical order).  Each
@@ -64,30 +64,31 @@ Algorithm
 5. "No final discard" (exactly one card left is forbidden): if the best lay-down leaves exactly one
    card, a second search rejects completions leaving one card (enough for lay-downs leaving three or
    more, which are maximal), and lay-downs leaving exactly two are found by trying pairs of cards in
-   order of points with the must-use-all search (see :mod:`rummy.solver.contract`).
+   order of points with the must-use-all search (see :mod:`rummy.engine.solver.contract`).
 
 Modules
 -------
-* :mod:`~rummy.solver.contract`: :func:`find_lay_down`, :func:`can_lay_down`, :func:`first_lay_down` (step 5 too).
-* :mod:`~rummy.solver.tables`: per-variant and per-contract tables, dead naturals (steps 1–2).
-* :mod:`~rummy.solver.search`: the branch-and-bound search over the run slots (step 3), with
-  :mod:`~rummy.solver.bounds` (its cuts), :mod:`~rummy.solver.seed` (the first lay-down to cut against)
-  and :mod:`~rummy.solver.full_runs` (runs of 13 cards).
-* :mod:`~rummy.solver.groups`: filling the group slots at the search's leaves (step 4).
-* :mod:`~rummy.solver.assemble`: the chosen lay-down as concrete melds.
-* :mod:`~rummy.solver.free_melding`: :func:`best_melds_from`.
-* :mod:`~rummy.solver.planned`: :class:`PlannedMeld`.
+* :mod:`~rummy.engine.solver.contract`: :func:`find_lay_down`, :func:`can_lay_down`,
+  :func:`first_lay_down` (step 5 too).
+* :mod:`~rummy.engine.solver.tables`: per-variant and per-contract tables, dead naturals (steps 1–2).
+* :mod:`~rummy.engine.solver.search`: the branch-and-bound search over the run slots (step 3), with
+  :mod:`~rummy.engine.solver.bounds` (its cuts), :mod:`~rummy.engine.solver.seed` (the first lay-down to cut against)
+  and :mod:`~rummy.engine.solver.full_runs` (runs of 13 cards).
+* :mod:`~rummy.engine.solver.groups`: filling the group slots at the search's leaves (step 4).
+* :mod:`~rummy.engine.solver.assemble`: the chosen lay-down as concrete melds.
+* :mod:`~rummy.engine.solver.free_melding`: :func:`best_melds_from`.
+* :mod:`~rummy.engine.solver.planned`: :class:`PlannedMeld`.
 """
 
 from __future__ import annotations
 
-from rummy.solver.contract import can_lay_down, find_lay_down, first_lay_down
-from rummy.solver.free_melding import best_melds_from
-from rummy.solver.planned import PlannedMeld
+from rummy.engine.solver.contract import can_lay_down, find_lay_down, first_lay_down
+from rummy.engine.solver.free_melding import best_melds_from
+from rummy.engine.solver.planned import PlannedMeld
 
 # Internals under their historical names: tests/test_solver.py switches the canonical shortcuts off
 # through them.
-from rummy.solver.search import LayDownSearch as _Search  # noqa: F401
-from rummy.solver.tables import rules_for as _rules_for  # noqa: F401
+from rummy.engine.solver.search import LayDownSearch as _Search  # noqa: F401
+from rummy.engine.solver.tables import rules_for as _rules_for  # noqa: F401
 
 __all__ = ["PlannedMeld", "best_melds_from", "can_lay_down", "find_lay_down", "first_lay_down"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from rummy.cards import CARD_COUNT
-from rummy.errors import UsageError
-from rummy.modes import WildPolicy
-from rummy.variants import GROUP, RUN, Slot, Variant
+from rummy.engine.cards import CARD_COUNT
+from rummy.engine.errors import UsageError
+from rummy.engine.modes import WildPolicy
+from rummy.engine.variants import GROUP, RUN, Slot, Variant
 
 INF = 1 << 20
 # Wild policies (``variant.wild_policy``).

@@ -13,11 +13,11 @@ from __future__ import annotations
 import itertools
 from typing import Protocol
 
-from rummy.solver.tables import INF, RANK_OF, ContractPlan, VariantRules
+from rummy.engine.solver.tables import INF, RANK_OF, ContractPlan, VariantRules
 
 
 class LayDownSearch(Protocol):
-    """What the seed reads and sets of a lay-down search (:class:`rummy.solver.search.LayDownSearch`)."""
+    """What the seed reads and sets of a lay-down search (:class:`rummy.engine.solver.search.LayDownSearch`)."""
 
     rules: VariantRules
     plan: ContractPlan

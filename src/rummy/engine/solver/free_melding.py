@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from rummy.solver.planned import PlannedMeld
-from rummy.solver.tables import INF, check_hand_length, rules_for
-from rummy.variants import Variant
+from rummy.engine.solver.planned import PlannedMeld
+from rummy.engine.solver.tables import INF, check_hand_length, rules_for
+from rummy.engine.variants import Variant
 
 __all__ = ["best_melds_from"]
 
@@ -23,8 +23,8 @@ def best_melds_from(hand: Sequence[int], variant: Variant, *, max_melds: int | N
     never melded here (``basic`` has none).  At most ``max_melds`` melds when given.  Exact; meant for
     hands of up to a dozen cards.  Melds are listed in card order of their lowest card.
 
-    >>> from rummy.cards import parse_card, to_counts
-    >>> from rummy.house_rules import get_variant
+    >>> from rummy.engine.cards import parse_card, to_counts
+    >>> from rummy.engine.house_rules import get_variant
     >>> hand = to_counts(map(parse_card, "AH 2H 3H 4H 7C 7D 7S KS".split()))
     >>> [str(m) for m in best_melds_from(hand, get_variant("basic"))]
     ['set:7C-7D-7S', 'run:AH-2H-3H-4H']

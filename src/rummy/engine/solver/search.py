@@ -1,5 +1,5 @@
 """The contract solver's branch-and-bound search (:class:`LayDownSearch`): runs are chosen here, group
-slots are filled at the leaves by :mod:`rummy.solver.groups`.
+slots are filled at the leaves by :mod:`rummy.engine.solver.groups`.
 """
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from itertools import combinations, compress
 from operator import mul
 
-from rummy.errors import UsageError
-from rummy.solver.bounds import bound_of_groups, rest_after, rest_bound
-from rummy.solver.full_runs import offer_full_runs
-from rummy.solver.groups import GroupSolution, general_groups, label_groups
-from rummy.solver.seed import SEED_FROM_CARDS, seed_incumbent
-from rummy.solver.tables import (
+from rummy.engine.errors import UsageError
+from rummy.engine.solver.bounds import bound_of_groups, rest_after, rest_bound
+from rummy.engine.solver.full_runs import offer_full_runs
+from rummy.engine.solver.groups import GroupSolution, general_groups, label_groups
+from rummy.engine.solver.seed import SEED_FROM_CARDS, seed_incumbent
+from rummy.engine.solver.tables import (
     FRONTIER_ORDER,
     INF,
     POLICY_NONE,
@@ -48,11 +48,11 @@ class LayDownSearch:
 
     The first argument needs a group or a run end with room for the wild.  With runs only, a lay-down whose
     runs all hold 13 cards has none, so those lay-downs are searched separately
-    (:func:`~rummy.solver.full_runs.offer_full_runs`).
+    (:func:`~rummy.engine.solver.full_runs.offer_full_runs`).
 
     Branches are cut against the best lay-down found with a bound on what the later slots can still take
-    (:mod:`rummy.solver.bounds`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of available
-    naturals is tried.
+    (:mod:`rummy.engine.solver.bounds`).  Otherwise (ratio or at-most-one policy, exact sizes, …) every subset of
+    available naturals is tried.
     """
 
     def __init__(self, rules: VariantRules, plan: ContractPlan, hand: Sequence[int], require_all: bool,
@@ -92,7 +92,7 @@ class LayDownSearch:
         self.best_wr = 0
         self.best_extra = 0
         self.done = False
-        self.from_seed = False  # whether the best lay-down recorded is the seed's (rummy.solver.seed)
+        self.from_seed = False  # whether the best lay-down recorded is the seed's (rummy.engine.solver.seed)
         # The runs chosen so far: (sorted slot position, suit, low, high, naturals taken, how many of them).
         self.stack: list[tuple[int, int, int, int, list[int], int]] = []
         self.group_memo: dict[tuple[tuple[int, ...], int], tuple[int, int, GroupSolution] | None] = {}
@@ -213,7 +213,7 @@ class LayDownSearch:
         a_last = hi - lm + 1
         run_points = rules.run_points
         # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
-        # built, by what the later slots can take from what they leave (:func:`~rummy.solver.bounds.rest_after`).
+        # built, by what the later slots can take from what they leave (:func:`~rummy.engine.solver.bounds.rest_after`).
         masks_now = self.masks
         track = not self.first_only  # (a search for any lay-down stops at the first: it never reads the masks)
         masks = masks_now if cut > 0 else None
