@@ -19,16 +19,16 @@ from typing import Any
 
 from rummy.engine import Game
 from rummy.search.playout import random_game
-from rummy.server.commit import Commit
-from rummy.server.db import Database, migrate, normalize_db_url
-from rummy.server.event_log import game_events
-from rummy.server.history import History
+from rummy.server.events.log import game_events
+from rummy.server.storage.commit import Commit
+from rummy.server.storage.database import Database, migrate, normalize_db_url
+from rummy.server.storage.history import History
 
 VARIANTS = ("basic", "purchase", "may-i", "progressive-buy-it", "progressive-15")
 
 
 def event_log(game: Game) -> list[tuple[int, str, dict[str, Any]]]:
-    """The events a server writes for ``game`` (docs: rummy.server.event_log)."""
+    """The events a server writes for ``game`` (docs: rummy.server.events.log)."""
     return game_events(game, by="bot")
 
 

@@ -16,7 +16,7 @@ import time
 from rummy.bots import make_bot, play_game
 from rummy.engine import VARIANTS
 from rummy.record import Record, record_of
-from rummy.server.replay_frames import build_replay
+from rummy.server.events.replay_frames import build_replay
 
 
 def played(variant: str, players: int, seed: int) -> Record:

@@ -21,10 +21,10 @@ import asyncpg
 import pytest
 
 from rummy.record import loads, replay
-from rummy.server.catalog import TableConfig
-from rummy.server.commit import Commit
-from rummy.server.db import Database, StaleOwnerError, normalize_db_url
-from rummy.server.event_log import rebuild
+from rummy.server.events.log import rebuild
+from rummy.server.storage.commit import Commit
+from rummy.server.storage.database import Database, StaleOwnerError, normalize_db_url
+from rummy.server.tables.catalog import TableConfig
 from tests.cluster.conftest import Services, at, spread_table, until
 from tests.cluster.services import Worker
 from tests.server.conftest import Player, open_window, run, start_game

@@ -25,7 +25,7 @@ import websockets
 
 from rummy.engine.actions import Verb, parse_action
 from rummy.search.playout import random_choice
-from rummy.server.db import migrate, normalize_db_url
+from rummy.server.storage.database import migrate, normalize_db_url
 
 # One address (loopback) makes every table of the test session: the per-address limits are raised,
 # and the tests of the limits start servers of their own with small ones.
@@ -38,8 +38,8 @@ FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_s
 # for the GIL and every message would wait for the interpreter's switch interval.
 LAUNCHER = """
 import json, sys, uvicorn
-from rummy.server.app import create_app
-from rummy.server.request_deadline import request_deadline
+from rummy.server.http.app import create_app
+from rummy.server.http.request_deadline import request_deadline
 from rummy.server.settings import ServerSettings
 url, port, settings = sys.argv[1], int(sys.argv[2]), ServerSettings(**json.loads(sys.argv[3]))
 app = create_app(url, secret="test-secret", settings=settings)

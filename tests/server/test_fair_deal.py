@@ -18,7 +18,7 @@ from rummy.engine.fair_shuffle import commitment_of
 from rummy.engine.house_rules import get_variant
 from rummy.record import record_of, replay
 from rummy.search.playout import random_choice
-from rummy.server.event_log import rebuild
+from rummy.server.events.log import rebuild
 from tests.server.conftest import LiveServer, Player, ServerProcess, run, seated_table, start_game
 
 SHORT_BASIC = {"target_by_players": {"3": 500}}  # the tests stop after a round or two

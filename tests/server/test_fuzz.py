@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
 from rummy.engine.variants import VARIANTS
-from rummy.server.catalog import BOT_LEVELS
-from rummy.server.protocol import COMMAND_TYPES
+from rummy.server.tables.catalog import BOT_LEVELS
+from rummy.server.tables.protocol import COMMAND_TYPES
 from tests.server.conftest import LiveServer
 
 FEW, MANY = 25, 1000

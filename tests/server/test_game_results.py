@@ -15,9 +15,9 @@ from rummy.engine.game import Game
 from rummy.engine.house_rules import get_variant
 from rummy.record import dumps, record_of
 from rummy.search.playout import random_choice, random_game
-from rummy.server.event_log import rebuild
-from rummy.server.fair_deal import deal_round
-from rummy.server.game_results import finished_games
+from rummy.server.events.fair_deal import deal_round
+from rummy.server.events.game_results import finished_games
+from rummy.server.events.log import rebuild
 from tests.profiles import examples
 from tests.random_games import Turn, play
 from tests.server.test_history import expected_from_record

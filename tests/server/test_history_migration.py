@@ -29,10 +29,10 @@ from sqlalchemy.engine import make_url
 from rummy.engine.game import Game
 from rummy.record import dumps, record_of
 from rummy.search.playout import random_game
-from rummy.server.commit import Commit
-from rummy.server.db import MIGRATIONS_DIR, Database, migrate, normalize_db_url, schema_status
-from rummy.server.event_log import game_events
-from rummy.server.history import History
+from rummy.server.events.log import game_events
+from rummy.server.storage.commit import Commit
+from rummy.server.storage.database import MIGRATIONS_DIR, Database, migrate, normalize_db_url, schema_status
+from rummy.server.storage.history import History
 from tests.server.conftest import free_port
 from tests.server.test_history import check_history, check_stats, expected_from_record
 
@@ -42,7 +42,7 @@ OLD_GAMES = [("basic", 2, 1), ("basic", 3, 2), ("purchase", 3, 3), ("purchase", 
 
 
 def event_log(game: Game) -> list[tuple[int, str, dict[str, Any]]]:
-    """The events a server writes for ``game`` (docs: rummy.server.event_log)."""
+    """The events a server writes for ``game`` (docs: rummy.server.events.log)."""
     return game_events(game, by="player")
 
 

@@ -14,8 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
-from rummy.server.db import Database, migrate, normalize_db_url
-from rummy.server.identity_transfer import (
+from rummy.server.limits import LimitError
+from rummy.server.sessions import Session
+from rummy.server.storage.database import Database, migrate, normalize_db_url
+from rummy.server.storage.identity_codes import (
     ALPHABET,
     IdentityCodes,
     code_hash,
@@ -23,8 +25,6 @@ from rummy.server.identity_transfer import (
     new_code,
     normalize_code,
 )
-from rummy.server.limits import LimitError
-from rummy.server.sessions import Session
 from tests.server.conftest import LiveServer, Player, run
 from tests.server.test_history_migration import postgres_server, postgres_url  # noqa: F401 - fixtures
 

@@ -35,8 +35,8 @@ from rummy.engine.game import Game, Phase
 from rummy.engine.house_rules import get_variant
 from rummy.record import loads as record_loads
 from rummy.record import replay
-from rummy.server.app import STATIC_DIR, create_app
-from rummy.server.event_log import replay_deal, replay_start
+from rummy.server.events.log import replay_deal, replay_start
+from rummy.server.http.app import STATIC_DIR, create_app
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 
 RECORD_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|[A2-9TJQK][CDHS])(?![A-Za-z0-9])")

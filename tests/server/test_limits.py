@@ -16,10 +16,10 @@ import httpx
 import pytest
 import websockets
 
-from rummy.server.commit import Commit
-from rummy.server.db import migrate, normalize_db_url
 from rummy.server.limits import UnattendedGames
-from rummy.server.sqlite_log import SqliteLog
+from rummy.server.storage.commit import Commit
+from rummy.server.storage.database import migrate, normalize_db_url
+from rummy.server.storage.sqlite_log import SqliteLog
 from tests.server.conftest import LiveServer, Player, run, start_game
 
 OTHER_ADDRESS = "127.0.0.2"

@@ -17,7 +17,7 @@ from rummy.engine.errors import RecordError
 from rummy.engine.game import new_game
 from rummy.engine.variants import VARIANTS
 from rummy.record import dumps, from_data, loads, record_of, replay
-from rummy.server.replay_frames import ReplayLimits, ReplayRefused, build_replay
+from rummy.server.events.replay_frames import ReplayLimits, ReplayRefused, build_replay
 from tests.profiles import examples
 
 

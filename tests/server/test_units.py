@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from rummy.engine.actions import Action, Verb
 from rummy.engine.game import Game, new_game
 from rummy.search.playout import random_choice
-from rummy.server.catalog import RequestError, TableConfig, variant_catalog
-from rummy.server.describe import Before, card_text, describe_action, describe_deal, describe_round_end
-from rummy.server.event_log import deal_payload, rebuild
-from rummy.server.protocol import ERROR_CODES, ProtocolError, encode, parse_command
+from rummy.server.events.describe import Before, card_text, describe_action, describe_deal, describe_round_end
+from rummy.server.events.log import deal_payload, rebuild
 from rummy.server.sessions import Session, SessionSigner, clean_name
-from rummy.server.snapshots import StateEncoder, state_message
+from rummy.server.tables.catalog import RequestError, TableConfig, variant_catalog
+from rummy.server.tables.protocol import ERROR_CODES, ProtocolError, encode, parse_command
+from rummy.server.tables.snapshots import StateEncoder, state_message
 from tests.random_games import Turn, random_play
 
 

@@ -1,7 +1,7 @@
 """The limits that keep one client from growing a server without bound (docs/security.md).
 
 * Tables: a player, and all the players of one client address, may host so many unfinished tables
-  at once (:class:`~rummy.server.registry.TableRegistry` counts them; over the limit ``POST
+  at once (:class:`~rummy.server.cluster.registry.TableRegistry` counts them; over the limit ``POST
   /api/tables`` answers 429 ``too-many-tables``).
 * Unattended games (:class:`UnattendedGames`): a game nobody is connected to is played on by its bots
   and by bots taking dropped players' seats, as fast as the bot delay allows and writing every move.

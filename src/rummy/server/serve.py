@@ -4,7 +4,7 @@
 serve`` checks the schema first: the default SQLite file is migrated on the spot (one process, so no
 race); any other database must have been migrated, or the server refuses to start and says so.
 
-``--redis URL`` makes the process a worker of a cluster (:mod:`rummy.server.cluster`), and
+``--redis URL`` makes the process a worker of a cluster (:mod:`rummy.server.cluster.membership`), and
 ``--workers N`` starts N such workers on one listening socket (the kernel spreads the connections
 among them), restarting any that dies.
 """
@@ -29,8 +29,10 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from rummy.server.app import create_app
-from rummy.server.db import (
+from rummy.server.flags import settings_from_args
+from rummy.server.http.app import create_app
+from rummy.server.http.request_deadline import request_deadline
+from rummy.server.storage.database import (
     DatabaseURLError,
     SchemaStatus,
     default_db_url,
@@ -40,9 +42,7 @@ from rummy.server.db import (
     normalize_db_url,
     schema_status,
 )
-from rummy.server.flags import settings_from_args
-from rummy.server.request_deadline import request_deadline
-from rummy.server.sqlite_log import DatabaseNotWritable
+from rummy.server.storage.sqlite_log import DatabaseNotWritable
 
 
 def _fail(message: str, code: int = 1) -> int:

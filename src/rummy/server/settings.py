@@ -83,6 +83,6 @@ class ServerSettings:
     replays_per_minute: float = 30.0
     replay_burst: int = 10
     #: On a cluster (``--redis``): seconds between a worker's heartbeats, and how long after its last
-    #: one the others take its tables over (:mod:`rummy.server.cluster`).
+    #: one the others take its tables over (:mod:`rummy.server.cluster.membership`).
     heartbeat_seconds: float = 1.0
     lease_seconds: float = 3.0

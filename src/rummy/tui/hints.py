@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rummy.server.describe import cards_in_words, move_in_words, sentence_case
+from rummy.server.events.describe import cards_in_words, move_in_words, sentence_case
 
 TABLE_VERBS = ("down", "meld", "book", "layoff", "swap", "move", "rearrange", "purchase", "trade", "exchange")
 

@@ -25,8 +25,8 @@ from typing import Any
 from rummy.bots import Bot, decide, make_bot
 from rummy.engine import Action, Game, Phase, RecordSyntaxError, RummyError, UsageError, Variant, new_game, parse_action
 from rummy.record import dumps, record_of, results_json
-from rummy.server.describe import Before, describe_action, describe_deal
-from rummy.server.seats import BOT_NAMES
+from rummy.server.events.describe import Before, describe_action, describe_deal
+from rummy.server.tables.seats import BOT_NAMES
 from rummy.tui.entry import full_action
 from rummy.tui.session import Publish, SeatError
 from rummy.tui.snapshot import Snapshot

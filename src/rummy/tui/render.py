@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummy.engine import parse_card, rank_of, suit_of
-from rummy.server.describe import card_text
+from rummy.server.events.describe import card_text
 from rummy.tui.snapshot import Snapshot
 
 

@@ -1,0 +1,191 @@
+"""Sockets on one worker, tables on another: the two ends of a link through Redis.
+
+A client's WebSocket stays on the worker that accepted it (the *gateway*).  When another worker owns
+the table, the gateway's :class:`RemoteTable` forwards what the socket says (``open``, ``cmd``,
+``close``) to the owner, whose :class:`RemoteConnection` stands for the socket at the table: what the
+table sends it goes back (``out``, ``shut``) and the gateway writes it to the socket.  Messages of one
+worker to another arrive in the order they were sent (:class:`rummy.server.cluster.membership.Cluster`).
+
+When a worker dies, every gateway closes the sockets of its tables with 1012 (the client reconnects,
+to any worker, and the table's new owner serves it), and every owner drops the connections whose
+socket it held (a dropped player, as if they had closed the page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rummy.server.sessions import Session
+from rummy.server.settings import ServerSettings
+from rummy.server.tables.connections import Connection
+from rummy.server.tables.inbox import ClientCommand, Connected, Disconnected, Item
+from rummy.server.tables.protocol import Command
+
+if TYPE_CHECKING:  # redis is imported only by a server started with --redis
+    from rummy.server.cluster.membership import Cluster
+
+log = logging.getLogger("rummy.server")
+
+CLOSE_MOVED = 1012  # "service restart": the table moved to another worker, reconnect
+SUMMARY_TIMEOUT = 5.0
+
+
+class LocalTable(Protocol):
+    """What a link needs of a table this worker owns (:class:`rummy.server.tables.table.Table`)."""
+
+    def post(self, item: Item) -> None: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+
+class RemoteConnection(Connection):
+    """A socket held by another worker, as the owner's table sees it."""
+
+    def __init__(self, links: ClusterLinks, link_id: str, gateway: str, session: Session | None,
+                 settings: ServerSettings) -> None:
+        super().__init__(None, session, settings)
+        self.links, self.link_id, self.gateway = links, link_id, gateway
+
+    def send_text(self, text: str) -> None:
+        if not self.closed:
+            self.links.cluster.send(self.gateway, {"k": "out", "c": self.link_id, "x": text})
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.links.cluster.send(self.gateway, {"k": "shut", "c": self.link_id, "code": code})
+
+
+class RemoteTable:
+    """A table another worker owns, as a socket on this worker posts to it."""
+
+    def __init__(self, links: ClusterLinks, table_id: str, owner: str) -> None:
+        self.links, self.id, self.owner = links, table_id, owner
+
+    def post(self, item: Item) -> None:
+        links = self.links
+        if isinstance(item, Connected):
+            link_id = f"{links.cluster.worker_id}.{next(links.serial)}"
+            links.gateway[link_id] = (item.connection, self.owner)
+            links.link_of[id(item.connection)] = link_id
+            session = item.connection.session
+            links.cluster.send(self.owner, {"k": "open", "c": link_id, "g": links.cluster.worker_id, "t": self.id,
+                                            "s": [session.player_id, session.name] if session else None})
+        elif isinstance(item, ClientCommand):
+            known = links.link_of.get(id(item.connection))
+            if known is not None:
+                links.cluster.send(self.owner, {"k": "cmd", "c": known, "m": dataclasses.asdict(item.command)})
+        elif isinstance(item, Disconnected):
+            gone = links.link_of.pop(id(item.connection), None)
+            if gone is not None:
+                links.gateway.pop(gone, None)
+                links.cluster.send(self.owner, {"k": "close", "c": gone})
+
+    async def summary(self) -> dict[str, Any] | None:
+        """The table's public summary, asked of its owner (None: no answer in time)."""
+        return await self.links.ask(self.owner, self.id)
+
+
+class ClusterLinks:
+    """Both ends of every link of this worker, and the dispatch of the cluster's messages."""
+
+    def __init__(self, cluster: Cluster, settings: ServerSettings,
+                 owned_table: Callable[[str], Awaitable[LocalTable | None]]) -> None:
+        self.cluster, self.settings = cluster, settings
+        self.owned_table = owned_table  # the table if this worker owns it (loading it if needed), else None
+        self.serial = itertools.count(1)
+        self.gateway: dict[str, tuple[Connection, str]] = {}  # link id -> (local socket, owner worker)
+        self.link_of: dict[int, str] = {}  # id(local connection) -> link id
+        self.owned: dict[str, tuple[RemoteConnection, LocalTable]] = {}  # link id -> (stand-in, table)
+        self._questions: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        cluster.on_message = self.receive
+        cluster.peers = self.peers
+
+    def peers(self) -> set[str]:
+        """The workers at the other end of a link of this one."""
+        return {owner for _, owner in self.gateway.values()} | {remote.gateway for remote, _ in self.owned.values()}
+
+    async def ask(self, owner: str, table_id: str) -> dict[str, Any] | None:
+        question = f"{self.cluster.worker_id}.q{next(self.serial)}"
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._questions[question] = future
+        self.cluster.send(owner, {"k": "ask", "r": question, "g": self.cluster.worker_id, "t": table_id})
+        try:
+            return await asyncio.wait_for(future, SUMMARY_TIMEOUT)
+        except TimeoutError:
+            return None
+        finally:
+            self._questions.pop(question, None)
+
+    async def receive(self, message: dict[str, Any]) -> None:
+        kind = message["k"]
+        if kind == "out":
+            route = self.gateway.get(message["c"])
+            if route is not None:
+                route[0].send_text(message["x"])
+        elif kind == "shut":
+            route = self.gateway.get(message["c"])
+            if route is not None:
+                route[0].close(message["code"])
+        elif kind == "answer":
+            future = self._questions.get(message["r"])
+            if future is not None and not future.done():
+                future.set_result(message["x"])
+        elif kind == "open":
+            await self._open(message)
+        elif kind == "cmd":
+            owned = self.owned.get(message["c"])
+            if owned is None:
+                return  # the link was closed (the table moved): the gateway was told to close the socket
+            owned[1].post(ClientCommand(owned[0], Command(**message["m"])))
+        elif kind == "close":
+            owned = self.owned.pop(message["c"], None)
+            if owned is not None:
+                owned[1].post(Disconnected(owned[0]))
+        elif kind == "ask":
+            table = await self.owned_table(message["t"])
+            summary = table.summary() if table is not None else None
+            self.cluster.send(message["g"], {"k": "answer", "r": message["r"], "x": summary})
+
+    async def _open(self, message: dict[str, Any]) -> None:
+        gateway, link_id = message["g"], message["c"]
+        table = await self.owned_table(message["t"])
+        if table is None:  # the table moved on meanwhile: the client reconnects and finds its owner
+            self.cluster.send(gateway, {"k": "shut", "c": link_id, "code": CLOSE_MOVED})
+            return
+        session = Session(*message["s"]) if message["s"] is not None else None
+        connection = RemoteConnection(self, link_id, gateway, session, self.settings)
+        self.owned[link_id] = (connection, table)
+        table.post(Connected(connection))
+
+    def forget_table(self, table: LocalTable) -> None:
+        """The table stopped here (it closed its connections): forget the links to it."""
+        for link_id in [link for link, (_, owned) in self.owned.items() if owned is table]:
+            del self.owned[link_id]
+
+    def worker_dead(self, worker: str) -> None:
+        """Close the sockets of the dead worker's tables; drop the connections whose socket it held."""
+        for link_id, (connection, owner) in list(self.gateway.items()):
+            if owner == worker:
+                connection.close(CLOSE_MOVED)
+                self.gateway.pop(link_id, None)
+        for link_id, (remote, table) in list(self.owned.items()):
+            if remote.gateway == worker:
+                remote.closed = True
+                del self.owned[link_id]
+                table.post(Disconnected(remote))
+
+    def drop_all(self) -> None:
+        """This worker lost its place (its heartbeat lapsed): every link ends, the clients reconnect."""
+        for connection, _ in self.gateway.values():
+            connection.close(CLOSE_MOVED)
+        self.gateway.clear()
+        for remote, table in self.owned.values():
+            remote.close(CLOSE_MOVED)
+            table.post(Disconnected(remote))
+        self.owned.clear()

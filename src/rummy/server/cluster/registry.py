@@ -1,0 +1,260 @@
+"""Every live table of a server: creating tables, loading them from the database, stopping them.
+
+At start-up every unfinished table is rebuilt from its event log and its owner started, so its
+timers and bots run on even before anyone reconnects; a finished table is loaded when asked for.
+A table nothing can move (no client, no timer, no bot) leaves memory after ``idle_table_seconds``.
+The registry also enforces the table limits of :mod:`rummy.server.limits` (on a cluster, per worker).
+
+With a :class:`~rummy.server.cluster.membership.Cluster` the registry holds the tables this worker owns: a table
+is loaded here only once claimed (no live worker owned it), its fencing token raised before its log
+is read (:meth:`~rummy.server.storage.database.Database.take_over`); any other table is reached through
+:class:`~rummy.server.cluster.links.RemoteTable` (:meth:`TableRegistry.locate`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from rummy.server.cluster.links import ClusterLinks, LocalTable, RemoteTable
+from rummy.server.limits import LimitError, UnattendedGames
+from rummy.server.sessions import Session
+from rummy.server.settings import ServerSettings
+from rummy.server.storage.commit import Commit
+from rummy.server.storage.database import Database
+from rummy.server.tables.bot_runner import BotRunner
+from rummy.server.tables.catalog import TableConfig
+from rummy.server.tables.core import TableCore
+from rummy.server.tables.seats import SeatState
+from rummy.server.tables.table import Table
+
+if TYPE_CHECKING:  # redis is imported only by a server started with --redis
+    from rummy.server.cluster.membership import Cluster
+
+log = logging.getLogger("rummy.server")
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+ADOPTING_AT_ONCE = 16  # tables of a dead worker loaded concurrently
+
+
+class TableRegistry:
+    """The tables of one server process (a table lives in exactly one process at a time)."""
+
+    def __init__(self, db: Database, bots: BotRunner, settings: ServerSettings,
+                 cluster: Cluster | None = None) -> None:
+        self.db, self.bots, self.settings = db, bots, settings
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.unattended = UnattendedGames(settings.max_unattended_games_per_address, settings.max_unattended_games)
+        self.cluster = cluster
+        self.links: ClusterLinks | None = None
+        self._chores: set[asyncio.Task[None]] = set()
+        if cluster is not None:
+            self.links = ClusterLinks(cluster, settings, self._owned_table)
+            cluster.on_worker_dead = self._worker_dead
+            cluster.on_lapsed = self._lapsed
+
+    async def restore_unfinished(self) -> int:
+        """Rebuild and start every table whose game is not over (on a cluster: that no live worker
+        owns); returns how many."""
+        count = 0
+        for table_id in await self.db.unfinished_table_ids():
+            table = await self.adopt(table_id) if self.cluster is not None else await self.get(table_id)
+            if table is not None:
+                count += 1
+        return count
+
+    # -- a cluster's tables ---------------------------------------------------------------------
+
+    async def adopt(self, table_id: str) -> Table | None:
+        """The table, claimed and loaded here if no live worker owns it; None if another does."""
+        assert self.cluster is not None
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if await self.cluster.claim(table_id) != self.cluster.worker_id:
+            return None
+        table = await self.get(table_id)
+        if table is None:
+            await self.cluster.release(table_id)
+        return table
+
+    async def locate(self, table_id: str) -> Table | RemoteTable | None:
+        """Where the table runs: here (loaded and claimed if nobody runs it), on another worker, or
+        nowhere (no such table)."""
+        if table_id in self.tables or self.cluster is None or self.links is None:
+            return await self.get(table_id)
+        if not TABLE_ID.match(table_id):
+            return None
+        for _ in range(3):  # a claim may lose a race; the winner is then alive
+            owner = await self.cluster.live_owner(table_id)
+            if owner is not None and owner != self.cluster.worker_id:
+                return RemoteTable(self.links, table_id, owner)
+            table = await self.adopt(table_id)
+            if table is not None or await self.cluster.live_owner(table_id) is None:
+                return table
+        return None
+
+    async def _owned_table(self, table_id: str) -> LocalTable | None:
+        table = await self.locate(table_id)
+        return table if isinstance(table, Table) else None
+
+    async def read_only(self, table_id: str) -> TableCore | None:
+        """The table to read its rules or finished game: the live one here, else rebuilt from the log
+        (never started; on a cluster the table may run on another worker)."""
+        table = await self.locate(table_id)
+        if table is None or isinstance(table, Table):
+            return table
+        stored = await self.db.load_table(table_id)
+        if stored is None:
+            return None
+        copy = TableCore(table_id, TableConfig.from_json(stored.row["config"]), stored.row["host"],
+                         [SeatState.from_row(row) for row in stored.seats], db=self.db, bots=self.bots,
+                         settings=self.settings, status=stored.row["status"])
+        copy.replay(stored.events)
+        return copy
+
+    def _lost(self, table: TableCore) -> None:
+        """A write showed that another worker took ``table`` over: stop it here (its clients reconnect)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        self._later(self._stop(table))
+
+    async def _stop(self, table: TableCore) -> None:
+        if isinstance(table, Table):
+            await table.stop()
+        if self.links is not None and isinstance(table, Table):
+            self.links.forget_table(table)
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
+
+    def _later(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _worker_dead(self, worker: str) -> None:
+        """Close the links through a dead worker and take over its tables (with the other survivors)."""
+        assert self.cluster is not None and self.links is not None
+        self.links.worker_dead(worker)
+        limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
+
+        async def adopt(table_id: str) -> None:
+            async with limit:
+                try:
+                    await self.adopt(table_id)
+                except Exception:  # noqa: BLE001 - the next heartbeat tries again
+                    log.exception("table %s: could not take it over", table_id)
+
+        await asyncio.gather(*(adopt(table_id) for table_id in await self.cluster.tables_of(worker)))
+
+    async def _lapsed(self) -> None:
+        """This worker's heartbeat lapsed (it stalled): keep the tables nobody claimed meanwhile."""
+        assert self.cluster is not None and self.links is not None
+        self.links.drop_all()
+        for table in list(self.tables.values()):
+            if await self.cluster.claim(table.id) != self.cluster.worker_id:
+                self._lost(table)
+
+    def check_table_limits(self, host: Session, address: str) -> None:
+        """Raise :class:`LimitError` when ``host``, or the players of ``address``, host as many
+        unfinished tables as the settings allow."""
+        unfinished = [table for table in self.tables.values() if table.status != "finished"]
+        minutes = max(1, round(self.settings.idle_table_seconds / 60))
+        later = f"finish one, or try again once an unused one has closed (after {minutes} minutes without use)"
+        limit = self.settings.max_tables_per_player
+        if sum(table.host == host.player_id for table in unfinished) >= limit:
+            raise LimitError("too-many-tables",
+                             f"you host {limit} unfinished tables, the most this server allows: {later}")
+        limit = self.settings.max_tables_per_address
+        if sum(table.address == address for table in unfinished) >= limit:
+            raise LimitError("too-many-tables",
+                             f"your address hosts {limit} unfinished tables, the most this server allows: {later}")
+
+    async def create(self, config: TableConfig, host: Session, address: str | None = None) -> Table:
+        """A new table with the host in seat 0, written to the database, its owner started; ``address``
+        (the client's, for the per-address limits) is checked first when given."""
+        if address is not None:
+            self.check_table_limits(host, address)
+        seats = [SeatState(0, "human", host.name, host.player_id)]
+        for index in range(1, config.seats):
+            level = config.bots.get(index)
+            seats.append(SeatState.bot(index, level) if level is not None else SeatState(index, "open"))
+        table_id = secrets.token_urlsafe(6)
+        table = Table(table_id, config, host.player_id, seats, db=self.db, bots=self.bots, settings=self.settings,
+                      unattended=self.unattended, address=address)
+        if self.cluster is not None:
+            if await self.cluster.claim(table_id) != self.cluster.worker_id:
+                raise RuntimeError(f"the new table id {table_id} is taken")
+            table.fence, table.on_lost = 1, self._lost
+        row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
+               "host": host.player_id, "status": "waiting"}
+        await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row, fence=table.fence))
+        self.tables[table_id] = table
+        table.start()
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table ``table_id``, loaded from the database on first use; None if there is none."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if not TABLE_ID.match(table_id):
+            return None
+        if table_id in self._loading:
+            return await self._loading[table_id]
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load(table_id)
+            future.set_result(table)
+            return table
+        except BaseException as error:
+            future.set_exception(error)
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def _load(self, table_id: str) -> Table | None:
+        fence = await self.db.take_over(table_id) if self.cluster is not None else None
+        if self.cluster is not None and fence is None:
+            return None
+        stored = await self.db.load_table(table_id)
+        if stored is None:
+            return None
+        config = TableConfig.from_json(stored.row["config"])
+        seats = [SeatState.from_row(row) for row in stored.seats]
+        table = Table(table_id, config, stored.row["host"], seats, db=self.db, bots=self.bots,
+                      settings=self.settings, status=stored.row["status"], unattended=self.unattended)
+        if fence is not None:
+            table.fence, table.on_lost = fence, self._lost
+        try:
+            table.replay(stored.events)
+        except Exception:
+            log.exception("table %s: its event log does not replay; the table stays closed", table_id)
+            return None
+        self.tables[table_id] = table
+        table.start()
+        return table
+
+    async def evict_idle_forever(self) -> None:
+        """Drop tables nothing has moved for ``idle_table_seconds`` (:meth:`Table.idle_for`); they come
+        back from the database when asked for."""
+        loop = asyncio.get_running_loop()
+        every = max(0.05, min(60.0, self.settings.idle_table_seconds / 2))
+        while True:
+            await asyncio.sleep(every)
+            now = loop.time()
+            idle = [t for t in self.tables.values() if t.idle_for(now) > self.settings.idle_table_seconds]
+            for table in idle:  # no await between the check and the removal: no client can slip in
+                del self.tables[table.id]
+            for table in idle:
+                await self._stop(table)
+
+    async def close(self) -> None:
+        """Stop every owner task (the event log already holds everything)."""
+        await asyncio.gather(*(table.stop() for table in self.tables.values()), return_exceptions=True)
+        self.tables.clear()
+        await asyncio.gather(*self._chores, return_exceptions=True)
