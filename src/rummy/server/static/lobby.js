@@ -56,12 +56,19 @@ function buildCreateForm(variants, onCreated) {
 
   const variant = () => variants.find((v) => v.id === variantSelect.value);
 
-  const renderSeats = () => {
+  // The seat rows follow the count as it is typed, so nothing moves when the field loses focus: a
+  // click on Create table right after typing lands on the button (issue #27). Only "change" (on
+  // leaving the field) writes the clamped count back, so typing "10" is not cut to "2" at its "1".
+  const renderSeats = ({ normalize = true } = {}) => {
     const v = variant();
     const [min, max] = v.players;
     let n = Number(seatsInput.value) || min;
     n = Math.max(min, Math.min(max, n));
-    seatsInput.value = n;
+    if (normalize) seatsInput.value = n;
+    if (n === seatSelects.length + 1 && seatList.childElementCount === n) {
+      rules?.setSeats(n);
+      return;
+    }
     const old = seatSelects.map((s) => s.value);
     seatList.replaceChildren(el("li", {}, el("span", { class: "seat-no" }, "Seat 1"), el("span", {}, "You (host)")));
     seatSelects = [];
@@ -89,7 +96,8 @@ function buildCreateForm(variants, onCreated) {
   };
 
   variantSelect.addEventListener("change", renderVariant);
-  seatsInput.addEventListener("change", renderSeats);
+  seatsInput.addEventListener("input", () => renderSeats({ normalize: false }));
+  seatsInput.addEventListener("change", () => renderSeats());
 
   const form = el("form", { class: "panel", id: "create-form" },
     el("h2", {}, "New table"),

