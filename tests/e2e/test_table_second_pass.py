@@ -41,3 +41,24 @@ def test_the_first_click_on_create_table_after_typing_the_seat_count_creates_it(
     page.wait_for_selector("#start-button")
     assert len(page.evaluate("window.rummy.state().table.seats")) == 6
     assert not problems, problems
+
+
+#: The turn line of a player who is down, in their play phase (``turnHelp`` of play.js, read in the page).
+DOWN_TURN_LINE = """async () => {
+  const { turnHelp } = await import("/static/play.js");
+  const view = { seat: 0, active: 0, phase: "play", down: [true, false], contract: ["3s", "1r"], discard: [],
+                 facts: { scoring: "penalty" } };
+  return turnHelp(view, new Set(["layoff", "discard"]), () => "Ann");
+}"""
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
+def test_the_turn_line_says_tap_on_a_touch_screen_and_drag_with_a_mouse(server: str, browser: Any, touch: bool) -> None:
+    page, problems = new_page(browser, touch=touch)
+    enter_lobby(page, server, touch=touch)
+    line = page.evaluate(DOWN_TURN_LINE)
+    if touch:
+        assert "tap a card, then the meld" in line and "drag" not in line, line
+    else:
+        assert "drag a card onto it" in line, line
+    assert not problems, problems

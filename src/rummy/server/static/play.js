@@ -36,6 +36,11 @@ export function orderForLayoff(cards, meld, facts) {
   return [...above, ...below, ...wilds];
 }
 
+/** A finger is the main pointer: cards are tapped, then their meld (dragging is for a mouse). */
+function touchScreen() {
+  return window.matchMedia?.("(pointer: coarse)").matches ?? false;
+}
+
 /** One line for the status bar: whose turn and what the player can do. */
 export function turnHelp(view, legal, name) {
   const me = view.seat;
@@ -60,7 +65,7 @@ export function turnHelp(view, legal, name) {
       if (!view.down[me] && view.contract.length) {
         return `Lay down ${view.contract.join(" + ")} if you can, then discard.`;
       }
-      return "Lay off on any meld (drag a card onto it), or discard to end your turn.";
+      return `Lay off on any meld (${touchScreen() ? "tap a card, then the meld" : "drag a card onto it"}), or discard to end your turn.`;
     case "round_over":
       return "Round over.";
     case "game_over":
