@@ -17,6 +17,7 @@ see ``docs/engine.md``.
 from rummy.engine import rules
 from rummy.engine.action_space import ACTION_SPACE_VERSION, COMPOSITE_VERBS, DEFAULT_COMPOSITE_SLOTS, ActionSpace
 from rummy.engine.actions import PLAY_STEP_VERBS, Action, Verb, parse_action
+from rummy.engine.arrange import arrange_json, arrange_meld, layoff_bodies, order_layoffs
 from rummy.engine.candidates import CandidateMoves
 from rummy.engine.cards import (
     CARD_COUNT,
@@ -49,7 +50,7 @@ from rummy.engine.errors import (
 from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, check_digest, check_secret, new_shuffle
 from rummy.engine.game import ClaimWindow, Game, Phase, new_game
 from rummy.engine.house_rules import OPTION_PARSERS, apply_options, get_variant, load_variant_file
-from rummy.engine.melds import TableMeld, meld_json
+from rummy.engine.melds import TableMeld, meld_json, meld_view_json
 from rummy.engine.modes import AceMode, ClaimMode, JokerSwap, RoundEnd, Scoring, WildPolicy
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.purchase import purchase_allowed
@@ -72,6 +73,7 @@ __all__ = [
     "rank_of", "suit_of", "pack", "from_counts", "to_counts",
     # melds and the table
     "TableMeld", "meld_json", "table_facts", "claim_name", "claim_words", "penalty_word",
+    "meld_view_json", "arrange_meld", "arrange_json", "order_layoffs", "layoff_bodies",
     # variants, modes and house rules
     "Variant", "VARIANTS", "Slot", "GROUP", "RUN", "JOKER_RANK", "register_variant", "get_variant",
     "apply_options", "load_variant_file", "OPTION_PARSERS", "AceMode", "ClaimMode", "JokerSwap", "RoundEnd",

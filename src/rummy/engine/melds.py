@@ -449,6 +449,22 @@ def meld_json(meld: TableMeld, variant: Variant) -> dict[str, object]:
             "as": meld.stands_for(variant)}
 
 
+def meld_view_json(meld: TableMeld, variant: Variant) -> dict[str, object]:
+    """A table meld as a seat's view shows it: the record's object (:func:`meld_json`) and ``wild``, for each
+    card whether it plays as a wild there (a two in its own place is natural where the house rule says so;
+    a book holds none).  Records keep :func:`meld_json`; only the view carries ``wild``.
+
+    >>> from rummy.engine.house_rules import apply_options, get_variant
+    >>> from rummy.engine.cards import parse_card
+    >>> v = apply_options(get_variant("progressive-15"), {"twos_natural_in_place": True})
+    >>> m = table_meld(MeldSpec("run", tuple(map(parse_card, ["2H", "3H", "2S"]))), v, 1, 0)
+    >>> meld_view_json(m, v)["as"], meld_view_json(m, v)["wild"]
+    (['2H', '3H', '4H'], [False, False, True])
+    """
+    wild = set() if meld.kind == "book" else set(wild_positions(meld, variant))
+    return {**meld_json(meld, variant), "wild": [i in wild for i in range(len(meld.cards))]}
+
+
 def meld_summary(meld: TableMeld) -> str:
     """Short human description: ``run 3D-6D`` or ``set of 7s``."""
     if meld.is_run:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Protocol
 
-from rummy.engine.cards import JOKER, RANKS
+from rummy.engine.cards import CARD_COUNT, JOKER, RANKS, card_name
 from rummy.engine.modes import ClaimCall, ClaimLimitScope, ClaimMode
 from rummy.engine.variants import JOKER_RANK, Variant
 
@@ -85,6 +85,11 @@ def wild_ranks(variant: Variant) -> list[str]:
     return ["JOKER" if rank == JOKER_RANK else str(rank) for rank in sorted(variant.wild_ranks)]
 
 
+def wild_cards(variant: Variant) -> list[str]:
+    """Every card that is wild at the table, in record notation (``JK``, ``2C`` …): what a hand marks wild."""
+    return [card_name(card) for card in range(CARD_COUNT) if variant.is_wild(card)]
+
+
 def claims_left(variant: Variant, limit: int | None, used: tuple[int, ...]) -> list[int | None]:
     """Claims each seat may still make this round (None: unlimited)."""
     if limit is None:
@@ -106,6 +111,7 @@ def table_facts(view: SeatView) -> dict[str, Any]:
     return {
         "card_points": card_points(variant),
         "wild_ranks": wild_ranks(variant),
+        "wild_cards": wild_cards(variant),
         "ace_mode": variant.ace_mode,
         "run_min": variant.run_min,
         "group_min": variant.group_min,

@@ -14,7 +14,7 @@ from typing import Any
 from rummy.engine.actions import Action
 from rummy.engine.cards import Card, card_name, card_names, from_counts
 from rummy.engine.errors import UsageError
-from rummy.engine.melds import TableMeld, meld_json
+from rummy.engine.melds import TableMeld, meld_json, meld_view_json
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.state import GameState
 from rummy.engine.table_facts import table_facts
@@ -64,6 +64,13 @@ class PlayerView:
             raise UsageError("a view without its rules cannot describe the table")
         return tuple(meld_json(m, self.rules) for m in self.table)
 
+    def table_view_json(self) -> list[dict[str, object]]:
+        """The table melds as the view's JSON sends them: :attr:`table_json` and, for each card, whether it
+        plays as a wild (:func:`rummy.engine.melds.meld_view_json`), so a front end draws without rules."""
+        if self.rules is None:
+            raise UsageError("a view without its rules cannot describe the table")
+        return [meld_view_json(m, self.rules) for m in self.table]
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (cards in record notation)."""
         return {
@@ -77,7 +84,7 @@ class PlayerView:
             "to_act": list(self.to_act),
             "hand": card_names(self.hand),
             "hand_sizes": list(self.hand_sizes),
-            "table": list(self.table_json),
+            "table": self.table_view_json(),
             "discard": card_names(self.discard),
             "discard_count": self.discard_count,
             "stock_count": self.stock_count,

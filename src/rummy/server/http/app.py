@@ -33,6 +33,7 @@ from rummy.server.cluster.links import RemoteTable
 from rummy.server.cluster.registry import TableRegistry
 from rummy.server.events.game_results import game_of_log
 from rummy.server.gc_pauses import keep_collector_pauses_short
+from rummy.server.http.arrange import add_arrange_routes
 from rummy.server.http.guard import Guard, address_key, cross_site, error_response, foreign_host
 from rummy.server.http.history import add_history_routes
 from rummy.server.http.replay import add_replay_routes
@@ -136,6 +137,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
     add_replay_routes(app, front_end=_front_end, tables=lambda request: _server(request).registry,
                       earlier_game=_earlier_game, settings=config)
     add_verify_routes(app, lambda request: _server(request).registry)
+    add_arrange_routes(app, lambda request: _server(request).registry)
     return app
 
 

@@ -1,0 +1,38 @@
+"""``GET /api/tables/{id}/arrange`` and ``/layoffs``: the browser's meld builder asks the engine to order the
+cards a player picked (aces, wilds, twos in place) instead of guessing the rules itself."""
+
+from __future__ import annotations
+
+from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
+
+
+async def arrange_answers(server: LiveServer) -> None:
+    table_id, players = await seated_table(server, ["Ann", "Bob", "Cid"], variant="progressive-15", seats=3,
+                                           claim_seconds=0, options={"twos_natural_in_place": True})
+    ann = players[0]
+    base = f"/api/tables/{table_id}"
+    answer = await ann.http("GET", f"{base}/arrange", params={"meld": "run:AH-KH-QH"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"spec": "run:QH-KH-AH", "kind": "run", "cards": ["QH", "KH", "AH"],
+                             "as": ["QH", "KH", "AH"], "wild": [False, False, False]}
+    twos = (await ann.http("GET", f"{base}/arrange", params={"meld": "run:4S-2S-3S"})).json()
+    assert twos["cards"] == ["2S", "3S", "4S"] and twos["wild"] == [False, False, False]
+    refused = await ann.http("GET", f"{base}/arrange", params={"meld": "run:3H-4S-5H"})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "run-mixed-suits"
+    declare = await ann.http("GET", f"{base}/arrange", params={"meld": "set:JK-JK-JK"})
+    assert declare.status_code == 422 and declare.json()["error"]["code"] == "declaration-required"
+    bad = await ann.http("GET", f"{base}/arrange", params={"meld": "run:3H-XX"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "syntax"
+    nobody = await Player(server, "Nobody").http("GET", "/api/tables/nosuchtable/arrange", params={"meld": "set:7H"})
+    assert nobody.status_code == 404
+    not_started = await ann.http("GET", f"{base}/layoffs", params={"meld": "1", "cards": "4H"})
+    assert not_started.status_code == 404 and not_started.json()["error"]["code"] == "not-started"
+    await start_game(ann)
+    no_meld = await ann.http("GET", f"{base}/layoffs", params={"meld": "1", "cards": "4H"})
+    assert no_meld.status_code == 404 and no_meld.json()["error"]["code"] == "not-found"
+    for player in players:
+        await player.close()
+
+
+def test_the_engine_orders_a_picked_meld(live_server: LiveServer) -> None:
+    run(arrange_answers(live_server))
