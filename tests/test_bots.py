@@ -23,15 +23,10 @@ from rummy.engine.solver import can_lay_down
 from rummy.engine.view import PlayerView
 from rummy.record import dumps, record_of
 from tests.random_games import play
+from tests.variants import BUILT_IN, CONTRACT_VARIANTS, seat_counts
 
 BOT_NAMES = ("random", "greedy", "heuristic")
-VARIANT_PLAYERS = {
-    "progressive-buy-it": (3, 4, 6),
-    "progressive-15": (3, 4, 5),
-    "may-i": (3, 4, 7),
-    "basic": (2, 3, 4),
-    "purchase": (2, 4, 6),
-}
+VARIANT_PLAYERS = {variant: seat_counts(variant, most=6) for variant in BUILT_IN}
 TABLES = [(variant, players) for variant, counts in VARIANT_PLAYERS.items() for players in counts]
 
 
@@ -133,7 +128,7 @@ def test_planner_deficit_zero_exactly_when_the_solver_lays_down() -> None:
     house = [get_variant("may-i", {"run_min": 5}), get_variant("progressive-buy-it", {"group_min": 4}),
              get_variant("progressive-15", {"wild_policy": "at_most_one"}),
              get_variant("progressive-buy-it", {"wild_policy": "at_most_one"})]
-    for variant in [get_variant(v) for v in ("progressive-buy-it", "progressive-15", "may-i")] + house:
+    for variant in [get_variant(v) for v in CONTRACT_VARIANTS] + house:
         cards = from_counts(pack(variant.decks_for(4), variant.jokers_per_deck))
         for number in range(1, len(variant.rounds) + 1):
             rules = variant.round_rules(number, 4)

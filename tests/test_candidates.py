@@ -11,6 +11,7 @@ from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.game import Game, Phase, new_game
 from rummy.engine.solver import find_lay_down
 from tests.random_games import random_play
+from tests.variants import CONTRACT_VARIANTS
 
 
 def eager_lay_down(game: Game, seat: int) -> Action | None:
@@ -25,7 +26,7 @@ def eager_lay_down(game: Game, seat: int) -> Action | None:
     return action if game.is_legal(action) else None
 
 
-@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i"])
+@pytest.mark.parametrize("variant", CONTRACT_VARIANTS)
 def test_the_listed_lay_down_is_the_best_legal_one(variant: str) -> None:
     checked = 0
     for seed in range(2):

@@ -14,8 +14,9 @@ import pytest
 from rummy.cli import main
 from rummy.engine import variants as variants_module
 from rummy.engine.errors import Rule
+from tests.variants import BUILT_IN
 
-VARIANT_IDS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
+VARIANT_IDS = list(BUILT_IN)
 
 # every house-rule key of rules.md §8 (the dotted player keys are written as in docs/options.md)
 SECTION_8_KEYS = [

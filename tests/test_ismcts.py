@@ -26,8 +26,9 @@ from rummy.record import dumps, loads, record_of, replay
 from rummy.search.determinize import determinize, redact, search_view
 from rummy.search.playout import random_choice
 from tests.random_games import play
+from tests.variants import BUILT_IN
 
-VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
+VARIANTS = list(BUILT_IN)
 # A small budget with fast rollouts: the whole-game tests check legality, not strength.
 FAST: dict[str, Any] = {"simulations": 8, "rollout": "random", "max_rollout": 8}
 

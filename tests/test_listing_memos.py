@@ -18,9 +18,9 @@ from rummy.engine.melds import MeldSpec, TableMeld, lay_off, table_meld
 from rummy.engine.solver import first_lay_down
 from rummy.engine.variants import RUN, Slot, Variant
 from tests.test_table_offers import every_layoff
+from tests.variants import CONTRACT_VARIANTS
 
-VARIANTS = [("progressive-buy-it", {}), ("progressive-15", {}), ("may-i", {}),
-            ("may-i", {"twos_natural_in_place": True})]
+VARIANTS = [(variant, {}) for variant in CONTRACT_VARIANTS] + [("may-i", {"twos_natural_in_place": True})]
 
 
 def every_split_point(meld: TableMeld, variant: Variant) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ from rummy.engine.errors import VariantError
 from rummy.engine.house_rules import OPTION_PARSERS, apply_options, get_variant, variant_from_data
 from rummy.engine.modes import AceMode, ClaimsPerWindow, GoingOutMode, Round8Mode, Scoring, TieBreak
 from rummy.engine.variants import VARIANTS, Variant
+from tests.variants import BUILT_IN
 
 MODE_FIELDS = {name: hint for name, hint in get_type_hints(Variant).items()
                if isinstance(hint, type) and issubclass(hint, StrEnum)}
@@ -135,7 +136,7 @@ def test_round8_mode_reads_the_last_round_of_the_000_family_only() -> None:
 
 
 ENGINE = Path(__file__).resolve().parents[1] / "src" / "rummy"
-BUILT_IN_IDS = ("progressive-buy-it", "progressive-15", "may-i", "basic", "purchase")
+BUILT_IN_IDS = BUILT_IN
 VARIANT_IDS = "|".join(re.escape(variant_id) for variant_id in BUILT_IN_IDS)
 VARIANT_ID_TEST = re.compile(rf"""(==|!=|\bin)\s*\(?\s*["']({VARIANT_IDS})["']""")
 

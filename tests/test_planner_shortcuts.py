@@ -22,8 +22,9 @@ from rummy.engine.house_rules import get_variant
 from rummy.engine.melds import lay_off, layoff_ends
 from tests.profiles import examples
 from tests.random_games import random_play
+from tests.variants import CONTRACT_VARIANTS
 
-VARIANTS = ["progressive-buy-it", "progressive-15", "may-i"]
+VARIANTS = list(CONTRACT_VARIANTS)
 
 
 def random_hand(variant_id: str, round_number: int, seed: int, extra: int) -> tuple[ContractPlanner, Counts]:

@@ -23,6 +23,7 @@ from rummy.engine.melds import check_group, check_run, table_meld
 from rummy.engine.solver import PlannedMeld, best_melds_from, can_lay_down, find_lay_down, first_lay_down
 from rummy.engine.variants import GROUP, RUN, Slot, Variant
 from tests.profiles import count, examples
+from tests.variants import CONTRACT_VARIANTS
 
 BOUNDS = {"low_or_high": (1, 14), "low_only": (1, 13), "high_only": (2, 14)}
 
@@ -653,7 +654,7 @@ def _near_lay_down(rng: random.Random, v: Variant, contract: tuple[Slot, ...]) -
 
 
 SELF_CHECK_VARIANTS = [
-    get_variant("progressive-buy-it"), get_variant("progressive-15"), get_variant("may-i"),
+    *(get_variant(variant) for variant in CONTRACT_VARIANTS),
     get_variant("progressive-15", {"allow_same_rank_groups": False, "allow_adjacent_runs": False}),
     get_variant("may-i", {"two_points": 5}),
 ]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import MY_TURN, new_page, start_bot_table
+from tests.variants import BUILT_IN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -92,7 +93,7 @@ def test_hand_sorting_keyboard_drag_and_preferences(server: str, browser: Any) -
     assert not errors, errors
 
 
-@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
+@pytest.mark.parametrize("variant", BUILT_IN)
 def test_every_variant_renders_on_a_phone(server: str, browser: Any, screenshots: Path, variant: str) -> None:
     page, errors = new_page(browser, touch=True)
     start_bot_table(page, server, variant, touch=True)

@@ -20,6 +20,7 @@ import pytest
 
 from tests.e2e.conftest import new_page, start_bot_table
 from tests.server.conftest import LiveServer, ServerProcess, run, seated_table, start_game
+from tests.variants import BUILT_IN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -32,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with ServerProcess(tmp_path_factory.mktemp("replay-server") / "rummy.db") as live:
         yield live.base_url
 
-VARIANTS = ["basic", "may-i", "purchase", "progressive-buy-it", "progressive-15"]
+VARIANTS = list(BUILT_IN)
 STATE = "window.rummy.replay()"
 
 

@@ -17,12 +17,13 @@ from rummy.engine.game import Game, new_game
 from rummy.llm.bot import LlmBot
 from rummy.llm.prompt import prompt_messages
 from rummy.search.playout import drive
+from tests.variants import BUILT_IN
 
 if TYPE_CHECKING:
     from conftest import FakeEndpoint
 
 
-@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
+@pytest.mark.parametrize("variant", BUILT_IN)
 def test_a_whole_game_of_each_variant_with_an_llm_seat(endpoint: FakeEndpoint, tmp_path: Path, variant: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     # mixed answer shapes and failures; the game must still finish

@@ -15,6 +15,7 @@ from rummy.engine.view import PlayerView
 from rummy.llm.parser import IllegalAnswer, UnparsableAnswer, parse_answer, read_answer
 from rummy.search.determinize import search_view
 from rummy.search.playout import drive
+from tests.variants import BUILT_IN
 
 
 def play_view() -> PlayerView:
@@ -155,7 +156,7 @@ TOKENS = ["p0", "p1", "p9", "draw", "take", "buy", "pass", "down", "meld", "layo
           "pair:9C-9D", "set:", "run:XX-YY", "7H", "TS", "JK", "ZZ", "10h", "AS", "2C", "#", "`", "May I"]
 
 
-@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
+@pytest.mark.parametrize("variant", BUILT_IN)
 def test_any_answer_is_refused_or_legal_in_the_real_game(variant: str) -> None:
     """Random answers made of record tokens: each is refused, or names an action the real game accepts."""
     rng = random.Random(variant)

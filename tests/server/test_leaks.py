@@ -38,6 +38,7 @@ from rummy.record import replay
 from rummy.server.events.log import replay_deal, replay_start
 from rummy.server.http.app import STATIC_DIR, create_app
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
+from tests.variants import BUILT_IN
 
 RECORD_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|[A2-9TJQK][CDHS])(?![A-Za-z0-9])")
 DECLARATION = re.compile(r"=[^\s;]*")
@@ -304,7 +305,7 @@ def test_no_card_leaks(live_server: LiveServer, variant: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"])
+@pytest.mark.parametrize("variant", BUILT_IN)
 def test_no_card_leaks_four_seats(live_server: LiveServer, variant: str) -> None:
     run(leak_check(live_server, variant, 4, seed=5))
 

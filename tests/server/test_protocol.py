@@ -16,9 +16,10 @@ import pytest
 
 from rummy.record import loads, replay
 from tests.server.conftest import LiveServer, Player, open_window, playing, run, seated_table, start_game
+from tests.variants import BUILT_IN
 
-VARIANTS = ["progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"]
-FAST_VARIANTS = {"progressive-buy-it", "may-i", "basic", "purchase"}
+VARIANTS = list(BUILT_IN)
+FAST_VARIANTS = set(VARIANTS) - {"progressive-15"}  # 15 rounds: its whole game is a slow test
 
 
 def event_count(server: LiveServer, table_id: str) -> int:

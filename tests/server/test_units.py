@@ -25,6 +25,7 @@ from rummy.server.tables.catalog import RequestError, TableConfig, variant_catal
 from rummy.server.tables.protocol import ERROR_CODES, ProtocolError, encode, parse_command
 from rummy.server.tables.snapshots import StateEncoder, state_message
 from tests.random_games import Turn, random_play
+from tests.variants import BUILT_IN
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -85,7 +86,7 @@ def test_encode_writes_what_the_standard_library_writes(value: Any) -> None:
 
 
 def test_sentences_never_name_a_drawn_card() -> None:
-    for variant in ("progressive-buy-it", "progressive-15", "may-i", "basic", "purchase"):
+    for variant in BUILT_IN:
         read_every_sentence(new_game(variant, ["Ann", "Bob", "Cid", "Dee"], seed=9), random.Random(9))
 
 
