@@ -13,7 +13,7 @@ import asyncio
 import time
 from typing import ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -53,6 +53,33 @@ class MoveInput(Input):
     def action_accept_completion(self) -> None:
         self.action_cursor_right()
         self.cursor_position = len(self.value)
+
+
+class MoveLog(RichLog):
+    """The move log: each sentence wrapped to the panel's width (a RichLog draws lines at least 78 cells
+    wide and cuts what the panel cannot show), and wrapped again when the panel changes width."""
+
+    def __init__(self, *, id: str) -> None:  # noqa: A002 - Textual's name for it
+        super().__init__(id=id, wrap=True, markup=False, min_width=1)
+        self.sentences: list[str] = []
+        self._wrapped_at = 0
+
+    def add(self, sentence: str) -> None:
+        self.sentences.append(sentence)
+        self.write(sentence)
+
+    def reset(self) -> None:
+        self.sentences.clear()
+        self.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        width = self.scrollable_content_region.width
+        if width and width != self._wrapped_at:
+            self._wrapped_at = width
+            self.clear()
+            for sentence in self.sentences:
+                self.write(sentence)
 
 
 class PlayApp(App[int]):
@@ -101,7 +128,7 @@ class PlayApp(App[int]):
                 yield Static("", id="table")
             with Vertical(id="right"):
                 yield Static("", id="scores")
-                yield RichLog(id="log", wrap=True, markup=False)
+                yield MoveLog(id="log")
         yield Static("", id="claim")
         yield Static("", id="hand")
         yield Static(HELP, id="message")
@@ -112,7 +139,7 @@ class PlayApp(App[int]):
         self.query_one("#table", Static).border_title = "table"
         self.query_one("#hand", Static).border_title = "your hand"
         self.query_one("#scores", Static).border_title = "scores"
-        self.query_one("#log", RichLog).border_title = "moves"
+        self.query_one("#log", MoveLog).border_title = "moves"
         self.query_one("#players", Static).border_title = "players"
         self.query_one("#entry", MoveInput).focus()
         self.set_interval(0.25, self._tick)
@@ -147,11 +174,11 @@ class PlayApp(App[int]):
         """Draw ``snap``: every panel, and the new move-log sentences."""
         previous = self.snapshot
         self.snapshot = snap
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", MoveLog)
         if snap.history:
-            log.clear()
+            log.reset()
         for sentence in snap.events:
-            log.write(sentence)
+            log.add(sentence)
         self._deadline_at = time.monotonic() + float(snap.deadline["seconds"]) if snap.deadline else None
         self.query_one("#status", Static).update(render.status_text(snap))
         self.query_one("#players", Static).update(render.players_text(snap))
