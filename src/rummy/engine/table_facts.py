@@ -2,8 +2,9 @@
 
 :func:`table_facts` reads them from a seat's view and its variant's data: what each card counts, which
 ranks are wild, where an ace may stand, what a claim is called and costs, how many claims each seat has
-left this round, whether the discard is dead, whether the seat has played to the table this hand, the
-target score.  :func:`claim_name` and :func:`penalty_word` are the vocabulary the move log uses too.
+left this round and what one costs a player who is down (:func:`claim_when_down`), whether the discard
+is dead, whether the seat has played to the table this hand, the target score.  :func:`claim_name` and
+:func:`penalty_word` are the vocabulary the move log uses too.
 
 >>> from rummy.engine.game import new_game
 >>> game = new_game("may-i", ["Ann", "Bob", "Cid"], seed=1)
@@ -40,6 +41,8 @@ class SeatView(Protocol):
     def discard_dead(self) -> bool: ...
     @property
     def played_to_table(self) -> tuple[bool, ...]: ...
+    @property
+    def down(self) -> tuple[bool, ...]: ...
 
 class ClaimWords(NamedTuple):
     """What a claim of the discard is called: its name and plural, what a player calls out (the button),
@@ -70,6 +73,21 @@ def claim_name(variant: Variant) -> str:
 def penalty_word(variant: Variant) -> str:
     """What the extra stock card of a claim is called: a blind card where buying goes by a schedule."""
     return "blind card" if variant.buy_schedule is not None else "penalty card"
+
+
+def claim_when_down(variant: Variant, penalty_cards: int) -> str:
+    """What a claim costs a player who is already down, in words: the cards go to a hand that may no
+    longer start melds (unless the variant lets a down player meld), so buying costs more than it seems.
+
+    >>> from rummy.engine.variants import builtin_variant
+    >>> claim_when_down(builtin_variant("may-i"), 1)
+    'You are down: the card and a penalty card go into your hand, and you can only lay them off.'
+    """
+    extra = "" if not penalty_cards else (
+        f" and a {penalty_word(variant)}" if penalty_cards == 1 else f" and {penalty_cards} {penalty_word(variant)}s")
+    them = "them" if penalty_cards else "it"
+    use = f"lay {them} off or meld {them}" if variant.new_melds_after_laydown else f"only lay {them} off"
+    return f"You are down: the card{extra} {'go' if penalty_cards else 'goes'} into your hand, and you can {use}."
 
 
 def card_points(variant: Variant) -> dict[str, int]:
@@ -133,6 +151,9 @@ def table_facts(view: SeatView) -> dict[str, Any]:
             "penalty_word": penalty_word(variant),
             "pennies": variant.claim_cost + variant.blind_card_cost * rules.penalty_cards,
         } if claims else None,
+        "claim_when_down": claim_when_down(variant, rules.penalty_cards)
+        if claims and variant.has_contracts and variant.claim_allowed_when_down
+        and seat is not None and view.down[seat] else None,
         "discard_dead": view.discard_dead,
         "played_to_table": view.played_to_table[seat] if seat is not None and view.played_to_table else None,
         "target": variant.target(players),
