@@ -10,14 +10,15 @@ import pytest
 
 from rummy.engine import lay_down
 from rummy.engine.actions import Action, Verb
-from rummy.engine.cards import CARD_COUNT
+from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.contract_bound import short_of_wilds
-from rummy.engine.deadlock import spare_builds
+from rummy.engine.deadlock import Spare, table_spares, wild_flags
 from rummy.engine.errors import MeldError
 from rummy.engine.game import Game, Phase, new_game
 from rummy.engine.house_rules import get_variant
 from rummy.engine.meld_offers import accepted_layoffs, split_halves, valid_meld
 from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends
+from rummy.engine.modes import WildPolicy
 from rummy.engine.solver import first_lay_down
 from rummy.engine.table_offers import table_offers
 from rummy.engine.variants import Variant
@@ -46,6 +47,75 @@ def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[int, str | Non
     return accepted
 
 
+def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
+    """The first of ``spares`` from a meld no spare in ``used`` comes from."""
+    for spare in spares:
+        meld_id = spare[0].id
+        if all(meld_id != u[0].id for u in used):
+            return spare
+    return None
+
+
+def simple_spare_builds(table: list[TableMeld], variant: Variant,
+                        supply: list[int]) -> Iterator[tuple[list[Spare], tuple[Card, ...], str]]:
+    """The spare-card rearrangements of :class:`rummy.engine.deadlock.SpareBuilds`, found the plain way (no memo,
+    no bit sets): ``(spares used, cards of the new meld, kind)`` in its order."""
+    spares, wild_spares, by_card, by_rank = table_spares(table, variant)
+    if not spares:
+        return
+    wild = wild_flags(variant)
+    group_min = variant.group_min
+    not_outnumber = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
+    own_by_rank: dict[int, list[Card]] = {}
+    for card in _BY_RANK_ORDER:  # by rank, then suit: the order the cards of a set are listed in
+        if supply[card] and not wild[card]:
+            own_by_rank.setdefault(rank_of(card), []).extend([card] * supply[card])
+    for rank, own in own_by_rank.items():
+        used: list[Spare] = []
+        for spare in by_rank.get(rank, []) + wild_spares:
+            if len(own) + len(used) >= group_min and used:
+                break
+            if all(spare[0].id != u[0].id for u in used):
+                used.append(spare)
+        if not used or len(own) + len(used) < group_min:
+            continue
+        wild_count = sum(1 for u in used if wild[u[1]])
+        if not_outnumber and wild_count > len(own) + len(used) - wild_count:
+            continue
+        yield used, tuple(own) + tuple(u[1] for u in used), "set"
+    low_bound, high_bound = variant.ace_mode.run_bounds
+    run_min = variant.run_min
+    for suit in range(4):
+        row = _ROWS[suit]
+        own_here = [supply[card] > 0 and not wild[card] for card in row]
+        if not any(own_here):
+            continue
+        for low in range(low_bound, high_bound - run_min + 2):
+            if True not in own_here[low:low + run_min]:
+                continue
+            cards: list[Card] = []
+            used = []
+            for value in range(low, low + run_min):
+                card = row[value]
+                if own_here[value]:
+                    cards.append(card)
+                    continue
+                pick = _free(by_card.get(card, []), used) or _free(wild_spares, used)
+                if pick is None:
+                    break
+                used.append(pick)
+                cards.append(pick[1])
+            else:
+                wild_count = sum(1 for c in cards if wild[c])
+                if used and not (not_outnumber and wild_count > len(cards) - wild_count):
+                    yield used, tuple(cards), "run"
+
+
+# Cards by rank, then suit; and per suit the card at each run value 1…14 (value 14 is the ace again).
+_BY_RANK_ORDER = tuple(make_card(rank, suit) for rank in range(1, 14) for suit in range(4))
+_ROWS = tuple(tuple(make_card(1 if value == 14 else max(value, 1), suit) for value in range(15)) for suit in range(4))
+
+
 # House rules that change which spare-card melds are valid: the wild policy, wild twos natural in place.
 WILD_RULE_MIXES = [("progressive-15", {"wild_policy": "not_outnumber", "twos_natural_in_place": True}),
                    ("progressive-buy-it", {"wild_policy": "at_most_one"}),
@@ -65,7 +135,7 @@ def test_table_offers_agree_with_trying_every_card_and_every_spare_build(variant
         hand = game.hands[seat]
         held = [card for card in range(CARD_COUNT) if hand[card]]
         slow = []
-        for used, cards, kind in spare_builds(game.table, game.variant, hand):
+        for used, cards, kind in simple_spare_builds(game.table, game.variant, hand):
             rests = tuple(MeldSpec(m.kind if m.kind != "pair" else "set", rest) for m, _, rest in used)
             slow.append((tuple(m.id for m, _, _ in used), (*rests, MeldSpec(kind, cards)), len(cards) - len(used)))
         builds = list(table_offers(game.table, game.variant).spare_builds(hand, held))

@@ -15,9 +15,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Generic, TypeVar
 
-from rummy.engine.cards import JOKER, Card, make_card, rank_of
+from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import TableMeld, lay_off, layoff_ends, swap_wild
 from rummy.engine.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
@@ -177,85 +178,227 @@ def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
     return found
 
 
+_NOT_OUTNUMBER = WildPolicy.NOT_OUTNUMBER  # read for every build: a module global is cheaper than the Enum member
+
+_Build = TypeVar("_Build")
+#: What a spare build is made into: ``make(spares used, kind, cards of the new meld, cards from the hand, how
+#: many of its cards are wild where they stand)``.
+MakeBuild = Callable[[list[Spare], str, tuple[Card, ...], int, int], _Build]
+
+
+class SpareBuilds(Generic[_Build]):
+    """The new melds a hand can make of its naturals (at least one) and spare table cards (at least one, each
+    from a different meld), for one table under one variant: the rearrangement that lets a hand play cards no
+    lay-off can place (rules.md §3.8).
+
+    This is the one definition of those rearrangements: the listing
+    (:meth:`rummy.engine.table_offers.TableOffers.spare_builds`, whose ``make`` also judges whether every meld
+    after the build is valid) and :func:`is_deadlocked` (which only asks whether one exists, valid or not: it
+    must never end a round that could go on) both read it.  A build is offered when the cards add up and the wild
+    policy ``not_outnumber`` does not refuse the new meld on counts; any other validity question is ``make``'s.
+    What a build needs of the hand keys its memo: a set by its rank and the hand's naturals of that rank, a run by
+    its suit, lowest value and which of its values the hand holds.
+    """
+
+    __slots__ = ("_table", "_variant", "_make", "_wild", "_spares_found", "_sets", "_set_builds", "_runs", "_cover")
+
+    def __init__(self, table: Sequence[TableMeld], variant: Variant, make: MakeBuild[_Build]) -> None:
+        self._table = table
+        self._variant = variant
+        self._make = make
+        self._wild = wild_flags(variant)
+        self._spares_found: TableSpares | None = None
+        self._sets: dict[tuple[int, int], list[Spare] | None] = {}
+        self._set_builds: dict[tuple[int, tuple[Card, ...]], _Build | None] = {}
+        self._runs: dict[tuple[int, int, int], _Build | None] = {}
+        self._cover: dict[int, int] = {}
+
+    @property
+    def _spares(self) -> TableSpares:
+        """The table's spare cards (:func:`table_spares`), worked out when first needed."""
+        if self._spares_found is None:
+            self._spares_found = table_spares(list(self._table), self._variant)
+        return self._spares_found
+
+    def each(self, hand: Sequence[int], held: Sequence[Card]) -> Iterator[_Build]:
+        """Every build for ``hand`` (counts; its card kinds, ascending, are ``held``): the sets by rank, then the
+        runs by suit and lowest value."""
+        if not self._spares[0]:
+            return
+        variant = self._variant
+        wild = self._wild
+        low_bound, high_bound = variant.ace_mode.run_bounds
+        in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
+        by_rank: list[list[Card]] = [[] for _ in range(14)]  # the hand's naturals per rank
+        values = [0, 0, 0, 0]  # per suit, the run values (bits 1…14) the hand holds naturally
+        for card in held:
+            if card != JOKER and not wild[card]:  # a joker that is not wild joins no new meld
+                rank = card % 13 + 1
+                by_rank[rank].extend([card] * hand[card])
+                values[card // 13] |= (1 << 1 | 1 << 14) if rank == 1 else 1 << rank
+        _, wild_spares, _, spares_by_rank = self._spares
+        set_builds = self._set_builds
+        for rank in range(1, 14):
+            if not by_rank[rank] or (not wild_spares and rank not in spares_by_rank):
+                continue  # no naturals, or no spare card could join them
+            own = tuple(by_rank[rank])
+            key = (rank, own)
+            if key in set_builds:
+                found = set_builds[key]
+            else:
+                found = set_builds[key] = self._set_build(rank, own)
+            if found is not None:
+                yield found
+        run_min = variant.run_min
+        wild_melds = min(self._wild_spare_melds(), run_min)  # more than run_min never matters
+        runs = self._runs
+        for suit in range(4):
+            held_values = values[suit] & in_bounds
+            if not held_values:
+                continue
+            for low, window in _run_windows(held_values, self._exact_spares(suit), wild_melds, run_min,
+                                            low_bound, high_bound):
+                run_key = (suit, low, window)
+                if run_key in runs:
+                    run = runs[run_key]
+                else:
+                    run = runs[run_key] = self._run_build(suit, low, window)
+                if run is not None:
+                    yield run
+
+    def _set_build(self, rank: int, own: tuple[Card, ...]) -> _Build | None:
+        """The set of ``rank`` made of the hand's naturals ``own`` and spare table cards, or None."""
+        variant = self._variant
+        wild = self._wild
+        used = self._set_spares(rank, min(len(own), variant.group_min))
+        if used is None:
+            return None
+        wild_count = sum(1 for u in used if wild[u[1]])
+        if variant.wild_policy is _NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
+            return None
+        cards = own + tuple(u[1] for u in used)
+        if variant.twos_natural_in_place and rank == 2:  # a wild two is a natural two here
+            wild_count = sum(1 for u in used if wild[u[1]] and u[1] % 13 != 1)
+        return self._make(used, "set", cards, len(own), wild_count)
+
+    def _exact_spares(self, suit: int) -> int:
+        """The values (bits 1…14) of ``suit`` whose card is a spare natural of the table."""
+        if suit in self._cover:
+            return self._cover[suit]
+        bits = [0, 0, 0, 0]
+        for card in self._spares[2]:
+            if card != JOKER:
+                bits[card // 13] |= (1 << 1 | 1 << 14) if card % 13 == 0 else 1 << (card % 13 + 1)
+        self._cover.update(enumerate(bits))
+        return bits[suit]
+
+    def _wild_spare_melds(self) -> int:
+        """How many melds of the table can spare a wild."""
+        if -1 not in self._cover:
+            self._cover[-1] = len({spare[0].id for spare in self._spares[1]})
+        return self._cover[-1]
+
+    def _set_spares(self, rank: int, own: int) -> list[Spare] | None:
+        """The spares that complete a set of ``rank`` with ``own`` naturals of the hand (at most group_min
+        counted: more need no more spares), or None."""
+        key = (rank, own)
+        if key in self._sets:
+            return self._sets[key]
+        _, wild_spares, _, by_rank = self._spares
+        group_min = self._variant.group_min
+        wanted = max(1, group_min - own)
+        if wanted == 1:  # the first spare of the rank, else the first wild one
+            first = by_rank.get(rank) or wild_spares
+            self._sets[key] = [first[0]] if first else None
+            return self._sets[key]
+        used: list[Spare] = []
+        sources: set[int] = set()
+        for spares in (by_rank.get(rank, ()), wild_spares):
+            for spare in spares:
+                if spare[0].id not in sources:
+                    sources.add(spare[0].id)
+                    used.append(spare)
+                    if len(used) == wanted:
+                        break
+            if len(used) == wanted:
+                break
+        found = used if used and own + len(used) >= group_min else None
+        self._sets[key] = found
+        return found
+
+    def _run_build(self, suit: int, low: int, window: int) -> _Build | None:
+        """The run of ``suit`` from value ``low`` whose values in bit set ``window`` come from the hand and the
+        others from spare table cards (each from a different meld), or None."""
+        variant = self._variant
+        wild = self._wild
+        _, wild_spares, by_card, _ = self._spares
+        cards: list[Card] = []
+        used: list[Spare] = []
+        wild_count = 0
+        for offset in range(variant.run_min):
+            value = low + offset
+            card = suit * 13 + (0 if value == 14 else value - 1)
+            if window >> offset & 1:
+                cards.append(card)  # a natural of the hand
+                continue
+            exact = by_card.get(card)
+            pick = None if exact is None else _free(exact, used)
+            if pick is None:
+                pick = _free(wild_spares, used)
+                if pick is None:
+                    return None
+            used.append(pick)
+            cards.append(pick[1])
+            wild_count += wild[pick[1]]
+        if not used or (variant.wild_policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
+            return None
+        if variant.twos_natural_in_place and low <= 2 < low + len(cards) and wild[cards[2 - low]]:
+            two = cards[2 - low]
+            if two != JOKER and two % 13 == 1 and two // 13 == suit:  # a wild two of the suit in its place
+                wild_count -= 1
+        return self._make(used, "run", tuple(cards), window.bit_count(), wild_count)
+
+
+# (arguments of _run_windows) -> its answer.
+_RUN_WINDOWS: dict[tuple[int, int, int, int, int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _run_windows(held_values: int, exact: int, wild_melds: int, run_min: int, low_bound: int,
+                 high_bound: int) -> tuple[tuple[int, int], ...]:
+    """Each (lowest value, values held as bits from it) of the windows of ``run_min`` run values of a suit that
+    could become a new run: the hand holds some of their values (bits 1…14 of ``held_values``) but not all, and
+    each value it lacks takes a spare of its card (bits of ``exact``) or else a wild spare, each from its own
+    meld (``wild_melds`` melds spare a wild).  Memoised."""
+    key = (held_values, exact, wild_melds, run_min, low_bound, high_bound)
+    found = _RUN_WINDOWS.get(key)
+    if found is None:
+        full = (1 << run_min) - 1
+        windows = []
+        for low in range(low_bound, high_bound - run_min + 2):
+            window = (held_values >> low) & full
+            if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
+                windows.append((low, window))
+        found = tuple(windows)
+        if len(_RUN_WINDOWS) > 100_000:
+            _RUN_WINDOWS.clear()
+        _RUN_WINDOWS[key] = found
+    return found
+
+
 def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
     """The first of ``spares`` from a meld no spare in ``used`` comes from."""
+    if not used:
+        return spares[0] if spares else None
+    taken = {u[0].id for u in used}
     for spare in spares:
-        meld_id = spare[0].id
-        if all(meld_id != u[0].id for u in used):
+        if spare[0].id not in taken:
             return spare
     return None
 
 
-def spare_builds(
-    table: list[TableMeld], variant: Variant, supply: list[int]
-) -> Iterator[tuple[list[Spare], tuple[Card, ...], str]]:
-    """New melds made of ``supply`` cards (at least one) and spare table cards (at least one).
-
-    Yields ``(spares used, cards of the new meld, kind)``; each spare comes from a different meld.
-    This is the rearrangement that lets a hand play cards no lay-off can place.
-    """
-    spares, wild_spares, by_card, by_rank = table_spares(table, variant)
-    if not spares:
-        return
-    wild = wild_flags(variant)
-    group_min = variant.group_min
-    not_outnumber = variant.wild_policy is WildPolicy.NOT_OUTNUMBER
-    own_by_rank: dict[int, list[Card]] = {}
-    for card in range(52):  # by rank, then suit: the order the cards of a set are listed in
-        count = supply[_BY_RANK_ORDER[card]]
-        if count and not wild[_BY_RANK_ORDER[card]]:
-            own_by_rank.setdefault(rank_of(_BY_RANK_ORDER[card]), []).extend([_BY_RANK_ORDER[card]] * count)
-    for rank, own in own_by_rank.items():
-        used: list[Spare] = []
-        for spare in by_rank.get(rank, []) + wild_spares:
-            if len(own) + len(used) >= group_min and used:
-                break
-            if all(spare[0].id != u[0].id for u in used):
-                used.append(spare)
-        if not used or len(own) + len(used) < group_min:
-            continue
-        wild_count = sum(1 for u in used if wild[u[1]])
-        if not_outnumber and wild_count > len(own) + len(used) - wild_count:
-            continue
-        yield used, tuple(own) + tuple(u[1] for u in used), "set"
-    low_bound, high_bound = variant.ace_mode.run_bounds
-    run_min = variant.run_min
-    any_wild_spare = bool(wild_spares)
-    for suit in range(4):
-        row = _ROWS[suit]
-        # A window of run_min values is tried when it holds a natural of the hand and every value is held
-        # (naturally), a spare of that card, or could take a wild spare.
-        own_here = [supply[card] > 0 and not wild[card] for card in row]
-        if not any(own_here):
-            continue
-        coverable = [any_wild_spare or own_here[v] or row[v] in by_card for v in range(15)]
-        for low in range(low_bound, high_bound - run_min + 2):
-            window = range(low, low + run_min)
-            if not (True in own_here[low:low + run_min] and False not in coverable[low:low + run_min]):
-                continue
-            cards: list[Card] = []
-            used = []
-            for value in window:
-                card = row[value]
-                if own_here[value]:
-                    cards.append(card)
-                    continue
-                pick = _free(by_card.get(card, []), used)
-                if pick is None:
-                    pick = _free(wild_spares, used)
-                if pick is None:
-                    break
-                used.append(pick)
-                cards.append(pick[1])
-            else:
-                wild_count = sum(1 for c in cards if wild[c])
-                if used and not (not_outnumber and wild_count > len(cards) - wild_count):
-                    yield used, tuple(cards), "run"
-
-
-# Cards by rank, then suit; and per suit the card at each run value 0…14 (value 14 is the ace again).
-_BY_RANK_ORDER = tuple(make_card(rank, suit) for rank in range(1, 14) for suit in range(4))
-_ROWS = tuple(tuple(make_card(1 if value == 14 else max(value, 1), suit) for value in range(15)) for suit in range(4))
+def _exists(used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int, wild_count: int) -> bool:
+    """What :func:`is_deadlocked` makes of a spare build: only that there is one."""
+    return True
 
 
 def locked_out(game: GameState, seat: int) -> bool:
@@ -322,4 +465,5 @@ def is_deadlocked(game: GameState) -> bool:
     for meld in game.table:
         if meld.is_run and any(pool[meld.position_card(i)] for i in range(len(meld.cards))):
             return False  # a duplicate could split the run
-    return next(spare_builds(game.table, variant, pool), None) is None
+    held = [card for card in range(CARD_COUNT) if pool[card]]
+    return next(SpareBuilds(game.table, variant, _exists).each(pool, held), None) is None
