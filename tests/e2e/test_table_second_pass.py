@@ -62,3 +62,21 @@ def test_the_turn_line_says_tap_on_a_touch_screen_and_drag_with_a_mouse(server: 
     else:
         assert "drag a card onto it" in line, line
     assert not problems, problems
+
+
+def test_the_buy_window_tells_a_player_who_is_down_what_the_buy_costs(server: str, browser: Any) -> None:
+    """The claim window's terms show the server's claim_when_down words (tests/test_claim_when_down.py pins
+    them) in place of the bare penalty-card line; a player not yet down sees the usual terms."""
+    page, problems = new_page(browser)
+    enter_lobby(page, server)
+    words = "You are down: the card and a penalty card go into your hand, and you can only lay them off."
+    terms = page.evaluate("""async (words) => {
+      const { claimTerms } = await import("/static/board.js");
+      const facts = { claim_words: { name: "May I", plural: "May-I's" }, claim_limit: 3, claims_left: [2],
+                      claim_cost: { penalty_cards: 1, penalty_word: "penalty card", pennies: 0 } };
+      const view = { seat: 0, facts };
+      return [claimTerms({ ...view, facts: { ...facts, claim_when_down: words } }), claimTerms(view)];
+    }""", words)
+    assert terms[0] == words + " 2 of 3 May-I's left this hand.", terms
+    assert terms[1] == "You also take a penalty card from the stock. 2 of 3 May-I's left this hand.", terms
+    assert not problems, problems

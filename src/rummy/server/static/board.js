@@ -144,7 +144,8 @@ export function claimTerms(view) {
   const cost = facts.claim_cost || {};
   const parts = [];
   const extra = cost.penalty_cards || 0;
-  if (extra) parts.push(`You also take ${extra === 1 ? "a" : extra} ${cost.penalty_word}${extra === 1 ? "" : "s"} from the stock.`);
+  if (facts.claim_when_down) parts.push(facts.claim_when_down); // the server's words: what a down hand can do with them
+  else if (extra) parts.push(`You also take ${extra === 1 ? "a" : extra} ${cost.penalty_word}${extra === 1 ? "" : "s"} from the stock.`);
   if (cost.pennies) parts.push(`It costs ${cost.pennies}¢.`);
   const left = facts.claims_left?.[view.seat];
   if (facts.claim_limit === null || facts.claim_limit === undefined) parts.push(`No limit on ${words.plural}.`);
