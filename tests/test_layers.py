@@ -12,8 +12,13 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent / "src"
 #: The engine: one package, the rules and everything they stand on (cards, melds, variants, solver, …).
 ENGINE = ("rummy.engine",)
-ABOVE_THE_ENGINE = ("rummy.search", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli", "rummy.env", "rummy.llm",
-                    "rummy.tui")
+ABOVE_THE_ENGINE = ("rummy.search", "rummy.features", "rummy.bots", "rummy.sim", "rummy.server", "rummy.cli",
+                    "rummy.env", "rummy.llm", "rummy.tui")
+#: What sits above the bots (../shared/design/layers.md): nothing in the bots or the features imports these.
+ABOVE_THE_BOTS = ("rummy.sim", "rummy.server", "rummy.cli", "rummy.env", "rummy.llm", "rummy.tui")
+#: Bots the registry (``rummy.bots.BOTS``) seats by name although they live above it: the language-model player
+#: (``rummy sim --players llm:…``), which builds on the heuristic bot.  Any other upward entry fails the test.
+REGISTERED_FROM_ABOVE = {"llm": "rummy.llm.bot:LlmBot"}
 
 
 def module_name(path: Path) -> str:
@@ -36,6 +41,17 @@ def imports_of(path: Path) -> set[str]:
             if len(submodules) < len(node.names):  # ``from rummy.engine import rules`` imports the submodule only
                 found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def imports_and_registered_bots(path: Path) -> set[str]:
+    """:func:`imports_of`, and for the bots' package the modules its registry loads by name (``BOTS``), so a
+    bot loaded from a string counts as an import of the registry."""
+    found = imports_of(path)
+    if module_name(path) == "rummy.bots":
+        import rummy.bots
+
+        found.update(target.split(":")[0] for target in rummy.bots.BOTS.values())
     return found
 
 
@@ -152,3 +168,41 @@ def test_the_old_import_paths_give_the_moved_modules_with_a_warning() -> None:
         old_contract = importlib.import_module("rummy.solver.contract")
     assert old_cards is rummy.engine.cards and old_contract is rummy.engine.solver.contract
     assert rummy.engine.cards.__spec__ is not None and rummy.engine.cards.__spec__.name == "rummy.engine.cards"
+
+
+def files_of(package: str) -> list[Path]:
+    return [path for path in sorted((SOURCE / "rummy").rglob("*.py"))
+            if module_name(path) == package or module_name(path).startswith(package + ".")]
+
+
+def test_the_features_import_neither_the_bots_nor_the_layers_above() -> None:
+    """``rummy.features`` (what both the bots and the environment encode from a view) sits below both."""
+    assert files_of("rummy.features")
+    upward = {module_name(path): sorted(name for name in imports_of(path)
+                                        if name.startswith(("rummy.bots", *ABOVE_THE_BOTS)))
+              for path in files_of("rummy.features")}
+    assert not {module: names for module, names in upward.items() if names}
+
+
+def test_the_bots_import_no_environment_or_language_model_module() -> None:
+    """Nothing in ``rummy.bots`` imports the layers above it, counting the bots its registry loads by name."""
+    allowed = {target.split(":")[0] for target in REGISTERED_FROM_ABOVE.values()}
+    upward = {module_name(path): sorted(name for name in imports_and_registered_bots(path)
+                                        if name.startswith(ABOVE_THE_BOTS) and name not in allowed)
+              for path in files_of("rummy.bots")}
+    assert not {module: names for module, names in upward.items() if names}
+
+
+def test_every_registered_bot_resolves_to_its_class() -> None:
+    """Each ``name: "module:Class"`` of the bot registry imports and names a bot class called ``name``; the
+    ones that live above the bots are exactly :data:`REGISTERED_FROM_ABOVE`."""
+    import importlib
+
+    import rummy.bots
+
+    for name, target in rummy.bots.BOTS.items():
+        module_path, _, attribute = target.partition(":")
+        cls = getattr(importlib.import_module(module_path), attribute)
+        assert isinstance(cls, type) and cls.name == name and callable(cls.choose), target
+    above = {name: target for name, target in rummy.bots.BOTS.items() if not target.startswith("rummy.bots")}
+    assert above == REGISTERED_FROM_ABOVE

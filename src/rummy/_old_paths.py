@@ -1,6 +1,7 @@
-"""The import paths of the modules that moved into :mod:`rummy.engine` and :mod:`rummy.text` in 0.9 keep
-working for one release: ``import rummy.cards`` gives the module :mod:`rummy.engine.cards` itself (the
-same classes, the same state) with a :class:`DeprecationWarning` naming the new path.  Removed in 1.0."""
+"""The import paths of the modules that moved into :mod:`rummy.engine` and :mod:`rummy.text` in 0.9 (and of
+:mod:`rummy.env.encoding`, now :mod:`rummy.features.observation`) keep working for one release:
+``import rummy.cards`` gives the module :mod:`rummy.engine.cards` itself (the same classes, the same state)
+with a :class:`DeprecationWarning` naming the new path.  Removed in 1.0."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ MOVED = {
                     "table_facts", "variants", "view")},
     "rummy.house_rule_docs": "rummy.text.house_rule_docs",
     "rummy.how_to_play": "rummy.text.how_to_play",
+    "rummy.env.encoding": "rummy.features.observation",  # below both the bots and the environment now
 }
 
 

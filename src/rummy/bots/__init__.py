@@ -49,14 +49,16 @@ class RandomBot:
         return random_choice(view.legal_actions, self.rng)
 
 
-# name -> "module:Class"; imported on first use so a bot's module loads only when wanted.
+#: name -> "module:Class"; imported on first use so a bot's module loads only when wanted.  The layer test
+#: (tests/test_layers.py) counts each entry as an import of this package: every bot here lives in
+#: ``rummy.bots`` except ``llm``, a bot from the layer above seated by name (``rummy sim --players llm:…``).
 BOTS: dict[str, str] = {
     "random": "rummy.bots:RandomBot",
     "greedy": "rummy.bots.greedy:GreedyBot",
     "heuristic": "rummy.bots.heuristic:HeuristicBot",
     "ismcts": "rummy.bots.ismcts:IsmctsBot",
     "llm": "rummy.llm.bot:LlmBot",  # a chat model behind an OpenAI-compatible endpoint (the ``llm`` extra)
-    "learned": "rummy.bots.learned:LearnedBot",  # a policy trained on rummy.env (examples/train_policy_gradient.py)
+    "learned": "rummy.bots.learned:LearnedBot",  # a policy trained on rummy.env, reading rummy.features
 }
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
 

@@ -6,7 +6,7 @@ move's family (draw, take, buy, pass, discard, lay off, swap, move, purchase-car
 lay-down, another composite move), the family crossed with whether the seat is down and its hand size,
 and for the card a move gives up or picks up its points, whether it is wild and how well it fits the
 hand (copies of its rank, same-suit neighbours).  Everything comes from the seat's own observation vector
-(:class:`rummy.env.encoding.Encoder`) and the move itself, so the bot sees only its view.
+(:class:`rummy.features.Encoder`) and the move itself, so the bot sees only its view.
 
 A move is described the same way whether it comes from an action id of the environment
 (:func:`choice_of_id`, used in training) or from a :class:`~rummy.engine.actions.Action` of the view
@@ -38,7 +38,7 @@ from rummy.engine import (
     Variant,
     Verb,
 )
-from rummy.env.encoding import PHASES, SEAT_FIELDS, Encoder, observation_layout
+from rummy.features import PHASES, SEAT_FIELDS, Encoder, observation_layout
 
 #: Changes whenever :func:`features` could mean something else for the same weights.
 FEATURE_VERSION = 1

@@ -24,8 +24,8 @@ except ImportError as missing:  # pragma: no cover - depends on the installed ex
     raise ImportError(f"rummy.env needs the optional extra 'rl' (pip install 'rummy[rl]'): {missing}") from None
 
 from rummy.env.aec import RummyAECEnv
-from rummy.env.encoding import SEAT_FIELDS, Block, observation_layout
 from rummy.env.single import SingleSeatEnv
+from rummy.features import SEAT_FIELDS, Block, observation_layout
 
 __all__ = ["SEAT_FIELDS", "Block", "RummyAECEnv", "SingleSeatEnv", "aec_env", "env", "gym_env",
            "observation_layout"]

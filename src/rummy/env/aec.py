@@ -42,7 +42,7 @@ from rummy.engine import (
     player_view,
     scoring_rule,
 )
-from rummy.env.encoding import Encoder, Observation
+from rummy.features import Encoder, Observation
 
 REWARDS = ("score", "win")
 RENDER_MODES = ("ansi", "human")

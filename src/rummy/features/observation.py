@@ -4,7 +4,8 @@ only.
 The vector is the concatenation of the blocks of :func:`observation_layout`, in order; card blocks have
 one entry per card kind (53: the 52 cards in suit order clubs, diamonds, hearts, spades, ace to king,
 then the joker), seat blocks one row per seat starting with the observing seat and going to its left.
-``docs/env.md`` lists every block; a test keeps the two in step.
+``docs/env.md`` lists every block; a test keeps the two in step.  The environment (:mod:`rummy.env`) and the
+``learned`` bot (:mod:`rummy.bots.learned`) both read it from here.
 """
 
 from __future__ import annotations
