@@ -60,3 +60,15 @@ def test_the_words_follow_the_house_rules(options: dict[str, Any], words: str | 
         return
     game, seat = down_seat_offered_a_claim("may-i", 1, options)
     assert game.view(seat).to_json()["facts"]["claim_when_down"] == words
+
+
+def test_the_terminal_claim_prompt_shows_the_words() -> None:
+    pytest.importorskip("textual")
+    from rummy.tui.render import claim_text
+    from rummy.tui.snapshot import Snapshot
+
+    game, seat = down_seat_offered_a_claim("may-i", 1)
+    table = {"seats": [{"seat": s, "name": name} for s, name in enumerate(game.players)]}
+    text = claim_text(Snapshot(seat, game.view(seat).to_json(), table), None)
+    words = "You are down: the card and a penalty card go into your hand, and you can only lay them off."
+    assert text.endswith("\n" + words)

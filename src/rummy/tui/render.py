@@ -125,8 +125,9 @@ def claim_text(snap: Snapshot, seconds_left: float | None) -> str:
     left = f"  [b]{seconds_left:.0f}s[/b] left" if seconds_left is not None else ""
     if "buy" not in snap.legal:
         return f"The {card_markup(view['claim_card'])} is offered; you may not claim it now.  [b]p[/b] = pass{left}"
+    down = f"\n{facts['claim_when_down']}" if facts.get("claim_when_down") else ""  # the server's words
     return (f"{words['ask']} the {card_markup(view['claim_card'])}{price}{pennies}?  "
-            f"[b]b[/b] = {words['call']}  [b]p[/b] = pass{left}")
+            f"[b]b[/b] = {words['call']}  [b]p[/b] = pass{left}{down}")
 
 
 def scores_text(snap: Snapshot) -> str:
