@@ -17,10 +17,14 @@ async def arrange_answers(server: LiveServer) -> None:
                              "as": ["QH", "KH", "AH"], "wild": [False, False, False]}
     twos = (await ann.http("GET", f"{base}/arrange", params={"meld": "run:4S-2S-3S"})).json()
     assert twos["cards"] == ["2S", "3S", "4S"] and twos["wild"] == [False, False, False]
+    # Cards that make no meld: a question answered (200), with the engine's rule and sentence.
     refused = await ann.http("GET", f"{base}/arrange", params={"meld": "run:3H-4S-5H"})
-    assert refused.status_code == 422 and refused.json()["error"]["code"] == "run-mixed-suits"
+    assert refused.status_code == 200 and refused.json()["refused"]["rule"] == "run-mixed-suits"
+    assert "mixes suits" in refused.json()["refused"]["message"]
     declare = await ann.http("GET", f"{base}/arrange", params={"meld": "set:JK-JK-JK"})
-    assert declare.status_code == 422 and declare.json()["error"]["code"] == "declaration-required"
+    assert declare.json()["refused"]["rule"] == "declaration-required"
+    declared = (await ann.http("GET", f"{base}/arrange", params={"meld": "set:JK-JK-JK=Q"})).json()
+    assert declared["spec"] == "set:JK-JK-JK=Q" and declared["as"] == ["Q*", "Q*", "Q*"]
     bad = await ann.http("GET", f"{base}/arrange", params={"meld": "run:3H-XX"})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "syntax"
     nobody = await Player(server, "Nobody").http("GET", "/api/tables/nosuchtable/arrange", params={"meld": "set:7H"})

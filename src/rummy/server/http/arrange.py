@@ -3,12 +3,13 @@
 * ``GET /api/tables/{id}/arrange?meld=run:5D-JK-3D`` answers that meld in record order, with what each card
   stands for and which play as wilds: ``{"spec": "run:3D-JK-5D", "kind", "cards", "as", "wild"}``
   (:func:`rummy.engine.arrange_json`: aces low or high as the table allows, wilds in the places they stand
-  for, twos natural in place under that house rule).  Cards that make no meld are ``422`` with the
-  engine's rule as the code (``run-not-consecutive``, ``declaration-required`` …) and its sentence; text
+  for, twos natural in place under that house rule).  Cards that make no meld are answered
+  ``{"refused": {"rule", "message"}}``: the engine's rule (``run-not-consecutive``, ``declaration-required``
+  …) and its sentence, a question answered rather than an error (a browser logs every error status); text
   that does not parse is ``400 syntax``.
 * ``GET /api/tables/{id}/layoffs?meld=3&cards=4H-3H-8H`` answers ``{"layoffs": ["layoff 3 4H", …]}``: the
   lay-offs of those cards on table meld 3 in an order that fits, to be sent as one batch
-  (:func:`rummy.engine.layoff_bodies`); ``422`` when no order fits.
+  (:func:`rummy.engine.layoff_bodies`), or ``{"refused": {"rule", "message"}}`` when no order fits.
 
 Both read the table's rules and its public melds and the cards the client names, nothing hidden, and change
 nothing (the actions the browser sends after are checked as any other).
@@ -29,6 +30,11 @@ from rummy.server.http.guard import error_response
 MAX_TEXT = 200
 
 
+def refusal(error: MeldError) -> JSONResponse:
+    """The answer for cards the rules refuse: the engine's rule and sentence (status 200: not an error)."""
+    return JSONResponse({"refused": {"rule": error.rule.value, "message": str(error)}})
+
+
 def add_arrange_routes(app: FastAPI, registry_of: Callable[[Request], TableRegistry]) -> None:
     """Add the routes of the module docstring; ``registry_of`` finds the server's tables."""
 
@@ -45,7 +51,7 @@ def add_arrange_routes(app: FastAPI, registry_of: Callable[[Request], TableRegis
         except RecordSyntaxError as error:
             return error_response(400, "syntax", str(error))
         except MeldError as error:
-            return error_response(422, error.rule.value, str(error))
+            return refusal(error)
 
     @app.get("/api/tables/{table_id}/layoffs")
     async def layoffs(request: Request, table_id: str, meld: str = "", cards: str = "") -> Response:
@@ -65,4 +71,4 @@ def add_arrange_routes(app: FastAPI, registry_of: Callable[[Request], TableRegis
         except RecordSyntaxError as error:
             return error_response(400, "syntax", str(error))
         except MeldError as error:
-            return error_response(422, error.rule.value, str(error))
+            return refusal(error)

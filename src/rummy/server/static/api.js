@@ -22,7 +22,7 @@ export async function request(method, path, body, { raw = false } = {}) {
   } catch (err) {
     throw new ApiError(0, "network", "The server cannot be reached: " + err.message);
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {
@@ -43,6 +43,11 @@ export const api = {
   myTables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   help: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/help`),
+  /** The engine's order of a meld picked in any order ("run:5D-JK-3D"): {spec, kind, cards, as, wild}. */
+  arrange: (id, meld) => request("GET", `/api/tables/${encodeURIComponent(id)}/arrange?meld=${encodeURIComponent(meld)}`),
+  /** Lay-offs of `cards` on meld `meldId` in an order that fits: {layoffs: ["layoff 3 4H", …]}. */
+  layoffs: (id, meldId, cards) => request("GET",
+    `/api/tables/${encodeURIComponent(id)}/layoffs?meld=${meldId}&cards=${encodeURIComponent(cards.join("-"))}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   history: (limit, offset) => request("GET", `/api/history?limit=${limit}&offset=${offset}`),
   historyStats: () => request("GET", "/api/history/stats"),

@@ -6,7 +6,7 @@ import { describeMeld, meldSpec, specCards, specElement } from "./melds.js";
 import { el, fill, toast } from "./ui.js";
 
 export class MeldBuilder {
-  /** opts: {hand: HandView, send(bodyText)} */
+  /** opts: {hand: HandView, send(bodyText), arrange(meldText): the server's order of picked cards (melds.js meldSpec)} */
   constructor(container, opts) {
     this.container = container;
     this.opts = opts;
@@ -42,7 +42,7 @@ export class MeldBuilder {
   async addMeld(kind) {
     const items = this.opts.hand.selected();
     try {
-      const spec = await meldSpec(kind, items.map((i) => i.card), this.view.facts);
+      const spec = await meldSpec(kind, items.map((i) => i.card), this.opts.arrange);
       // keep the hand cards in the order the spec lists them
       const keys = [];
       const pool = [...items];
@@ -136,9 +136,10 @@ export class MeldBuilder {
 
 /**
  * Modal editor for `rearrange M,M => MELD MELD`: pick table melds and hand cards into a pool, then
- * group the pool into new melds. Suggestions from legal_actions can be sent directly.
+ * group the pool into new melds (in the order `arrange` has the server give them). Suggestions from
+ * legal_actions can be sent directly.
  */
-export function openRearrangeEditor({ view, handItems, preselectedKeys, send }) {
+export function openRearrangeEditor({ view, handItems, preselectedKeys, send, arrange }) {
   const melds = view.table || [];
   const chosenMelds = new Set();
   const chosenHand = new Set(preselectedKeys);
@@ -166,7 +167,7 @@ export function openRearrangeEditor({ view, handItems, preselectedKeys, send }) 
   const addGroup = async (kind) => {
     const tokens = pool().filter((t) => picked.has(t.id));
     try {
-      const spec = await meldSpec(kind, tokens.map((t) => t.card), view.facts);
+      const spec = await meldSpec(kind, tokens.map((t) => t.card), arrange);
       groups.push({ spec, tokens: tokens.map((t) => t.id) });
       picked = new Set();
       message = "";

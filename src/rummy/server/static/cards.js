@@ -44,10 +44,9 @@ export function cardSpeech(card) {
   return suit ? `${name} of ${suit}` : `any ${name}`;
 }
 
-/** Is the card wild at this table? `facts` is the view's `facts` (its `wild_ranks`: "JOKER", "2"). */
+/** Is the card wild at this table? The server lists every wild card in the view's `facts.wild_cards`. */
 export function isWild(card, facts) {
-  const wild = facts?.wild_ranks || [];
-  return isJoker(card) ? wild.includes("JOKER") : wild.includes(rankOf(card));
+  return (facts?.wild_cards || []).includes(card);
 }
 
 /**
@@ -124,45 +123,4 @@ export function rankKey(card) {
 /** A card's points at this table (the view's `facts.card_points`; the server's score sheet is authoritative). */
 export function cardPoints(card, facts) {
   return facts?.card_points?.[isJoker(card) ? "JOKER" : rankOf(card)] ?? 0;
-}
-
-/**
- * Order the cards of a run low to high; wilds fill gaps, spare wilds go above (or below at the top).
- * Aces stand where the table's `facts.ace_mode` allows. Returns null when the naturals cannot form a run.
- */
-export function arrangeRun(cards, facts, spareLow = false) {
-  const wilds = cards.filter((c) => isWild(c, facts));
-  const naturals = cards.filter((c) => !isWild(c, facts));
-  if (!naturals.length) return [...cards];
-  const suits = new Set(naturals.map(suitOf));
-  if (suits.size > 1) return null;
-  const mode = facts?.ace_mode || "low_or_high";
-  const highAce = mode === "high_only" || (mode === "low_or_high"
-    && naturals.some((c) => rankValue(c) >= 10) && !naturals.some((c) => [2, 3, 4, 5].includes(rankValue(c))));
-  const value = (c) => (rankValue(c) === 1 && highAce ? 14 : rankValue(c));
-  naturals.sort((a, b) => value(a) - value(b));
-  const out = [naturals[0]];
-  for (let i = 1; i < naturals.length; i++) {
-    const gap = value(naturals[i]) - value(naturals[i - 1]) - 1;
-    if (gap < 0) return null;
-    for (let g = 0; g < gap; g++) {
-      if (!wilds.length) return null;
-      out.push(wilds.shift());
-    }
-    out.push(naturals[i]);
-  }
-  let low = value(naturals[0]);
-  let high = value(naturals[naturals.length - 1]);
-  const top = mode === "low_only" ? 13 : 14;
-  const bottom = mode === "high_only" ? 2 : 1;
-  while (wilds.length) {
-    if ((spareLow && low > bottom) || high >= top) {
-      out.unshift(wilds.shift());
-      low--;
-    } else {
-      out.push(wilds.shift());
-      high++;
-    }
-  }
-  return out;
 }

@@ -36,7 +36,7 @@ export class HandView {
   /** Take the server's hand (a multiset) and keep the local order of cards still held; `facts` are the
    * view's resolved facts (which cards are wild). */
   setCards(cards, facts) {
-    const signature = [...cards].sort().join(" ") + "|" + (facts?.wild_ranks || []).join(",");
+    const signature = [...cards].sort().join(" ") + "|" + (facts?.wild_cards || []).join(",");
     if (signature === this.signature) return;
     this.signature = signature;
     this.facts = facts;

@@ -1,6 +1,6 @@
 // Table melds (numbered, wilds showing what they stand for) and meld notation helpers.
 
-import { arrangeRun, asText, cardElement, cardText, isWild, rankOf } from "./cards.js";
+import { asText, cardElement, rankOf } from "./cards.js";
 import { ask, el } from "./ui.js";
 
 /** "run 3♦–6♦", "set of 7s". */
@@ -49,7 +49,7 @@ export function meldElement(meld, opts = {}) {
   const cards = el("div", { class: "meld-cards" + (meld.cards.length > 8 ? " long" : "") });
   meld.cards.forEach((card, i) => {
     const as = meld.as ? meld.as[i] : null; // null: a trio of wilds, which stands for nothing in particular
-    const wild = meld.as ? isWild(card, opts.facts) || as !== card : true;
+    const wild = Boolean(meld.wild?.[i]); // the server's: a two in its own place may be natural
     cards.append(cardElement(card, { small: true, wild, as }));
   });
   node.append(cards);
@@ -65,37 +65,23 @@ export function meldElement(meld, opts = {}) {
 }
 
 /**
- * Meld notation for `cards` as `kind` ("set:7H-7S-JK", "run:3D-JK-5D-6D") at a table with `facts`; asks
- * for a declaration when every card is wild. Throws an Error with a readable message when the cards cannot be arranged.
+ * Meld notation for `cards` (picked in any order) as `kind`, in the engine's order: `arrange(text)` asks the
+ * server (GET /api/tables/{id}/arrange), which places aces and wilds by the table's rules. For an all-wild
+ * meld the player declares what it stands for. Throws an Error with the server's reason when the cards make no meld.
  */
-export async function meldSpec(kind, cards, facts) {
+export async function meldSpec(kind, cards, arrange) {
   if (!cards.length) throw new Error("Select some cards first.");
-  const naturals = cards.filter((c) => !isWild(c, facts));
-  let ordered;
-  let declaration = "";
-  if (kind === "run") {
-    ordered = arrangeRun(cards, facts);
-    if (!ordered) {
-      throw new Error(`${cards.map(cardText).join(" ")} cannot make a run: runs are consecutive cards of one suit.`);
-    }
-    if (!naturals.length) {
-      const answer = await ask("All-wild run", "Lowest card it stands for (e.g. 5H)");
-      if (!answer) throw new Error("A run of wilds needs its lowest card declared.");
-      declaration = "=" + answer.toUpperCase();
-    }
-  } else {
-    const ranks = new Set(naturals.map(rankOf));
-    if (ranks.size > 1 && kind !== "book") {
-      throw new Error(`${cards.map(cardText).join(" ")} cannot make a set: a set is cards of one rank.`);
-    }
-    ordered = kind === "book" ? cards : [...naturals, ...cards.filter((c) => isWild(c, facts))];
-    if (!naturals.length) {
-      const answer = await ask("All-wild set", "Rank it stands for (e.g. Q)");
-      if (!answer) throw new Error("A set of wilds needs its rank declared.");
-      declaration = "=" + answer.toUpperCase();
-    }
+  const text = `${kind}:${cards.join("-")}`;
+  let arranged = await arrange(text);
+  if (arranged.refused?.rule === "declaration-required") {
+    const run = kind === "run";
+    const answer = await ask(run ? "All-wild run" : "All-wild set",
+      run ? "Lowest card it stands for (e.g. 5H)" : "Rank it stands for (e.g. Q)");
+    if (!answer) throw new Error(run ? "A run of wilds needs its lowest card declared." : "A set of wilds needs its rank declared.");
+    arranged = await arrange(`${text}=${answer.toUpperCase()}`);
   }
-  return `${kind}:${ordered.join("-")}${declaration}`;
+  if (arranged.refused) throw new Error(arranged.refused.message);
+  return arranged.spec;
 }
 
 /** The cards of a meld in notation ("run:3D-JK-5D=3D" → ["3D", "JK", "5D"]). */

@@ -1,7 +1,8 @@
 // Turning the player's taps into actions, read from the legal actions: what a card can do on a meld,
-// the order of several lay-offs, purchases and trades, hints, and the one-line help for the status bar.
+// several lay-offs at once (in the order the server finds), purchases and trades, hints, and the one-line help for the status bar.
 
-import { cardElement, cardText, isWild, rankValue } from "./cards.js";
+import { api } from "./api.js";
+import { cardElement, cardText } from "./cards.js";
 import { seatName } from "./board.js";
 import { openRearrangeEditor } from "./builder.js";
 import { specCards } from "./melds.js";
@@ -21,19 +22,6 @@ export function layoffChoices(bodies, meldId, card) {
     out.push({ value: body, label });
   }
   return out;
-}
-
-/** Order several cards for lay-offs onto one meld: upwards above a run, downwards below, wilds last. */
-export function orderForLayoff(cards, meld, facts) {
-  const wilds = cards.filter((c) => isWild(c, facts));
-  const naturals = cards.filter((c) => !isWild(c, facts));
-  if (!meld || meld.kind !== "run" || !meld.as) return [...naturals, ...wilds];
-  const values = meld.as.map((c) => rankValue(c));
-  const high = Math.max(...values);
-  const value = (c) => (rankValue(c) === 1 && high >= 12 ? 14 : rankValue(c));
-  const above = naturals.filter((c) => value(c) > high).sort((a, b) => value(a) - value(b));
-  const below = naturals.filter((c) => value(c) <= high).sort((a, b) => value(b) - value(a));
-  return [...above, ...below, ...wilds];
 }
 
 /** A finger is the main pointer: cards are tapped, then their meld (dragging is for a mouse). */
@@ -83,7 +71,6 @@ export async function playOnMeld(page, meldId, items) {
     toast("Select a card in your hand first, then tap the meld.");
     return;
   }
-  const meld = view.table.find((m) => m.id === meldId);
   if (items.length === 1) {
     const card = items[0].card;
     const options = layoffChoices(page.bodies, meldId, card);
@@ -95,8 +82,17 @@ export async function playOnMeld(page, meldId, items) {
     }
     page.send(body);
   } else {
-    const cards = orderForLayoff(items.map((i) => i.card), meld, view.facts);
-    page.send(cards.map((c) => `layoff ${meldId} ${c}`).join(" ; "));
+    let answer; // the server orders the lay-offs so that each fits the meld the one before left
+    try {
+      answer = await api.layoffs(page.tableId, meldId, items.map((i) => i.card));
+    } catch (err) {
+      answer = { refused: err };
+    }
+    if (answer.refused) {
+      toast(answer.refused.message, "error", 6000);
+      return;
+    }
+    page.send(answer.layoffs.join(" ; "));
   }
   page.hand.clearSelection();
 }
@@ -211,7 +207,7 @@ export function actionButtons(page, selected) {
   if (legal.has("rearrange")) {
     buttons.push(["Rearrange…", "rearrange-button", "", () => openRearrangeEditor({
       view, handItems: page.hand.available(), preselectedKeys: page.hand.selected().map((i) => i.key),
-      send: (b) => page.send(b),
+      send: (b) => page.send(b), arrange: (meld) => api.arrange(page.tableId, meld),
     })]);
   }
   if (view.phase === "play" && page.isMyTurn()) buttons.push(["Hint", "hint-button", "ghost", () => page.hint()]);

@@ -21,7 +21,7 @@ function ruleControl(option, seats) {
     el("p", { class: "rule-text" }, option.description, " ",
       el("span", { class: "rule-default" }, `Usually: ${option.default_words}.`)));
   const refresh = () => {
-    let changed = false;
+    let changed;
     try {
       changed = !same(read(), option.default);
     } catch {

@@ -50,7 +50,7 @@ export function renderScoreSheet(container, table, view) {
         title: r.wentOut === s ? "went out" : null }, r.scores[s] ?? "")))) :
       el("tr", {}, el("td", { colspan: n + 1, class: "muted" }, "No rounds finished yet."))),
     el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Total"),
-      totals.map((t, s) => el("td", { class: rows.length && t === best ? "lead" : "" }, t)))));
+      totals.map((t) => el("td", { class: rows.length && t === best ? "lead" : "" }, t)))));
   container.append(tableEl);
   if (view?.kitty) container.append(el("p", { class: "muted" }, `Kitty: ${view.kitty}¢`));
 }

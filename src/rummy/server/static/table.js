@@ -107,6 +107,7 @@ class TablePage {
     this.builder = new MeldBuilder(this.els.builder, {
       hand: this.hand,
       send: (body) => this.send(body, "builder"),
+      arrange: (meld) => api.arrange(this.tableId, meld), // the engine orders a picked meld (aces, wilds)
     });
     this.socket = new TableSocket(this.tableId, {
       onState: (msg) => this.onState(msg),
@@ -282,7 +283,7 @@ class TablePage {
 
   drawMelds() {
     const view = this.view;
-    keyed(this.els.melds, [view.table, [...this.marked], view.seat, view.facts?.wild_ranks], () => renderMelds(this.els.melds, view, {
+    keyed(this.els.melds, [view.table, [...this.marked], view.seat], () => renderMelds(this.els.melds, view, {
       facts: view.facts, marked: this.marked, name: (seat) => seatName(this.table, view, seat),
       onActivate: (id) => this.playOnMeld(id, this.hand.selected()),
     }));
