@@ -13,12 +13,12 @@ from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import Spare, table_spares, wild_flags
-from rummy.engine.errors import MeldError
 from rummy.engine.game import Game, Phase, new_game
 from rummy.engine.house_rules import get_variant
 from rummy.engine.meld_offers import accepted_layoffs, split_halves, valid_meld
-from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends
+from rummy.engine.melds import MeldSpec, TableMeld
 from rummy.engine.modes import WildPolicy
+from rummy.engine.shortcut_checks import every_layoff
 from rummy.engine.solver import first_lay_down
 from rummy.engine.table_offers import table_offers
 from rummy.engine.variants import Variant
@@ -33,18 +33,6 @@ def uniform_states(variant: str, seed: int, decisions: int,
     game = new_game(variant, 4, seed=seed, options=options)
     for turn in random_play(game, random.Random(seed), decisions=decisions):
         yield game, turn.seat
-
-
-def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[int, str | None]]:
-    accepted = []
-    for card in range(CARD_COUNT):
-        for end in layoff_ends(meld, card, variant):
-            try:
-                lay_off(meld, card, end, variant)
-            except MeldError:
-                continue
-            accepted.append((card, end))
-    return accepted
 
 
 def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:

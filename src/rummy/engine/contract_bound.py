@@ -33,7 +33,8 @@ from rummy.engine.variants import RUN, Slot, Variant
 
 
 def short_of_wilds(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> bool:
-    """Whether ``hand`` certainly cannot lay ``contract`` down (see the module docstring)."""
+    """Whether ``hand`` certainly cannot lay ``contract`` down (see the module docstring).  A shortcut;
+    reference: :func:`rummy.engine.solver.first_lay_down` finds no lay-down (rules.md §2.5)."""
     wild = wild_flags(variant)
     if hand[JOKER] and not wild[JOKER]:
         return False  # a joker that is not wild is no natural of any rank either: no proof

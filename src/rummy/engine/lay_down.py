@@ -69,7 +69,8 @@ def best_lay_down(variant: Variant, contract: tuple[Slot, ...], hand: Sequence[i
 
 def deferrable(game: GameState) -> bool:
     """Whether the active player's best lay-down, if there is one, is certainly legal (see the module
-    docstring), so the listing may work it out only when it is read."""
+    docstring), so the listing may work it out only when it is read.  A shortcut; reference:
+    :func:`rummy.engine.rules.table.step_down` and ``check_completable`` (rules.md §2.5, §2.10)."""
     rules = game.rules
     seat = game.active
     if not rules.final_discard_allowed or rules.must_go_out_on_laydown or game.stolen_pending:
@@ -103,6 +104,7 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
     """Whether ``hand`` can lay ``contract`` down (a final discard allowed, not everything needed).
 
     ``seat`` (whose hand it is) only helps find the refutations that matter; the answer does not depend on it.
+    A shortcut; reference: :func:`rummy.engine.solver.first_lay_down` (rules.md §2.5).
     """
     key = (id(variant), contract)
     entry = _WITNESSES.get(key)

@@ -63,7 +63,8 @@ def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str
     ends :func:`~rummy.engine.melds.layoff_ends` names (None where the card fits one end of a run only).
 
     Memoised per shape (:func:`per_shape`): whether :func:`~rummy.engine.melds.lay_off` takes a card depends on the
-    meld's kind, rank, suit, lowest value, length and wild count only."""
+    meld's kind, rank, suit, lowest value, length and wild count only.  A shortcut; reference: ``lay_off`` tried
+    with every card (:func:`rummy.engine.shortcut_checks.every_layoff`, rules.md §2.6)."""
     return per_shape("layoffs", meld, variant, _try_layoffs)
 
 

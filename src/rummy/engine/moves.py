@@ -6,6 +6,11 @@ solver finds them: the best lay-down of the contract, single new melds of natura
 after the contract), a few useful rearrangements, and a batch that goes out when the last cards need to be
 played together.  Every listed action is legal; a legal composite move need not be listed
 (:meth:`rummy.engine.game.Game.check` judges any action).
+
+Some moves are listed without that judgement, being legal by construction, and some rule facts are worked out
+a second, faster way; each such shortcut names its reference (the function deciding the rule, and the
+rules.md section), and with ``RUMMY_CHECK_SHORTCUTS=1`` the listing runs the references beside them
+(:mod:`rummy.engine.shortcut_checks`; the table is in docs/engine.md, "Shortcuts and their references").
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterator
 from functools import partial
 from itertools import combinations, compress
 
+from rummy.engine import shortcut_checks as _checks
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
@@ -70,7 +76,10 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
             if draw_error(game, verb) is None
         ], deferred=0)
     moves, deferred = _play_actions(game)
-    return CandidateMoves(moves, deferred=deferred)
+    listing = CandidateMoves(moves, deferred=deferred)
+    if _checks.CHECK_SHORTCUTS:
+        _checks.check_listing(game, listing)
+    return listing
 
 
 def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
@@ -95,6 +104,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
     moves.extend(action for action in candidates if _applies(game, action))
+    # The timing rules of rules.table._check_timing (rules.md §3.8, §5.8), tested once for every lay-off listed.
     may_layoff = not variant.layoff_requires_down or game.down[seat]
     swaps = game.down[seat] and variant.joker_swap is not _NO_SWAP
     if not game.table or not (may_layoff or swaps):
@@ -105,7 +115,10 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
         layoffs = [simple_action(seat, _LAYOFF, card, meld_id, end)
                    for card, meld_id, end in offers.layoffs if hand[card]]
         if game.sizes[seat] > 2 and not game.stolen_pending:
-            moves.extend(layoffs)  # checked by construction; a hand of 2+ left always keeps a discard
+            # Legal by construction (reference: rules.table.step_layoff and check_completable, rules.md §2.6,
+            # §2.10): the offers are what lay_off takes, the timing is tested above, and a hand of 2+ left
+            # always keeps a discard.
+            moves.extend(layoffs)
         else:
             wild_takers = _wild_takers(game)
             moves.extend(action for action in layoffs if _layoff_keeps_turn_completable(game, action, wild_takers)
@@ -159,7 +172,7 @@ def _claim_answers(seat: int) -> tuple[Action, Action]:
 
 def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
     """Every legal discard: each card held (:func:`~rummy.engine.rules.discard.discard_error` card by card,
-    worked out once for the hand)."""
+    worked out once for the hand: the reference, rules.md §2.10)."""
     seat = game.active
     variant = game.variant
     if (game.sizes[seat] == 1 and not game.rules.final_discard_allowed) or (
@@ -181,9 +194,10 @@ _DISCARDS: dict[int, tuple[Action, ...]] = {}
 
 
 def _applies(game: GameState, action: Action) -> bool:
-    """Whether the table play ``action`` is legal (judged on a scratch copy of the hand and table)."""
+    """Whether the table play ``action`` is legal (judged on a scratch copy of the hand and table by
+    :func:`rummy.engine.rules.table.check_table_play`)."""
     if action.verb is _LAYOFF and game.sizes[game.active] > 2 and not game.stolen_pending:
-        return True  # checked by construction; a hand of 2+ left always keeps a discard
+        return True  # legal by construction, as in _play_actions (reference: rules.table.check_table_play)
     try:
         check_table_play(game, action)
     except IllegalActionError:
@@ -210,6 +224,8 @@ def _layoff_keeps_turn_completable(game: GameState, action: Action, wild_takers:
     a natural laid off leaves the debt, and the play stands when the owed wild can then be laid off (as
     :func:`rummy.engine.rules.table.check_completable` tries): certainly so when a meld other than the one
     played on takes a wild the hand holds, since the others are unchanged, and two cards are left after it.
+
+    Reference: :func:`rummy.engine.rules.table.check_completable` (rules.md §2.10, §3.8 #15).
     """
     if not game.variant.stolen_joker_must_be_played:
         return game.sizes[game.active] > 2
@@ -224,12 +240,20 @@ def _layoff_keeps_turn_completable(game: GameState, action: Action, wild_takers:
 
 def _lay_down(game: GameState) -> Action | Deferred | None:
     """The best lay-down of the active player: deferred until read when it is certainly legal, else the
-    action when it is legal (judged now), else None."""
+    action when it is legal (judged now), else None.
+
+    Two shortcuts: whether the hand can lay down at all is answered cheaply (:func:`~rummy.engine.lay_down.
+    can_lay_down_now`; reference: :func:`rummy.engine.solver.first_lay_down`, rules.md §2.5), and a deferred
+    lay-down is not judged (:func:`~rummy.engine.lay_down.deferrable`; reference:
+    :func:`rummy.engine.rules.table.step_down` and ``check_completable``, rules.md §2.5, §2.10)."""
     seat = game.active
     rules = game.rules
     variant = game.variant
     hand = tuple(game.hands[seat])
-    if not can_lay_down_now(variant, rules.contract, hand, seat):
+    able = can_lay_down_now(variant, rules.contract, hand, seat)
+    if _checks.CHECK_SHORTCUTS:
+        _checks.check_lay_down_answer(game, able)
+    if not able:
         return None  # the most lenient rules refuse it, so the round's own do too
     if deferrable(game):
 
@@ -277,7 +301,8 @@ def _wild_can_be_played_back(game: GameState, meld_id: int, card: Card) -> bool:
     may swap now, owes no wild to the table and holds three cards or more: then the swap keeps a discard,
     and the wild it takes, where it must be played again this turn, can be (some wild the hand then holds fits
     some meld of the table after the swap, as :func:`rummy.engine.rules.table.check_completable` tries).
-    False means "judge it in full"."""
+    False means "judge it in full".  Reference: :func:`rummy.engine.rules.table.step_swap` and
+    ``check_completable`` (rules.md §3.8, §2.10)."""
     variant = game.variant
     if not variant.stolen_joker_must_be_played:
         return True
@@ -312,7 +337,9 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
     a candidate is legal exactly when each of its melds is valid (worked out with the table's offers).  Owing a
     wild matters only where ``stolen_joker_must_be_played``; then a candidate keeping three cards or more is
     legal when, besides, a meld it leaves alone takes a wild the hand holds.  Any other candidate is judged in
-    full.
+    full.  Reference: :func:`rummy.engine.rules.table.step_rearrange` and ``check_completable`` (rules.md §3.8,
+    §2.10); a spare-card meld's validity comes from counts (``SpareBuild.valid``; reference:
+    :func:`rummy.engine.melds.table_meld`, rules.md §2.4).
     """
     seat = game.active
     hand = game.hands[seat]

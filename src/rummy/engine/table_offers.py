@@ -79,7 +79,8 @@ class SpareBuild:
         self.sources = tuple([spare[0].id for spare in used])
         #: How many cards of the new meld come from the hand.
         self.from_hand = from_hand
-        #: Whether every meld after it is valid: each source without its spare card, and the new meld.
+        #: Whether every meld after it is valid: each source without its spare card, and the new meld (judged
+        #: from counts, a shortcut; reference: :func:`rummy.engine.melds.table_meld`, rules.md §2.4, §3.8).
         self.valid = new_valid
         if new_valid:
             for spare in used:

@@ -1,0 +1,95 @@
+"""``RUMMY_CHECK_SHORTCUTS``: with the switch on, random games of every variant run the references beside the
+listing's shortcuts and agree with them; a shortcut broken on purpose is caught."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from rummy.engine import VARIANTS, moves, shortcut_checks, table_offers
+from rummy.engine.actions import Action, Verb
+from rummy.engine.cards import Card
+from rummy.engine.deadlock import Spare
+from rummy.engine.game import new_game
+from rummy.engine.state import GameState
+from rummy.engine.table_offers import SpareBuild
+from rummy.engine.variants import Variant
+from tests.random_games import random_play
+
+# House rules that reach the shortcuts' other branches: owing a wild to the table, the wild policies.
+HOUSE_RULE_MIXES = [pytest.param(variant, options, marks=pytest.mark.slow) for variant, options in [
+    ("progressive-buy-it", {"stolen_joker_must_be_played": True}),
+    ("progressive-buy-it", {"wild_policy": "at_most_one"}),
+    ("progressive-15", {"wild_policy": "not_outnumber", "twos_natural_in_place": True}),
+    ("may-i", {"twos_natural_in_place": True})]]
+
+
+@pytest.fixture
+def checking(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shortcut_checks, "CHECK_SHORTCUTS", True)
+
+
+@pytest.mark.usefixtures("checking")
+@pytest.mark.parametrize(("variant", "options"),
+                         [pytest.param(variant, {}) for variant in VARIANTS] + HOUSE_RULE_MIXES)
+@pytest.mark.parametrize("policy", ["uniform", "steered"])
+def test_random_games_agree_with_the_references(variant: str, options: dict[str, object], policy: str) -> None:
+    for seed in range(2):
+        game = new_game(variant, 4, seed=seed, options=options)
+        made = sum(1 for _ in random_play(game, random.Random(seed), policy=policy, decisions=2500))
+        assert made > 0
+
+
+def _always_able(*args: object) -> bool:
+    """Every hand can lay the contract down."""
+    return True
+
+
+def _lists_every_card(game: GameState, held: list[Card]) -> list[Action]:
+    """Every card held, the one taken from the discard pile this turn too (rules.md §6.6 forbids it in basic)."""
+    return [moves.simple_action(game.active, Verb.DISCARD, card) for card in held]
+
+
+def _every_build_valid(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int,
+                       wild_count: int) -> SpareBuild:
+    """Every spare-card meld judged valid, whatever the wild policy says."""
+    return SpareBuild(used, kind, cards, from_hand, True, variant)
+
+
+def _no_build_valid(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int,
+                    wild_count: int) -> SpareBuild:
+    """Every spare-card meld judged invalid: nothing illegal is listed, but legal rearrangements go missing."""
+    return SpareBuild(used, kind, cards, from_hand, False, variant)
+
+
+# (module, name, broken stand-in, a game that meets it, the shortcut the error names)
+BROKEN: list[tuple[object, str, Callable[..., object], str, dict[str, object], str]] = [
+    (moves, "can_lay_down_now", _always_able, "may-i", {}, "can_lay_down_now"),
+    (moves, "_discards", _lists_every_card, "basic", {}, "legal by construction"),  # the card taken stays
+    (table_offers, "_new_build", _every_build_valid, "progressive-buy-it", {"wild_policy": "at_most_one"},
+     "legal by construction"),  # a rearrangement listed unjudged
+    (table_offers, "_new_build", _no_build_valid, "progressive-buy-it", {}, "SpareBuild.valid"),
+]
+
+
+@pytest.mark.usefixtures("checking")
+@pytest.mark.parametrize(("module", "name", "broken", "variant", "options", "named"), BROKEN,
+                         ids=[f"{case[1]}-{case[2].__name__}" for case in BROKEN])
+def test_a_broken_shortcut_is_caught(monkeypatch: pytest.MonkeyPatch, module: object, name: str,
+                                     broken: Callable[..., object], variant: str, options: dict[str, object],
+                                     named: str) -> None:
+    monkeypatch.setattr(module, name, broken)
+    with pytest.raises(AssertionError, match="shortcut") as caught:
+        for seed in range(20):
+            game = new_game(variant, 4, seed=seed, options=options)
+            for turn in random_play(game, random.Random(seed), decisions=3000):
+                list(turn.moves)
+    message = str(caught.value)
+    assert named in message and f"[{variant} " in message and "seed=" in message, message
+
+
+def test_the_switch_is_off_unless_asked_for() -> None:
+    """The test suite runs with the switch as the environment sets it; off, a listing runs no reference."""
+    assert isinstance(shortcut_checks.CHECK_SHORTCUTS, bool)
