@@ -32,7 +32,7 @@ from typing import Any
 
 from rummy.engine import Action, Game, Verb, card_names, player_view
 from rummy.record import Record, replay, results_json
-from rummy.server.events.describe import Before, describe_action, describe_deal
+from rummy.server.events.describe import Before, card_text, describe_action, describe_deal
 
 FORMAT = "rummy-replay/1"
 #: Fields of a seat's view the viewer has no use for (it plays nothing) or that the replay states once.
@@ -101,7 +101,7 @@ class _Collector:
         else:
             self._move += 1
             assert self._before is not None
-            events = describe_action(self._before, game, action) or [_silent(game, action)]
+            events = describe_action(self._before, game, action) or [_silent(self._before, game, action)]
         self._before = Before.of(game)
         self.steps.append({
             "id": f"r{game.round_number}.a{self._move}",
@@ -137,10 +137,14 @@ class _Collector:
         return view
 
 
-def _silent(game: Game, action: Action) -> str:
-    """Words for an action the table's move log keeps quiet about (a pass on a claim)."""
+def _silent(before: Before, game: Game, action: Action) -> str:
+    """Words for an action the table's move log keeps quiet about: a pass on a claim, naming the card
+    let go (``Ann passed on the 7♥``)."""
     name = game.players[action.seat]
-    return f"{name} passed" if action.verb is Verb.PASS else f"{name}: {action}"
+    if action.verb is not Verb.PASS:
+        return f"{name}: {action}"
+    card = before.window_card if before.window_card is not None else before.top_discard
+    return f"{name} passed on the {card_text(card)}" if card is not None else f"{name} passed"
 
 
 def build_replay(record: Record, seat: int | None = None, limits: ReplayLimits | None = None) -> dict[str, Any]:
