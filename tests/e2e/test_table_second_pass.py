@@ -80,3 +80,32 @@ def test_the_buy_window_tells_a_player_who_is_down_what_the_buy_costs(server: st
     assert terms[0] == words + " 2 of 3 May-I's left this hand.", terms
     assert terms[1] == "You also take a penalty card from the stock. 2 of 3 May-I's left this hand.", terms
     assert not problems, problems
+
+
+SIX_NAMES = ["Grandma Jo", "Margaret (bot)", "Christopher", "Ann", "Barbara (bot)", "Bartholomew"]
+
+
+def test_a_phone_score_sheet_shows_six_whole_names(server: str, browser: Any) -> None:
+    """The score sheet of a six-seat table, drawn at a phone's width with the page's own style: every
+    name is there whole (wrapped if it must), none cut with an ellipsis, and the sheet needs no sideways
+    scrolling."""
+    page, problems = new_page(browser, touch=True)
+    enter_lobby(page, server, touch=True)
+    heads = page.evaluate("""async (names) => {
+      const { renderScoreSheet } = await import("/static/scores.js");
+      const box = document.createElement("div");
+      box.id = "sheet";
+      box.style.width = "358px";
+      document.body.append(box);
+      const seats = names.map((name, seat) => ({ seat, name, kind: name.endsWith("(bot)") ? "bot" : "human" }));
+      const table = { seats, score_sheet: [{ round: 1, scores: [0, 45, 120, 5, 230, 15], went_out: 0 }] };
+      const view = { seat: 0, players: names, totals: [0, 45, 120, 5, 230, 15], facts: {} };
+      renderScoreSheet(box, table, view);
+      const cells = [...box.querySelectorAll("thead th")].slice(1).map((th) => ({
+        text: th.textContent, clipped: th.scrollWidth > th.clientWidth }));
+      return { cells, scrolls: box.scrollWidth > box.clientWidth };
+    }""", SIX_NAMES)
+    assert [cell["text"] for cell in heads["cells"]] == [name.removesuffix(" (bot)") for name in SIX_NAMES]
+    assert not [cell for cell in heads["cells"] if cell["clipped"]], heads
+    assert not heads["scrolls"], "the score sheet scrolls sideways on a phone"
+    assert not problems, problems
