@@ -5,6 +5,7 @@ game-record.md §5; docs/options.md)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,29 +13,33 @@ from typing import Any
 import pytest
 
 from rummy.cli import main
+from rummy.engine import OPTION_PARSERS
 from rummy.engine import variants as variants_module
 from rummy.engine.errors import Rule
 from tests.variants import BUILT_IN
 
 VARIANT_IDS = list(BUILT_IN)
 
-# every house-rule key of rules.md §8 (the dotted player keys are written as in docs/options.md)
-SECTION_8_KEYS = [
-    "decks", "jokers_per_deck", "decks_for_5", "first_dealer", "deal_size", "upcard", "wild_ranks",
-    "twos_natural_in_place", "ace_mode", "run_min", "group_min", "wild_policy", "all_wild_melds",
-    "wild_group_min", "wild_group_counts_as_set", "pair_wilds", "pair_extendable", "contract_oversize_melds",
-    "contract_exact_sizes", "contract_extra_melds", "new_melds_after_laydown", "max_new_melds_per_turn",
-    "layoff_requires_down", "layoff_timing", "rearrange_mode", "rearrange_requires_table_card", "joker_swap",
-    "joker_swap_in_groups", "joker_swap_timing", "stolen_joker_must_be_played", "wild_relocation_scope",
-    "claim_mode", "claim_priority", "active_first_refusal", "claim_penalty_cards", "claim_cost",
-    "blind_card_cost", "claim_limit", "claim_limit_scope", "claims_per_window", "after_claim_active_draw",
-    "claim_allowed_when_down", "discarder_may_claim", "may_discard_card_taken_from_discard", "going_out_mode",
-    "buy_schedule", "settlement_table", "allow_same_rank_groups", "allow_adjacent_runs", "final_discard_allowed",
-    "round8_mode", "stock_refill", "depletion_check", "refill_keeps_top_discard", "exhaustion_scoring",
-    "stalemate_detection", "two_points", "rummy_multiplier", "target_by_players", "tie_break",
-    "settlement_unit", "kitty_split", "show_discard_history", "trade_requires_value_rule", "ace_purchasable_by",
-    "pc_discard_position", "book_ace_mode", "match_target", "max_turns", "washout_laps",
-]
+OPTIONS_DOC = Path(__file__).resolve().parents[1] / "docs" / "options.md"
+
+
+def documented_keys() -> list[str]:
+    """The house-rule keys docs/options.md lists (the first column of its table: `a`, `b`), in its order."""
+    keys: list[str] = []
+    for line in OPTIONS_DOC.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| `"):
+            keys += re.findall(r"`([a-z0-9_.]+)`", line.split("|")[1])
+    return keys
+
+
+# every house-rule key of rules.md §8 that is an attribute's own name (not players.min/max, not an alias)
+SECTION_8_KEYS = [key for key in documented_keys() if OPTION_PARSERS[key][0] == key]
+
+
+def test_options_doc_lists_every_declared_key_once() -> None:
+    """docs/options.md is the contract: it names each key declared on the Variant fields, and no other."""
+    keys = documented_keys()
+    assert len(keys) == len(set(keys)) and set(keys) == set(OPTION_PARSERS)
 
 BASIC_HANDS = [
     ["7C", "7D", "7H", "3S", "4S", "5S", "KC", "KD", "KH", "9D"],

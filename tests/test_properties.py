@@ -13,19 +13,14 @@ from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, JOKER, to_counts
 from rummy.engine.errors import IllegalActionError, VariantError
 from rummy.engine.game import Game, new_game
-from rummy.engine.house_rules import get_variant
+from rummy.engine.house_rules import OPTION_PARSERS, get_variant
 from rummy.record import dumps, loads, record_of, replay, results_json, state_json
 from rummy.search.playout import PlayoutLimit, drive
 from tests.profiles import examples
 from tests.random_games import random_play
+from tests.variants import BUILT_IN, seat_counts
 
-TABLES = [
-    ("progressive-buy-it", 3), ("progressive-buy-it", 4), ("progressive-buy-it", 8),
-    ("progressive-15", 3), ("progressive-15", 4), ("progressive-15", 6),
-    ("may-i", 3), ("may-i", 5), ("may-i", 8),
-    ("basic", 2), ("basic", 3), ("basic", 4),
-    ("purchase", 2), ("purchase", 4), ("purchase", 6),
-]
+TABLES = [(variant, players) for variant in BUILT_IN for players in seat_counts(variant)]
 
 
 def check_invariants(game: Game) -> None:
@@ -99,26 +94,33 @@ def test_property_random_games(seed: int, table: tuple[str, int]) -> None:
     assert dumps(loads(dumps(record_of(game)))) == dumps(record_of(game))
 
 
-# Values tried for each house-rule key (rules.md §8) in the random-options property test.
-OPTION_VALUES: dict[str, list[object]] = {
-    "first_dealer": ["random", "high_card_draw", "first_seat"], "upcard": [True, False],
-    "jokers_per_deck": [0, 1, 2], "wild_ranks": [[], ["JOKER"], ["2"], ["JOKER", "2"]],
-    "ace_mode": ["low_or_high", "low_only", "high_only"], "run_min": [2, 3, 4, 5], "group_min": [2, 3, 4],
-    "wild_policy": ["none", "not_outnumber", "at_most_one"], "all_wild_melds": [True, False],
-    "contract_exact_sizes": [True, False], "contract_extra_melds": [True, False],
-    "new_melds_after_laydown": [True, False], "max_new_melds_per_turn": [None, 1, 2],
-    "layoff_requires_down": [True, False], "layoff_timing": ["next_turn", "same_turn", "always"],
-    "joker_swap": ["to_hand", "none", "relocate_in_run"], "joker_swap_timing": ["next_turn", "same_turn"],
-    "claim_mode": ["pre_draw", "active_first_then_others", "after_decline", "none"],
-    "claim_limit": [None, 0, 1, 3], "claim_penalty_cards": [0, 1, 2], "claims_per_window": [1, "cascade"],
-    "discarder_may_claim": [True, False], "may_discard_card_taken_from_discard": [True, False],
-    "going_out_mode": ["discard_or_meld", "meld_only", "must_discard"], "final_discard_allowed": [True, False],
-    "stock_refill": ["keep_top", "whole_pile_once", "none"], "refill_keeps_top_discard": [True, False],
-    "exhaustion_scoring": ["penalty", "void"], "stalemate_detection": [True, False],
-    "deal_size": [None, 5, 7, 10], "show_discard_history": [True, False], "pc_discard_position": ["in_place", "top"],
-    "trade_requires_value_rule": [True, False], "book_ace_mode": ["high_only", "low_or_high"],
-    "max_turns": [None, 20], "washout_laps": [None, 1, 30],
+# Values tried for each house-rule key (rules.md §8) in the random-options property test.  A yes/no or a mode
+# key takes every value its declaration allows (rummy.engine.OPTION_PARSERS); a number or a table takes the few
+# values listed here; the keys in LEFT_OUT are not tried.
+LISTED_VALUES: dict[str, list[object]] = {
+    "jokers_per_deck": [0, 1, 2], "wild_ranks": [[], ["JOKER"], ["2"], ["JOKER", "2"]], "run_min": [2, 3, 4, 5],
+    "group_min": [2, 3, 4], "max_new_melds_per_turn": [None, 1, 2], "claim_limit": [None, 0, 1, 3],
+    "claim_penalty_cards": [0, 1, 2], "deal_size": [None, 5, 7, 10], "max_turns": [None, 20],
+    "washout_laps": [None, 1, 30],
 }
+LEFT_OUT = {
+    "players.min", "players.max",  # the table size is drawn from the variant's range
+    "may_i_limit",  # the same attribute as claim_limit
+    "decks", "decks_for_5", "wild_group_min", "claim_cost", "blind_card_cost", "buy_schedule", "settlement_unit",
+    "settlement_table", "two_points", "rummy_multiplier", "target_by_players", "ace_purchasable_by", "match_target",
+}
+OPTION_VALUES: dict[str, list[object]] = {
+    key: LISTED_VALUES.get(key) or list(parser.control.get("choices") or [True, False])
+    for key, (_, parser) in OPTION_PARSERS.items()
+    if key not in LEFT_OUT and (key in LISTED_VALUES or parser.control["type"] in ("bool", "choice"))
+}
+
+
+def test_every_house_rule_key_is_tried_or_left_out() -> None:
+    """A new key is tried by the property test below from its declaration alone, or it names its values here."""
+    assert set(OPTION_PARSERS) == set(OPTION_VALUES) | LEFT_OUT and not set(OPTION_VALUES) & LEFT_OUT
+
+
 VARIANT_IDS = sorted({variant for variant, _ in TABLES})
 
 

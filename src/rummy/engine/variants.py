@@ -2,7 +2,9 @@
 
 A :class:`Variant` is a frozen record: identity, pack, rounds with their contracts, its scoring (a
 rule of :mod:`rummy.engine.scoring`), family facts, and one attribute per house-rule key (``players.min`` is
-``players_min``); every mode is an enum of :mod:`rummy.engine.modes`.  :func:`builtin_variant` looks a variant up;
+``players_min``); every mode is an enum of :mod:`rummy.engine.modes`.  A house-rule key is declared once, here:
+its field's :func:`~rummy.engine.option_values.option` gives the default and the parser (type and range), and
+:data:`rummy.engine.house_rules.OPTION_PARSERS` is read from the fields.  :func:`builtin_variant` looks a variant up;
 :func:`rummy.engine.house_rules.get_variant` also applies house-rule options (and reads house variants from
 TOML or JSON files); a bad key or value raises :class:`VariantError` naming it.
 
@@ -18,7 +20,9 @@ from enum import StrEnum
 from typing import Any, get_type_hints
 
 import rummy.engine.modes as modes
+import rummy.engine.option_values as values
 from rummy.engine.errors import VariantError
+from rummy.engine.option_values import option
 
 GROUP = "group"
 RUN = "run"
@@ -81,79 +85,93 @@ class Variant:
     uses_purchase_cards: bool = False  # rules.md §7: a purchase card each; the discard is bought, never taken
     round8_mode_applies: bool = False  # round8_mode reads the last round's "no discard at the end" (000)
     claim_call: modes.ClaimCall = modes.ClaimCall.BUY  # what players call out to claim the discard
-    players_min: int = 3
-    players_max: int = 8
-    decks: int | None = 1
-    jokers_per_deck: int = 0
-    decks_for_5: int = 3
-    first_dealer: modes.FirstDealer = modes.FirstDealer.RANDOM
-    deal_size: int | None = None
+    players_min: int = option(3, values.int_between(2, 8), key="players.min")
+    players_max: int = option(8, values.int_between(2, 8), key="players.max")
+    decks: int | None = option(1, values.optional_int(1))
+    jokers_per_deck: int = option(0, values.int_between(0, 4))
+    decks_for_5: int = option(3, values.int_between(1, 4))
+    first_dealer: modes.FirstDealer = option(modes.FirstDealer.RANDOM, values.choice(modes.FirstDealer))
+    deal_size: int | None = option(None, values.deal_size)
     deal_size_by_players: tuple[tuple[int, int], ...] = ()
-    upcard: bool = True
-    wild_ranks: frozenset[int] = frozenset()
-    twos_natural_in_place: bool = False
-    ace_mode: modes.AceMode = modes.AceMode.LOW_OR_HIGH
-    run_min: int = 4
-    group_min: int = 3
-    wild_policy: modes.WildPolicy = modes.WildPolicy.NONE
-    all_wild_melds: bool = False
-    wild_group_min: int | None = None
-    wild_group_counts_as_set: bool = False
-    pair_wilds: bool = True
-    pair_extendable: bool = True
-    contract_oversize_melds: bool = True
-    contract_exact_sizes: bool = False
-    contract_extra_melds: bool = False
-    new_melds_after_laydown: bool = False
-    max_new_melds_per_turn: int | None = None
-    layoff_requires_down: bool = True
-    layoff_timing: modes.LayoffTiming = modes.LayoffTiming.SAME_TURN
-    rearrange_mode: modes.RearrangeMode = modes.RearrangeMode.NONE
-    rearrange_requires_table_card: bool = True
-    joker_swap: modes.JokerSwap = modes.JokerSwap.NONE
-    joker_swap_in_groups: bool = False
-    joker_swap_timing: modes.JokerSwapTiming = modes.JokerSwapTiming.NEXT_TURN
-    stolen_joker_must_be_played: bool = False
-    wild_relocation_scope: modes.WildRelocationScope = modes.WildRelocationScope.SAME_RUN
-    claim_mode: modes.ClaimMode = modes.ClaimMode.NONE
-    claim_priority: modes.ClaimPriority = modes.ClaimPriority.ROTATION
-    active_first_refusal: bool = True
-    claim_penalty_cards: int = 1
-    claim_cost: int = 0
-    blind_card_cost: int = 0
-    claim_limit: int | None = None
-    claim_limit_scope: modes.ClaimLimitScope = modes.ClaimLimitScope.PLAYER
-    claims_per_window: modes.ClaimsPerWindow = modes.ClaimsPerWindow.ONE
-    after_claim_active_draw: modes.AfterClaimActiveDraw = modes.AfterClaimActiveDraw.STOCK_ONLY
-    claim_allowed_when_down: bool = True
-    discarder_may_claim: bool = True
-    may_discard_card_taken_from_discard: bool = True
-    going_out_mode: modes.GoingOutMode = modes.GoingOutMode.DISCARD_OR_MELD
-    buy_schedule: tuple[tuple[int, int], ...] | None = None
-    settlement_unit: int | None = None
-    settlement_table: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    kitty_split: modes.KittySplit = modes.KittySplit.WINNER_ALL
-    allow_same_rank_groups: bool = True
-    allow_adjacent_runs: bool = True
-    final_discard_allowed: bool | None = None
-    round8_mode: modes.Round8Mode = modes.Round8Mode.NO_FINAL_DISCARD
-    stock_refill: modes.StockRefill = modes.StockRefill.KEEP_TOP
-    depletion_check: modes.DepletionCheck = modes.DepletionCheck.TURN_START
-    refill_keeps_top_discard: bool = False
-    exhaustion_scoring: modes.ExhaustionScoring = modes.ExhaustionScoring.PENALTY
-    stalemate_detection: bool = False
-    two_points: int = 5
-    rummy_multiplier: int = 1
-    target_by_players: tuple[tuple[int, int], ...] = ()
-    tie_break: modes.TieBreak = modes.TieBreak.SHARED
-    show_discard_history: bool = False
-    trade_requires_value_rule: bool = True
-    ace_purchasable_by: frozenset[int] = frozenset({1, 2})
-    pc_discard_position: modes.PcDiscardPosition = modes.PcDiscardPosition.IN_PLACE
-    book_ace_mode: modes.BookAceMode = modes.BookAceMode.HIGH_ONLY
-    match_target: int = 1
-    max_turns: int | None = None
-    washout_laps: int | None = 30
+    upcard: bool = option(True, values.yes_no)
+    wild_ranks: frozenset[int] = option(frozenset(), values.wild_ranks)
+    twos_natural_in_place: bool = option(False, values.yes_no)
+    ace_mode: modes.AceMode = option(modes.AceMode.LOW_OR_HIGH, values.choice(modes.AceMode))
+    run_min: int = option(4, values.int_between(2, 13))
+    group_min: int = option(3, values.int_between(2, 8))
+    wild_policy: modes.WildPolicy = option(modes.WildPolicy.NONE, values.choice(modes.WildPolicy))
+    all_wild_melds: bool = option(False, values.yes_no)
+    wild_group_min: int | None = option(None, values.optional_int(2))
+    wild_group_counts_as_set: bool = option(False, values.yes_no)
+    pair_wilds: bool = option(True, values.yes_no)
+    pair_extendable: bool = option(True, values.yes_no)
+    contract_oversize_melds: bool = option(True, values.yes_no)
+    contract_exact_sizes: bool = option(False, values.yes_no)
+    contract_extra_melds: bool = option(False, values.yes_no)
+    new_melds_after_laydown: bool = option(False, values.yes_no)
+    max_new_melds_per_turn: int | None = option(None, values.optional_int(1))
+    layoff_requires_down: bool = option(True, values.yes_no)
+    layoff_timing: modes.LayoffTiming = option(modes.LayoffTiming.SAME_TURN, values.choice(modes.LayoffTiming))
+    rearrange_mode: modes.RearrangeMode = option(modes.RearrangeMode.NONE, values.choice(modes.RearrangeMode))
+    rearrange_requires_table_card: bool = option(True, values.yes_no)
+    joker_swap: modes.JokerSwap = option(modes.JokerSwap.NONE, values.choice(modes.JokerSwap))
+    joker_swap_in_groups: bool = option(False, values.yes_no)
+    joker_swap_timing: modes.JokerSwapTiming = option(
+        modes.JokerSwapTiming.NEXT_TURN, values.choice(modes.JokerSwapTiming)
+    )
+    stolen_joker_must_be_played: bool = option(False, values.yes_no)
+    wild_relocation_scope: modes.WildRelocationScope = option(
+        modes.WildRelocationScope.SAME_RUN, values.choice(modes.WildRelocationScope)
+    )
+    claim_mode: modes.ClaimMode = option(modes.ClaimMode.NONE, values.choice(modes.ClaimMode))
+    claim_priority: modes.ClaimPriority = option(
+        modes.ClaimPriority.ROTATION, values.choice(modes.ClaimPriority), claims=True
+    )
+    active_first_refusal: bool = option(True, values.yes_no, claims=True)
+    claim_penalty_cards: int = option(1, values.int_between(0, 5), claims=True)
+    claim_cost: int = option(0, values.int_between(0), claims=True)
+    blind_card_cost: int = option(0, values.int_between(0))
+    claim_limit: int | None = option(None, values.optional_int(0), aliases=("may_i_limit",), claims=True)
+    claim_limit_scope: modes.ClaimLimitScope = option(
+        modes.ClaimLimitScope.PLAYER, values.choice(modes.ClaimLimitScope), claims=True
+    )
+    claims_per_window: modes.ClaimsPerWindow = option(modes.ClaimsPerWindow.ONE, values.one_or_cascade, claims=True)
+    after_claim_active_draw: modes.AfterClaimActiveDraw = option(
+        modes.AfterClaimActiveDraw.STOCK_ONLY, values.choice(modes.AfterClaimActiveDraw), claims=True
+    )
+    claim_allowed_when_down: bool = option(True, values.yes_no, claims=True)
+    discarder_may_claim: bool = option(True, values.yes_no, claims=True)
+    may_discard_card_taken_from_discard: bool = option(True, values.yes_no)
+    going_out_mode: modes.GoingOutMode = option(modes.GoingOutMode.DISCARD_OR_MELD, values.choice(modes.GoingOutMode))
+    buy_schedule: tuple[tuple[int, int], ...] | None = option(None, values.buy_schedule)
+    settlement_unit: int | None = option(None, values.int_between(0))
+    settlement_table: tuple[tuple[int, tuple[int, ...]], ...] = option((), values.payments)
+    kitty_split: modes.KittySplit = option(modes.KittySplit.WINNER_ALL, values.choice(modes.KittySplit))
+    allow_same_rank_groups: bool = option(True, values.yes_no)
+    allow_adjacent_runs: bool = option(True, values.yes_no)
+    final_discard_allowed: bool | None = option(None, values.yes_no)
+    round8_mode: modes.Round8Mode = option(modes.Round8Mode.NO_FINAL_DISCARD, values.choice(modes.Round8Mode))
+    stock_refill: modes.StockRefill = option(modes.StockRefill.KEEP_TOP, values.choice(modes.StockRefill))
+    depletion_check: modes.DepletionCheck = option(modes.DepletionCheck.TURN_START, values.choice(modes.DepletionCheck))
+    refill_keeps_top_discard: bool = option(False, values.yes_no)
+    exhaustion_scoring: modes.ExhaustionScoring = option(
+        modes.ExhaustionScoring.PENALTY, values.choice(modes.ExhaustionScoring)
+    )
+    stalemate_detection: bool = option(False, values.yes_no)
+    two_points: int = option(5, values.int_between(0, 100))
+    rummy_multiplier: int = option(1, values.int_between(1, 10))
+    target_by_players: tuple[tuple[int, int], ...] = option((), values.per_players)
+    tie_break: modes.TieBreak = option(modes.TieBreak.SHARED, values.choice(modes.TieBreak))
+    show_discard_history: bool = option(False, values.yes_no)
+    trade_requires_value_rule: bool = option(True, values.yes_no)
+    ace_purchasable_by: frozenset[int] = option(frozenset({1, 2}), values.rank_set)
+    pc_discard_position: modes.PcDiscardPosition = option(
+        modes.PcDiscardPosition.IN_PLACE, values.choice(modes.PcDiscardPosition)
+    )
+    book_ace_mode: modes.BookAceMode = option(modes.BookAceMode.HIGH_ONLY, values.choice(modes.BookAceMode))
+    match_target: int = option(1, values.int_between(1, 100))
+    max_turns: int | None = option(None, values.optional_int(1))
+    washout_laps: int | None = option(30, values.optional_int(1))
     options: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     # -- derived facts -------------------------------------------------------------------
