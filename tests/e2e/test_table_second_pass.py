@@ -109,3 +109,20 @@ def test_a_phone_score_sheet_shows_six_whole_names(server: str, browser: Any) ->
     assert not [cell for cell in heads["cells"] if cell["clipped"]], heads
     assert not heads["scrolls"], "the score sheet scrolls sideways on a phone"
     assert not problems, problems
+
+
+ONE_LINE = """sel => {
+  const node = document.querySelector(sel), range = document.createRange();
+  range.selectNodeContents(node);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["laptop", "phone"])
+def test_the_lobbys_how_to_play_button_stays_on_one_line(server: str, browser: Any, touch: bool) -> None:
+    page, problems = new_page(browser, None if touch else LAPTOP, touch=touch)
+    enter_lobby(page, server, touch=touch)
+    for variant in [o for o in page.eval_on_selector_all("#variant option", "os => os.map(o => o.value)")]:
+        page.select_option("#variant", variant)
+        assert page.evaluate(ONE_LINE, "#lobby-help") == 1, f"'How to play' wraps beside the {variant} blurb"
+    assert not problems, problems
