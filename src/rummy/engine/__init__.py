@@ -10,7 +10,7 @@ see ``docs/engine.md``.
 
 >>> from rummy.engine import new_game, parse_card, card_name
 >>> game = new_game("basic", ["Ann", "Bob"], seed=3)
->>> card_name(parse_card("10h")), game.variant.name
+>>> card_name(parse_card("10h")), game.variant.id
 ('10♥', 'basic')
 """
 
@@ -51,6 +51,7 @@ from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, check_d
 from rummy.engine.game import ClaimWindow, Game, Phase, new_game
 from rummy.engine.house_rules import OPTION_PARSERS, apply_options, get_variant, load_variant_file
 from rummy.engine.melds import TableMeld, meld_json, meld_view_json
+from rummy.engine.memo import clear_all as clear_memos
 from rummy.engine.modes import AceMode, ClaimMode, JokerSwap, RoundEnd, Scoring, WildPolicy
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.rules.purchase import purchase_allowed
@@ -86,4 +87,6 @@ __all__ = [
     # below the façade: the state, the rules, the candidate moves and the solver
     "GameState", "rules", "legal_actions", "seats_to_act", "CandidateMoves", "accepted_layoffs",
     "purchase_allowed", "can_lay_down", "best_melds_from",
+    # the engine's memo tables (bounded; a long-running server may drop them)
+    "clear_memos",
 ]
