@@ -11,7 +11,7 @@ see ``docs/engine.md``.
 >>> from rummy.engine import new_game, parse_card, card_name
 >>> game = new_game("basic", ["Ann", "Bob"], seed=3)
 >>> card_name(parse_card("10h")), game.variant.id
-('10♥', 'basic')
+('TH', 'basic')
 """
 
 from rummy.engine import rules
