@@ -32,6 +32,7 @@ from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, Card
 from rummy.engine.errors import MeldError, RummyError
 from rummy.engine.melds import TableMeld, lay_off
+from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildRelocationScope
 from rummy.engine.moves import legal_actions
 from rummy.engine.state import GameState
@@ -108,7 +109,8 @@ class ActionSpace:
         self.size = start
         self._by_verb = {family.verb: family for family in self.families}
         self._discard_start = self._by_verb[Verb.DISCARD].start
-        self._implicit_ends: dict[tuple[int, Card], tuple[TableMeld, int]] = {}
+        self._implicit_ends: dict[tuple[int, Card], tuple[TableMeld, int]] = memo_table("implicit lay-off ends", 50_000,
+                                                                                       owner=self)
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.variant.id!r}, players={self.players}, size={self.size}, v{ACTION_SPACE_VERSION})"
@@ -171,10 +173,7 @@ class ActionSpace:
             end = 0 if grown.low < meld.low else 1
         except MeldError:
             end = 1
-        if len(self._implicit_ends) > 50_000:
-            self._implicit_ends.clear()
-        self._implicit_ends[(id(meld), card)] = (meld, end)
-        return end
+        return put(self._implicit_ends, (id(meld), card), (meld, end))[1]
 
     def action_of(self, state: GameState, seat: int, action_id: int) -> Action:
         """The action ``action_id`` names for ``seat`` in ``state``; raises :class:`ActionSpaceError` when it

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from rummy.engine.cards import JOKER
 from rummy.engine.deadlock import wild_cards, wild_flags
+from rummy.engine.memo import memo_table, memoised, per_object, put
 from rummy.engine.variants import RUN, Slot, Variant
 
 
@@ -53,7 +54,8 @@ def short_of_wilds(variant: Variant, contract: Sequence[Slot], hand: Sequence[in
 
 # (id of a variant, id of a contract) -> (the variant, the contract, the smallest set slot and the number of
 # set slots, the same for runs).
-_SLOTS: dict[tuple[int, int], tuple[Variant, Sequence[Slot], tuple[int, int, int, int]]] = {}
+_SLOTS: dict[tuple[int, int], tuple[Variant, Sequence[Slot], tuple[int, int, int, int]]] = memo_table(
+    "contract slots", 1024)
 
 
 def _slots(variant: Variant, contract: Sequence[Slot]) -> tuple[int, int, int, int]:
@@ -66,10 +68,7 @@ def _slots(variant: Variant, contract: Sequence[Slot]) -> tuple[int, int, int, i
     groups = [variant.meld_size(slot) for slot in contract if slot.kind != RUN]
     runs = [variant.meld_size(slot) for slot in contract if slot.kind == RUN]
     found = (min(groups, default=0), len(groups), min(runs, default=0), len(runs))
-    if len(_SLOTS) > 1024:
-        _SLOTS.clear()
-    _SLOTS[key] = (variant, contract, found)
-    return found
+    return put(_SLOTS, key, (variant, contract, found))[2]
 
 
 def _least_wilds_for_sets(hand: Sequence[int], wild: Sequence[bool], size: int, slots: int) -> int:
@@ -77,21 +76,15 @@ def _least_wilds_for_sets(hand: Sequence[int], wild: Sequence[bool], size: int, 
     docstring, taken from the ranks held most (a rank held less never offers a smaller bound)."""
     by_rank = [0 if wild[rank] else hand[rank] + hand[rank + 13] + hand[rank + 26] + hand[rank + 39]
                for rank in range(13)]  # a rank's naturals (wild cards are wild in every suit)
-    counts = tuple(sorted(by_rank, reverse=True)[:slots])
-    key = (counts, size, slots)
-    least = _LEAST_FOR_SETS.get(key)
-    if least is None:
-        bounds = sorted(max(0, level * size - held) - max(0, (level - 1) * size - held)
-                        for held in counts for level in range(1, slots + 1))
-        least = sum(bounds[:slots]) + size * max(0, slots - len(bounds))
-        if len(_LEAST_FOR_SETS) > 100_000:
-            _LEAST_FOR_SETS.clear()
-        _LEAST_FOR_SETS[key] = least
-    return least
+    return _least_for_counts(tuple(sorted(by_rank, reverse=True)[:slots]), size, slots)
 
 
-# (the naturals of the ranks held most, set size, set slots) -> the fewest wilds those sets could need.
-_LEAST_FOR_SETS: dict[tuple[tuple[int, ...], int, int], int] = {}
+@memoised(maxsize=100_000)
+def _least_for_counts(counts: tuple[int, ...], size: int, slots: int) -> int:
+    """The fewest wilds ``slots`` sets of ``size`` cards could need, given the naturals of the ranks held most."""
+    bounds = sorted(max(0, level * size - held) - max(0, (level - 1) * size - held)
+                    for held in counts for level in range(1, slots + 1))
+    return sum(bounds[:slots]) + size * max(0, slots - len(bounds))
 
 
 def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], size: int, slots: int,
@@ -103,7 +96,7 @@ def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], si
         return False
     low_bound, high_bound = variant.ace_mode.run_bounds
     in_bounds = ((1 << (high_bound + 1)) - 1) & ~((1 << low_bound) - 1)
-    naturals = _natural_bits(variant, wild)
+    naturals = _natural_bits(variant)
     counts = bytes(hand)
     small: list[int] = []  # the bounds no larger than the budget
     # The values held at least j times only shrink as j grows, so a (suit, level) below the budget's reach
@@ -127,44 +120,22 @@ def _runs_within(variant: Variant, hand: Sequence[int], wild: Sequence[bool], si
     small.sort()
     return sum(small[:slots]) <= budget
 
-# (run values held as bits, run size, lowest and highest run value) -> the wilds each window would miss, ascending.
-_WINDOW_BOUNDS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
-
-
+@memoised(maxsize=200_000)
 def _window_bounds(held: int, size: int, low_bound: int, high_bound: int) -> tuple[int, ...]:
     """For each window of ``size`` run values within the bounds, how many of its values ``held`` (bits 1…14)
     lacks, ascending (memoised: at most 2^14 value sets per size and bounds)."""
-    key = (held, size, low_bound, high_bound)
-    bounds = _WINDOW_BOUNDS.get(key)
-    if bounds is None:
-        full = (1 << size) - 1
-        bounds = tuple(sorted(size - ((held >> low) & full).bit_count()
-                              for low in range(low_bound, high_bound - size + 2)))
-        if len(_WINDOW_BOUNDS) > 200_000:
-            _WINDOW_BOUNDS.clear()
-        _WINDOW_BOUNDS[key] = bounds
-    return bounds
+    full = (1 << size) - 1
+    return tuple(sorted(size - ((held >> low) & full).bit_count() for low in range(low_bound, high_bound - size + 2)))
 
 
-# level -> a bytes.translate table turning a card count into b"1" when it is at least that level, else b"0".
-_AT_LEAST: dict[int, bytes] = {}
-
-
+@memoised(maxsize=256)
 def _at_least(level: int) -> bytes:
-    table = _AT_LEAST.get(level)
-    if table is None:
-        table = _AT_LEAST[level] = bytes(0x31 if count >= level else 0x30 for count in range(256))
-    return table
+    """A ``bytes.translate`` table turning a card count into b"1" when it is at least ``level``, else b"0"."""
+    return bytes(0x31 if count >= level else 0x30 for count in range(256))
 
 
-# id of a variant -> (the variant, bit c set for each card c of the 52 that is not wild there).
-_NATURAL_BITS: dict[int, tuple[Variant, int]] = {}
-
-
-def _natural_bits(variant: Variant, wild: Sequence[bool]) -> int:
-    hit = _NATURAL_BITS.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        if len(_NATURAL_BITS) > 256:
-            _NATURAL_BITS.clear()
-        hit = _NATURAL_BITS[id(variant)] = (variant, sum(1 << card for card in range(52) if not wild[card]))
-    return hit[1]
+@per_object("natural bits of a variant")
+def _natural_bits(variant: Variant) -> int:
+    """Bit c set for each card c of the 52 that is not wild under ``variant``."""
+    wild = wild_flags(variant)
+    return sum(1 << card for card in range(52) if not wild[card])

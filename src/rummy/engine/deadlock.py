@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import TableMeld, lay_off, layoff_ends, swap_wild
+from rummy.engine.memo import memo_table, memoised, per_object, put
 from rummy.engine.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.engine.state import GameState
 from rummy.engine.variants import RoundRules, Variant
@@ -106,9 +107,7 @@ TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int,
 
 # (id of a meld, id of its variant) -> (the meld, the variant, the meld's spare cards with wilds); melds are
 # immutable, and the entry keeps the meld alive, so its id cannot be reused while the entry stands.
-_SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[Spare, ...]]] = {}
-# id of a variant -> (the variant, whether each card is wild there).
-_WILD: dict[int, tuple[Variant, tuple[bool, ...]]] = {}
+_SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[Spare, ...]]] = memo_table("spares of a meld", 100_000)
 
 
 def _spares_of(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
@@ -118,39 +117,25 @@ def _spares_of(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
     if hit is not None and hit[0] is meld and hit[1] is variant:
         return hit[2]
     spares = tuple((meld, card, rest) for card, rest in spare_cards(meld, variant, wilds=True))
-    if len(_SPARES) > 100_000:
-        _SPARES.clear()
-    _SPARES[key] = (meld, variant, spares)
-    return spares
+    return put(_SPARES, key, (meld, variant, spares))[2]
 
 
+@per_object("wild cards of a variant")
 def wild_cards(variant: Variant) -> tuple[Card, ...]:
     """The wild card kinds of ``variant``, ascending (memoised per variant)."""
-    hit = _WILD_CARDS.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        if len(_WILD_CARDS) > 256:
-            _WILD_CARDS.clear()
-        flags = wild_flags(variant)
-        hit = _WILD_CARDS[id(variant)] = (variant, tuple(card for card in range(JOKER + 1) if flags[card]))
-    return hit[1]
+    flags = wild_flags(variant)
+    return tuple(card for card in range(JOKER + 1) if flags[card])
 
 
-# id of a variant -> (the variant, its wild card kinds).
-_WILD_CARDS: dict[int, tuple[Variant, tuple[Card, ...]]] = {}
-
-
+@per_object("wild flags of a variant")
 def wild_flags(variant: Variant) -> tuple[bool, ...]:
     """Whether each card (by index, the joker last) is wild under ``variant`` (memoised per variant)."""
-    hit = _WILD.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        if len(_WILD) > 256:
-            _WILD.clear()
-        hit = _WILD[id(variant)] = (variant, tuple(variant.is_wild(card) for card in range(JOKER + 1)))
-    return hit[1]
+    return tuple(variant.is_wild(card) for card in range(JOKER + 1))
 
 
 # (ids of the table's melds, id of the variant) -> (the melds, the variant, the table's spares by kind).
-_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, TableSpares]] = {}
+_TABLE_SPARES: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], Variant, TableSpares]] = memo_table(
+    "spares of a table", 4096)
 
 
 def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
@@ -171,11 +156,7 @@ def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
         by_card.setdefault(spare[1], []).append(spare)
         if not wild[spare[1]]:
             by_rank.setdefault(rank_of(spare[1]), []).append(spare)
-    if len(_TABLE_SPARES) > 4096:
-        _TABLE_SPARES.clear()
-    found = (spares, wild_spares, by_card, by_rank)
-    _TABLE_SPARES[key] = (tuple(table), variant, found)
-    return found
+    return put(_TABLE_SPARES, key, (tuple(table), variant, (spares, wild_spares, by_card, by_rank)))[2]
 
 
 _NOT_OUTNUMBER = WildPolicy.NOT_OUTNUMBER  # read for every build: a module global is cheaper than the Enum member
@@ -359,30 +340,20 @@ class SpareBuilds(Generic[_Build]):
         return self._make(used, "run", tuple(cards), window.bit_count(), wild_count)
 
 
-# (arguments of _run_windows) -> its answer.
-_RUN_WINDOWS: dict[tuple[int, int, int, int, int, int], tuple[tuple[int, int], ...]] = {}
-
-
+@memoised(maxsize=100_000)
 def _run_windows(held_values: int, exact: int, wild_melds: int, run_min: int, low_bound: int,
                  high_bound: int) -> tuple[tuple[int, int], ...]:
     """Each (lowest value, values held as bits from it) of the windows of ``run_min`` run values of a suit that
     could become a new run: the hand holds some of their values (bits 1…14 of ``held_values``) but not all, and
     each value it lacks takes a spare of its card (bits of ``exact``) or else a wild spare, each from its own
     meld (``wild_melds`` melds spare a wild).  Memoised."""
-    key = (held_values, exact, wild_melds, run_min, low_bound, high_bound)
-    found = _RUN_WINDOWS.get(key)
-    if found is None:
-        full = (1 << run_min) - 1
-        windows = []
-        for low in range(low_bound, high_bound - run_min + 2):
-            window = (held_values >> low) & full
-            if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
-                windows.append((low, window))
-        found = tuple(windows)
-        if len(_RUN_WINDOWS) > 100_000:
-            _RUN_WINDOWS.clear()
-        _RUN_WINDOWS[key] = found
-    return found
+    full = (1 << run_min) - 1
+    windows = []
+    for low in range(low_bound, high_bound - run_min + 2):
+        window = (held_values >> low) & full
+        if window and window != full and (full & ~window & ~(exact >> low)).bit_count() <= wild_melds:
+            windows.append((low, window))
+    return tuple(windows)
 
 
 def _free(spares: list[Spare], used: list[Spare]) -> Spare | None:
@@ -422,7 +393,7 @@ def locked_out(game: GameState, seat: int) -> bool:
 
 _TABLE_SCOPE = ClaimLimitScope.TABLE  # read on every discard: a module global is cheaper than the Enum member
 # id of a round's rules -> (the rules, the fewest cards its contract takes under the variant).
-_CONTRACT_CARDS: dict[int, tuple[RoundRules, int]] = {}
+_CONTRACT_CARDS: dict[int, tuple[RoundRules, int]] = memo_table("contract cards of a round", 1024)
 
 
 def _contract_cards(variant: Variant, rules: RoundRules) -> int:
@@ -430,9 +401,7 @@ def _contract_cards(variant: Variant, rules: RoundRules) -> int:
     variant; the entry keeps them alive)."""
     hit = _CONTRACT_CARDS.get(id(rules))
     if hit is None or hit[0] is not rules:
-        if len(_CONTRACT_CARDS) > 1024:
-            _CONTRACT_CARDS.clear()
-        hit = _CONTRACT_CARDS[id(rules)] = (rules, sum(variant.meld_size(slot) for slot in rules.contract))
+        hit = put(_CONTRACT_CARDS, id(rules), (rules, sum(variant.meld_size(slot) for slot in rules.contract)))
     return hit[1]
 
 

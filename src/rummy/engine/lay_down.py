@@ -29,22 +29,25 @@ from rummy.engine.cards import JOKER
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import wild_cards, wild_flags
 from rummy.engine.melds import MeldSpec
+from rummy.engine.memo import memo_table, put
 from rummy.engine.solver import find_lay_down, first_lay_down
 from rummy.engine.state import GameState
 from rummy.engine.variants import RUN, Slot, Variant
 
 # (variant id, contract, final discard allowed, must use all, hand) -> the best lay-down or None.
-_BEST: dict[tuple[object, ...], tuple[Variant, tuple[MeldSpec, ...] | None]] = {}
+_BEST: dict[tuple[object, ...], tuple[Variant, tuple[MeldSpec, ...] | None]] = memo_table(
+    "best lay-down of a hand", 50_000)
 # (variant id, contract) -> (variant, recent witnesses, newest last).  A witness is packed into an int with a
 # byte per card kind (its count, below 128): a hand packed the same way with the top bit of every byte set
 # (the guards) holds every card of the witness exactly when subtracting it leaves every guard set.
-_WITNESSES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, list[int]]] = {}
+_WITNESSES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, list[int]]] = memo_table("lay-down witnesses", 256)
 _GUARDS = int.from_bytes(bytes([0x80] * (JOKER + 1)), "little")
 _WITNESSES_KEPT = 8
 # (variant id, contract, seat) -> (variant, recent hands that cannot lay down as (size, counts), newest last).
 # The seat only groups a player's own hands together (they differ by a card or two); any refutation is valid
 # for any hand.
-_REFUTATIONS: dict[tuple[int, tuple[Slot, ...], int], tuple[Variant, list[tuple[int, tuple[int, ...]]]]] = {}
+_REFUTATIONS: dict[tuple[int, tuple[Slot, ...], int], tuple[Variant, list[tuple[int, tuple[int, ...]]]]] = memo_table(
+    "lay-down refutations", 1024)
 _REFUTATIONS_KEPT = 2
 _EXTRA_CARDS_TRIED = 4  # more cards added since a refutation than this: ask the search
 _LONGEST_RUN = 13  # the solver's runs hold at most 13 cards
@@ -59,9 +62,7 @@ def best_lay_down(variant: Variant, contract: tuple[Slot, ...], hand: Sequence[i
         return hit[1]
     found = find_lay_down(hand, contract, variant, final_discard_allowed=final_discard_allowed,
                           must_use_all=must_use_all)
-    if len(_BEST) > 50_000:
-        _BEST.clear()
-    _BEST[key] = (variant, found)
+    put(_BEST, key, (variant, found))
     if found is not None and final_discard_allowed and not must_use_all:
         _remember(variant, contract, found)
     return found
@@ -125,9 +126,7 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
     found = first_lay_down(hand, contract, variant)
     if found is None:
         if refuted is None or refuted[0] is not variant:
-            if len(_REFUTATIONS) > 1024:
-                _REFUTATIONS.clear()
-            refuted = _REFUTATIONS[refuted_key] = (variant, [])
+            refuted = put(_REFUTATIONS, refuted_key, (variant, []))
         refuted[1].append((size, tuple(hand)))
         if len(refuted[1]) > _REFUTATIONS_KEPT:
             del refuted[1][0]
@@ -188,9 +187,7 @@ def _remember(variant: Variant, contract: tuple[Slot, ...], lay_down: tuple[Meld
     key = (id(variant), contract)
     entry = _WITNESSES.get(key)
     if entry is None or entry[0] is not variant:
-        if len(_WITNESSES) > 256:
-            _WITNESSES.clear()
-        entry = _WITNESSES[key] = (variant, [])
+        entry = put(_WITNESSES, key, (variant, []))
     packed = 0
     for meld in lay_down:
         for card in meld.cards:

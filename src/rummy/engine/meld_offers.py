@@ -18,12 +18,13 @@ from rummy.engine.cards import JOKER, Card, make_card
 from rummy.engine.deadlock import wild_cards
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
+from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildRelocationScope
 from rummy.engine.variants import Variant
 
 _T = TypeVar("_T")
 # (what, id of a meld, id of its variant) -> (the meld, the variant, what was worked out for that meld).
-_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = {}
+_PER_MELD: dict[tuple[str, int, int], tuple[TableMeld, Variant, object]] = memo_table("per meld", 200_000)
 
 
 def per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
@@ -32,16 +33,13 @@ def per_meld(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[T
     hit = _PER_MELD.get(key)
     if hit is not None and hit[0] is meld and hit[1] is variant:
         return cast(_T, hit[2])
-    value = work_out(meld, variant)
-    if len(_PER_MELD) > 200_000:
-        _PER_MELD.clear()
-    _PER_MELD[key] = (meld, variant, value)
-    return value
+    return cast(_T, put(_PER_MELD, key, (meld, variant, work_out(meld, variant)))[2])
 
 
 # (what, kind, rank, suit, lowest value, length, wild count of a meld, id of the variant) -> (the variant, what
 # was worked out for every meld of that shape).
-_PER_SHAPE: dict[tuple[str, str, int, int, int, int, int, int], tuple[Variant, object]] = {}
+_PER_SHAPE: dict[tuple[str, str, int, int, int, int, int, int], tuple[Variant, object]] = memo_table(
+    "per shape", 100_000)
 
 
 def per_shape(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[TableMeld, Variant], _T]) -> _T:
@@ -51,11 +49,7 @@ def per_shape(what: str, meld: TableMeld, variant: Variant, work_out: Callable[[
     hit = _PER_SHAPE.get(key)
     if hit is not None and hit[0] is variant:
         return cast(_T, hit[1])
-    value = work_out(meld, variant)
-    if len(_PER_SHAPE) > 100_000:
-        _PER_SHAPE.clear()
-    _PER_SHAPE[key] = (variant, value)
-    return value
+    return cast(_T, put(_PER_SHAPE, key, (variant, work_out(meld, variant)))[1])
 
 
 def accepted_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
@@ -165,7 +159,8 @@ def _split_points(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, int], 
 
 
 # (id of a run, id of its variant, index) -> (the run, the variant, its two halves when both are valid, else None).
-_HALVES: dict[tuple[int, int, int], tuple[TableMeld, Variant, tuple[MeldSpec, MeldSpec] | None]] = {}
+_HALVES: dict[tuple[int, int, int], tuple[TableMeld, Variant, tuple[MeldSpec, MeldSpec] | None]] = memo_table(
+    "split halves", 100_000)
 
 
 def split_halves(meld: TableMeld, index: int, variant: Variant) -> tuple[MeldSpec, MeldSpec] | None:
@@ -179,10 +174,7 @@ def split_halves(meld: TableMeld, index: int, variant: Variant) -> tuple[MeldSpe
     target = meld.position_card(index)
     halves = (_run_spec(cards[: index + 1], meld, 0), _run_spec((target,) + cards[index + 1:], meld, index))
     found = halves if all(valid_meld(spec, variant) for spec in halves) else None
-    if len(_HALVES) > 100_000:
-        _HALVES.clear()
-    _HALVES[key] = (meld, variant, found)
-    return found
+    return put(_HALVES, key, (meld, variant, found))[2]
 
 
 def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec:
@@ -193,7 +185,7 @@ def _run_spec(cards: tuple[Card, ...], meld: TableMeld, offset: int) -> MeldSpec
 
 
 # (meld spec, id of its variant) -> (the variant, whether the spec is a valid set or run on its own).
-_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = {}
+_VALID: dict[tuple[MeldSpec, int], tuple[Variant, bool]] = memo_table("valid meld specs", 100_000)
 
 
 def valid_meld(spec: MeldSpec, variant: Variant) -> bool:
@@ -208,7 +200,4 @@ def valid_meld(spec: MeldSpec, variant: Variant) -> bool:
             table_meld(spec, variant, 0, 0)
         except MeldError:
             valid = False
-    if len(_VALID) > 100_000:
-        _VALID.clear()
-    _VALID[key] = (variant, valid)
-    return valid
+    return put(_VALID, key, (variant, valid))[1]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from rummy.engine.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
 from rummy.engine.errors import MeldError
+from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import BookAceMode, WildPolicy, WildRelocationScope
 from rummy.engine.variants import Variant
 
@@ -253,7 +254,7 @@ MeldFacts = tuple[int, int, int, int]
 # (meld spec, id of its variant, the least size it was checked against) -> (the variant, the spec's facts).
 # A spec is immutable and its validity a pure function of it, the variant and the size; only valid specs are
 # kept (an invalid one is judged again, so it raises its error afresh).
-_FACTS: dict[tuple[MeldSpec, int, int], tuple[Variant, MeldFacts]] = {}
+_FACTS: dict[tuple[MeldSpec, int, int], tuple[Variant, MeldFacts]] = memo_table("facts of a meld spec", 100_000)
 
 
 def meld_facts(spec: MeldSpec, variant: Variant, min_size: int | None = None) -> MeldFacts:
@@ -266,11 +267,7 @@ def meld_facts(spec: MeldSpec, variant: Variant, min_size: int | None = None) ->
     hit = _FACTS.get(key)
     if hit is not None and hit[0] is variant:
         return hit[1]
-    facts = _work_out_meld_facts(spec, variant, min_size)
-    if len(_FACTS) > 100_000:
-        _FACTS.clear()
-    _FACTS[key] = (variant, facts)
-    return facts
+    return put(_FACTS, key, (variant, _work_out_meld_facts(spec, variant, min_size)))[1]
 
 
 def _work_out_meld_facts(spec: MeldSpec, variant: Variant, min_size: int) -> MeldFacts:

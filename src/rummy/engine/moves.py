@@ -28,6 +28,7 @@ from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
 from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
+from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
@@ -63,7 +64,8 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
             if seat in window.eligible and seat not in window.answered:
                 answers = _CLAIM_ANSWERS.get(seat)
                 if answers is None:
-                    answers = _CLAIM_ANSWERS[seat] = list(_claim_answers(seat))
+                    fresh: list[Action | Deferred] = [*_claim_answers(seat)]
+                    answers = put(_CLAIM_ANSWERS, seat, fresh)
                 return CandidateMoves(answers, deferred=0)  # shared: a list without deferred entries is never changed
             return CandidateMoves([], deferred=0)
         return CandidateMoves([action for s in window.waiting() for action in _claim_answers(s)], deferred=0)
@@ -146,7 +148,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
 
 
 # Actions are immutable, so the simple ones are made once and shared: (seat, verb, card, meld, end) -> action.
-_SIMPLE: dict[tuple[int, Verb, Card | None, int | None, str | None], Action] = {}
+_SIMPLE: dict[tuple[int, Verb, Card | None, int | None, str | None], Action] = memo_table("simple actions", 200_000)
 
 
 def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | None = None,
@@ -155,14 +157,12 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
     key = (seat, verb, card, meld, end)
     action = _SIMPLE.get(key)
     if action is None:
-        if len(_SIMPLE) > 200_000:
-            _SIMPLE.clear()
-        action = _SIMPLE[key] = Action(seat, verb, card=card, meld=meld, end=end)
+        action = put(_SIMPLE, key, Action(seat, verb, card=card, meld=meld, end=end))
     return action
 
 
 # seat -> its answers to a claim window (the entries of every such list of candidate moves).
-_CLAIM_ANSWERS: dict[int, list[Action | Deferred]] = {}
+_CLAIM_ANSWERS: dict[int, list[Action | Deferred]] = memo_table("claim answers of a seat", 64)
 
 
 def _claim_answers(seat: int) -> tuple[Action, Action]:
@@ -183,14 +183,14 @@ def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
         taken = None
     actions = _DISCARDS.get(seat)
     if actions is None:
-        actions = _DISCARDS[seat] = tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT))
+        actions = put(_DISCARDS, seat, tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT)))
     if taken is None:
         return [actions[card] for card in held]
     return [actions[card] for card in held if card != taken]
 
 
 # seat -> its discard of each card kind (shared with simple_action).
-_DISCARDS: dict[int, tuple[Action, ...]] = {}
+_DISCARDS: dict[int, tuple[Action, ...]] = memo_table("discards of a seat", 64)
 
 
 def _applies(game: GameState, action: Action) -> bool:

@@ -28,6 +28,7 @@ from rummy.engine.deadlock import Spare, SpareBuilds
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
 from rummy.engine.meld_offers import split_points, swap_options, valid_meld
 from rummy.engine.melds import MeldSpec, TableMeld
+from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildPolicy
 from rummy.engine.variants import Variant
 
@@ -39,7 +40,7 @@ _MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, 
 
 
 # id of a meld -> (the meld, the variant, what it adds to its table's lists under that variant).
-_MELD_OFFERS: dict[int, tuple[TableMeld, Variant, _MeldOffers]] = {}
+_MELD_OFFERS: dict[int, tuple[TableMeld, Variant, _MeldOffers]] = memo_table("offers of a meld", 100_000)
 
 
 def _meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
@@ -47,11 +48,7 @@ def _meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
     hit = _MELD_OFFERS.get(id(meld))
     if hit is not None and hit[0] is meld and hit[1] is variant:
         return hit[2]
-    offers = _work_out_meld_offers(meld, variant)
-    if len(_MELD_OFFERS) > 100_000:
-        _MELD_OFFERS.clear()
-    _MELD_OFFERS[id(meld)] = (meld, variant, offers)
-    return offers
+    return put(_MELD_OFFERS, id(meld), (meld, variant, _work_out_meld_offers(meld, variant)))[2]
 
 
 def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
@@ -140,7 +137,7 @@ def _new_build(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card
 
 
 # id of a spare -> (the spare, the variant, the meld it leaves behind and whether that is valid).
-_RESTS: dict[int, tuple[Spare, Variant, tuple[MeldSpec, bool]]] = {}
+_RESTS: dict[int, tuple[Spare, Variant, tuple[MeldSpec, bool]]] = memo_table("rest of a spare", 100_000)
 
 
 def _rest(spare: Spare, variant: Variant) -> tuple[MeldSpec, bool]:
@@ -154,15 +151,12 @@ def _rest(spare: Spare, variant: Variant) -> tuple[MeldSpec, bool]:
     # A set spares a card only while what it leaves has cards enough, a natural and no more wilds than the
     # policy allows (deadlock.spare_cards), so that is valid; unless wild twos count as naturals there.
     valid = (meld.kind == "set" and bool(meld.rank) and not variant.twos_natural_in_place) or valid_meld(spec, variant)
-    rest = (spec, valid)
-    if len(_RESTS) > 100_000:
-        _RESTS.clear()
-    _RESTS[id(spare)] = (spare, variant, rest)
-    return rest
+    return put(_RESTS, id(spare), (spare, variant, (spec, valid)))[2]
 
 
 # (ids of the table's melds, id of the variant) -> (the melds, the offers).
-_OFFERS: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], TableOffers]] = {}
+_OFFERS: dict[tuple[tuple[int, ...], int], tuple[tuple[TableMeld, ...], TableOffers]] = memo_table(
+    "offers of a table", 4096)
 
 
 def table_offers(table: list[TableMeld], variant: Variant) -> TableOffers:
@@ -172,8 +166,4 @@ def table_offers(table: list[TableMeld], variant: Variant) -> TableOffers:
     if hit is not None and hit[1].variant is variant:
         return hit[1]
     melds = tuple(table)
-    offers = TableOffers(melds, variant)
-    if len(_OFFERS) > 4096:
-        _OFFERS.clear()
-    _OFFERS[key] = (melds, offers)
-    return offers
+    return put(_OFFERS, key, (melds, TableOffers(melds, variant)))[1]

@@ -15,6 +15,7 @@ from rummy.engine.actions import Action
 from rummy.engine.cards import Card, card_name, card_names, from_counts
 from rummy.engine.errors import UsageError
 from rummy.engine.melds import TableMeld, meld_json, meld_view_json
+from rummy.engine.memo import memo_table, put
 from rummy.engine.moves import legal_actions, seats_to_act
 from rummy.engine.state import GameState
 from rummy.engine.table_facts import table_facts
@@ -105,7 +106,7 @@ class PlayerView:
 
 # A hand's count vector (as bytes) -> its cards: views are asked for again and again between two moves of a
 # seat (every claim window), so the tuple is made once per hand.
-_HANDS: dict[bytes, tuple[Card, ...]] = {}
+_HANDS: dict[bytes, tuple[Card, ...]] = memo_table("cards of a hand", 20_000)
 
 
 def cards_held(counts: list[int]) -> tuple[Card, ...]:
@@ -113,9 +114,7 @@ def cards_held(counts: list[int]) -> tuple[Card, ...]:
     key = bytes(counts)
     cards = _HANDS.get(key)
     if cards is None:
-        if len(_HANDS) > 20_000:
-            _HANDS.clear()
-        cards = _HANDS[key] = tuple(from_counts(counts))
+        cards = put(_HANDS, key, tuple(from_counts(counts)))
     return cards
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import separate_melds_error, table_meld
+from rummy.engine.memo import per_object
 from rummy.engine.solver.assemble import build_lay_down
 from rummy.engine.solver.planned import PlannedMeld
 from rummy.engine.solver.search import LayDownSearch
@@ -107,16 +108,13 @@ def _lay_downs_with_natural_twos(hand: Sequence[int], contract: Sequence[Slot], 
                 return
 
 
+@per_object("stand-in variants")
 def _stand_in(variant: Variant) -> Variant:
     """The rules a split of the twos is searched under: twos natural, jokers wild (cached)."""
-
-    def make() -> Variant:
-        natural = twos_as_naturals(variant)
-        joker_points = variant.points(JOKER) if variant.is_wild(JOKER) else variant.points(make_card(2, 0))
-        return dataclasses.replace(natural, wild_ranks=natural.wild_ranks | {JOKER_RANK},
-                                   card_points=(joker_points,) + natural.card_points[1:])
-
-    return _derived(_STAND_INS, variant, make)
+    natural = twos_as_naturals(variant)
+    joker_points = variant.points(JOKER) if variant.is_wild(JOKER) else variant.points(make_card(2, 0))
+    return dataclasses.replace(natural, wild_ranks=natural.wild_ranks | {JOKER_RANK},
+                               card_points=(joker_points,) + natural.card_points[1:])
 
 
 def _with_real_wilds(lay_down: tuple[PlannedMeld, ...], wilds: list[Card], variant: Variant
@@ -149,26 +147,12 @@ def _accepted(lay_down: Sequence[PlannedMeld], contract: Sequence[Slot], variant
     return separate_melds_error(melds, variant) is None
 
 
-_TWOS_AS_NATURALS: dict[int, tuple[Variant, Variant]] = {}
-_STAND_INS: dict[int, tuple[Variant, Variant]] = {}
-
-
+@per_object("variants with natural twos")
 def twos_as_naturals(variant: Variant) -> Variant:
     """``variant`` with its twos natural cards (cached): what a lay-down whose every two stands in its own
     place (a set of twos, a run at the two of its suit) is checked against under ``twos_natural_in_place``.
     """
-    return _derived(_TWOS_AS_NATURALS, variant, lambda: dataclasses.replace(
-        variant, wild_ranks=variant.wild_ranks - {2}, twos_natural_in_place=False))
-
-
-def _derived(cache: dict[int, tuple[Variant, Variant]], variant: Variant, make: Callable[[], Variant]) -> Variant:
-    """``make()``, a variant derived from ``variant``, kept in ``cache`` (by identity, at most 257 entries)."""
-    hit = cache.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        if len(cache) > 256:
-            cache.clear()
-        hit = cache[id(variant)] = (variant, make())
-    return hit[1]
+    return dataclasses.replace(variant, wild_ranks=variant.wild_ranks - {2}, twos_natural_in_place=False)
 
 
 def _left_in_hand(hand: Sequence[int], melds: Sequence[PlannedMeld], variant: Variant) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 
 from rummy.engine.cards import CARD_COUNT
 from rummy.engine.errors import UsageError
+from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import WildPolicy
 from rummy.engine.variants import GROUP, RUN, Slot, Variant
 
@@ -47,7 +48,7 @@ class VariantRules:
         "variant", "wild", "points", "wild_cards", "rank_points", "lo", "hi", "run_min", "group_min",
         "policy", "all_wild", "trio_min", "pair_wilds", "exact", "same_rank", "adjacent", "card_at",
         "run_capable_memo", "run_points_memo", "dead_ranks_memo", "best_run_memo", "wild_range_memo", "plans",
-        "plans_by_id", "windows_memo", "value_sums_memo",
+        "plans_by_id", "windows_memo", "value_sums_memo", "__weakref__",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -71,15 +72,22 @@ class VariantRules:
         self.adjacent = variant.allow_adjacent_runs
         # card_at[suit][value] for run values 1…14 (value 14 is the ace again).
         self.card_at = tuple(tuple(s * 13 + (v - 1) % 13 for v in range(15)) for s in range(4))
-        self.run_capable_memo: dict[tuple[int, int, int], int] = {}
-        self.windows_memo: dict[int, tuple[int, ...]] = {}
+        # The memo tables of these rules (bounded; they go with the rules).
+        self.run_capable_memo: dict[tuple[int, int, int], int] = memo_table(
+            "solver: run-capable cards", 200_000, owner=self)
+        self.windows_memo: dict[int, tuple[int, ...]] = {}  # (one entry per run length)
         self.value_sums_memo: dict[int, tuple[list[int], list[int]]] = {}  # (at most 8192 masks)
-        self.run_points_memo: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = {}
-        self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = {}
-        self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = {}
-        self.plans: dict[tuple[Slot, ...], ContractPlan] = {}
-        self.plans_by_id: dict[int, tuple[tuple[Slot, ...], ContractPlan]] = {}
+        self.run_points_memo: dict[tuple[int, int], tuple[int, ...]] = memo_table(
+            "solver: run points", 200_000, owner=self)
+        self.dead_ranks_memo: dict[tuple[int, int, int, int], int] = memo_table(
+            "solver: dead ranks", 200_000, owner=self)
+        self.best_run_memo: dict[tuple[int, int, int], tuple[int, int, int, int] | None] = memo_table(
+            "solver: best run", 200_000, owner=self)
+        self.wild_range_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int] | None] = memo_table(
+            "solver: wild range", 200_000, owner=self)
+        self.plans: dict[tuple[Slot, ...], ContractPlan] = {}  # (one entry per contract asked for)
+        self.plans_by_id: dict[int, tuple[tuple[Slot, ...], ContractPlan]] = memo_table(
+            "solver: plans by id", 256, owner=self)
 
     def max_wilds(self, naturals: int) -> int:
         """Most wilds a meld with ``naturals`` natural cards may hold under the wild policy."""
@@ -113,10 +121,7 @@ class VariantRules:
             present = window & mask
             if present and present.bit_count() >= least:
                 capable |= present
-        if len(self.run_capable_memo) > 200_000:
-            self.run_capable_memo.clear()
-        self.run_capable_memo[key] = capable
-        return capable
+        return put(self.run_capable_memo, key, capable)
 
     def dead_ranks(self, mask: int, loose: int, wcap: int, lmin: int) -> int:
         """Ranks (bits of ``loose``, a part of ``mask``) of naturals of one suit that no ``lmin``-window can
@@ -135,10 +140,7 @@ class VariantRules:
             if not dying:
                 break
             gone |= dying
-        if len(self.dead_ranks_memo) > 200_000:
-            self.dead_ranks_memo.clear()
-        self.dead_ranks_memo[key] = gone
-        return gone
+        return put(self.dead_ranks_memo, key, gone)
 
     def run_points(self, mask: int, wilds: int) -> tuple[int, ...]:
         """Per low value a (index 0…15): the most points of naturals a run starting at ``a`` or higher can hold,
@@ -171,11 +173,7 @@ class VariantRules:
             if best_from[a] > best:
                 best = best_from[a]
             best_from[a] = best
-        result = tuple(best_from)
-        if len(self.run_points_memo) > 200_000:
-            self.run_points_memo.clear()
-        self.run_points_memo[key] = result
-        return result
+        return put(self.run_points_memo, key, tuple(best_from))
 
     def _value_sums(self, mask: int) -> tuple[list[int], list[int]]:
         """Per run value v (0…15): the points of the values below v that ``mask`` holds; and the values from ``lo``
@@ -244,10 +242,7 @@ class VariantRules:
                 total -= value_points[a]
             else:
                 gaps -= 1
-        if len(self.best_run_memo) > 200_000:
-            self.best_run_memo.clear()
-        self.best_run_memo[key] = best
-        return best
+        return put(self.best_run_memo, key, best)
 
     def _best_run_from(self, a: int, value_points: list[int], wilds: int, lmin: int,
                        best: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
@@ -298,8 +293,7 @@ class VariantRules:
                 best_lo = min(best_lo, bounds[0])
                 best_hi = max(best_hi, bounds[1])
         result = None if best_hi < 0 else (best_lo, best_hi)
-        self.wild_range_memo[key] = result
-        return result
+        return put(self.wild_range_memo, key, result)
 
     def plan(self, contract: Sequence[Slot]) -> ContractPlan:
         """The (cached) analysis of ``contract`` under these rules."""
@@ -311,9 +305,7 @@ class VariantRules:
         if found is None:
             found = self.plans[key] = ContractPlan(self, key)
         if isinstance(contract, tuple):
-            if len(self.plans_by_id) > 256:
-                self.plans_by_id.clear()
-            self.plans_by_id[id(contract)] = (contract, found)
+            put(self.plans_by_id, id(contract), (contract, found))
         return found
 
 
@@ -409,17 +401,10 @@ def _last_block_start(same: Sequence[bool]) -> int:
     return max(last, 0)
 
 
-_RULES_CACHE: dict[int, VariantRules] = {}
-
-
+@per_object("solver tables of a variant")
 def rules_for(variant: Variant) -> VariantRules:
     """The (cached) :class:`VariantRules` of ``variant``."""
-    rules = _RULES_CACHE.get(id(variant))
-    if rules is None or rules.variant is not variant:
-        if len(_RULES_CACHE) > 256:
-            _RULES_CACHE.clear()
-        rules = _RULES_CACHE[id(variant)] = VariantRules(variant)
-    return rules
+    return VariantRules(variant)
 
 
 def remove_dead_naturals(rules: VariantRules, plan: ContractPlan, nat: list[int], masks: list[int],
