@@ -33,6 +33,7 @@ export function renderSeats(container, table, view, opts = {}) {
   const seats = table?.seats || [];
   const n = view?.players?.length || seats.length;
   container.classList.toggle("many", n > 4);
+  container.dataset.seats = String(n); // the phone's seat strip: one row up to four seats
   for (let seat = 0; seat < n; seat++) {
     const info = seats[seat] || {};
     const mine = view && view.seat === seat;

@@ -14,6 +14,10 @@ import { beepClaim, beepYourTurn, toggleMute } from "./sound.js";
 import { dropToast, el, fill, keyed, plural, toast } from "./ui.js";
 import { renderRoundInfo, renderTurnInfo } from "./status.js";
 import * as moves from "./play.js";
+import * as motion from "./motion.js";
+
+/** A tool's word, read by screen readers everywhere and shown beside its symbol where there is room. */
+const toolWord = (word) => el("span", { class: "tool-word" }, " ", word);
 
 export async function showTable(main, tableId, session) {
   const page = new TablePage(main, tableId, session);
@@ -58,20 +62,26 @@ class TablePage {
         el("div", { class: "timer", id: "turn-timer", "aria-live": "off" }),
         el("div", { class: "tools" },
           el("button", { type: "button", id: "four-color", class: "tool", "aria-pressed": String(prefs.fourColor),
-            title: "Four-colour deck", onclick: (e) => this.toggleFourColor(e.currentTarget) }, "♣♦ 4-colour"),
+            title: "Four-colour deck", onclick: (e) => this.toggleFourColor(e.currentTarget) }, "♣♦", toolWord("4-colour")),
           el("button", { type: "button", id: "mute", class: "tool", "aria-pressed": String(prefs.muted),
-            title: "Mute the your-turn sound", onclick: (e) => this.toggleMute(e.currentTarget) }, "♪ Mute"),
+            title: "Mute the your-turn sound", onclick: (e) => this.toggleMute(e.currentTarget) }, "♪", toolWord("Mute")),
           el("button", { type: "button", id: "help-button", class: "tool", title: "How to play at this table",
-            onclick: () => this.showHelp() }, "? How to play"),
+            onclick: () => this.showHelp() }, "?", toolWord("How to play")),
           el("a", { class: "tool", href: api.recordUrl(this.tableId), download: "", id: "record-link" }, "⤓ record"),
           el("a", { class: "tool", href: `/replay/${encodeURIComponent(this.tableId)}`, id: "replay-link" }, "▶ replay"),
-          el("a", { class: "tool", href: "/" }, "lobby"))),
+          el("button", { type: "button", id: "side-button", class: "tool side-toggle", "aria-expanded": "false",
+            "aria-controls": "side", title: "Scores and moves", onclick: (e) => this.toggleSide(e.currentTarget) },
+          "☰", toolWord("Scores")),
+          el("a", { class: "tool", href: "/", title: "Back to the lobby" }, "⌂", toolWord("lobby")))),
       el("section", { class: "waiting panel", id: "waiting", hidden: true }),
       el("section", { class: "play-area", id: "play-area" },
         el("ul", { class: "seats", id: "seats", "aria-label": "Players" }),
         el("section", { class: "board-center" },
           el("div", { class: "piles", id: "piles" }),
           el("section", { class: "melds", id: "melds", "aria-label": "Melds on the table" })),
+        // prompts (a claim window, hints, errors) sit between the table and the hand: they never cover either
+        el("div", { class: "dock", id: "dock" },
+          el("div", { class: "claim-banner", id: "claim", hidden: true, role: "region", "aria-label": "Buy the discard" })),
         el("section", { class: "me", id: "me", "aria-label": "Your hand" },
           el("div", { class: "hand-head" },
             el("h2", {}, el("span", { class: "hand-title" }, "Your hand"), " ", el("span", { id: "hand-count", class: "muted" })),
@@ -86,12 +96,13 @@ class TablePage {
           el("div", { class: "action-bar", id: "actions" }),
           el("div", { id: "hand" }),
           el("div", { class: "builder panel", id: "builder", hidden: true }))),
-      el("aside", { class: "side" },
+      el("aside", { class: "side", id: "side" },
         el("details", { class: "panel", open: true }, el("summary", {}, "Scores"), el("div", { id: "sheet" })),
         el("details", { class: "panel", open: true }, el("summary", {}, "Moves"), el("ol", { id: "log", class: "log" }))),
-      el("div", { class: "claim-banner", id: "claim", hidden: true, role: "region", "aria-label": "Buy the discard" }),
       el("div", { id: "summary" }));
     this.main.replaceChildren(this.root);
+    const toastBox = document.getElementById("toast");
+    if (toastBox) q("#dock").append(toastBox); // messages take their place in the dock, not over the cards
     this.els = {
       roundInfo: q("#round-info"), turnInfo: q("#turn-info"), timer: q("#turn-timer"), waiting: q("#waiting"),
       playArea: q("#play-area"), seats: q("#seats"), piles: q("#piles"), melds: q("#melds"), actions: q("#actions"),
@@ -124,6 +135,21 @@ class TablePage {
     });
     this.ticker = setInterval(() => this.tick(), 250);
     this.markSort();
+    const fit = () => this.fit();
+    window.addEventListener("resize", fit);
+    const sizes = new ResizeObserver(fit);
+    sizes.observe(this.root.querySelector(".status-bar"));
+    const topbar = document.querySelector(".topbar");
+    if (topbar) sizes.observe(topbar);
+  }
+
+  /** The play area fills the screen below the status bar (the board between shrinks or scrolls): the
+   * hand, the builder and the prompts stay in view without the page scrolling. */
+  fit() {
+    const area = this.els.playArea;
+    if (!area || area.hidden) return;
+    const top = Math.ceil(area.getBoundingClientRect().top + window.scrollY);
+    this.root.style.setProperty("--play-top", `${top}px`);
   }
 
   // -- server messages --------------------------------------------------------------------
@@ -131,6 +157,8 @@ class TablePage {
   /** The table does not exist (a mistyped invite code): say so; the socket never reconnects. */
   gone() {
     clearInterval(this.ticker);
+    const toastBox = document.getElementById("toast");
+    if (toastBox) document.body.append(toastBox);
     showMissingTable(this.main, this.tableId);
   }
 
@@ -141,6 +169,7 @@ class TablePage {
   }
 
   onState(msg) {
+    const before = msg.history ? null : motion.snapshot(this.root, this.view);
     if (!this.helpAsked) { // the table exists: fetch how to play it (the help panel, the tooltips)
       this.helpAsked = true;
       api.help(this.tableId).then((help) => {
@@ -169,6 +198,7 @@ class TablePage {
       this.marked.clear();
     }
     this.render();
+    motion.play(this.root, before, this.view);
     this.cues();
   }
 
@@ -228,6 +258,11 @@ class TablePage {
     this.root.querySelector("#record-link").hidden = status !== "finished"; // a record only once the game is over
     this.root.querySelector("#replay-link").hidden = status !== "finished";
     this.els.playArea.hidden = waiting;
+    if (this.root.classList.contains("playing") === waiting) {
+      this.root.classList.toggle("playing", !waiting);
+      if (!waiting) window.scrollTo(0, 0); // the game fills the screen from its top (the lobby may have scrolled)
+      this.fit();
+    }
     this.root.classList.toggle("my-turn", this.isMyTurn());
     if (waiting) {
       const seated = this.mySeat() !== null;
@@ -481,6 +516,12 @@ class TablePage {
     prefs.fourColor = !prefs.fourColor;
     savePrefs();
     button.setAttribute("aria-pressed", String(prefs.fourColor));
+  }
+
+  /** On a narrow screen the scores and the moves open over the table, out of the way of the game. */
+  toggleSide(button) {
+    const open = this.root.classList.toggle("side-open");
+    button.setAttribute("aria-expanded", String(open));
   }
 
   toggleMute(button) {
