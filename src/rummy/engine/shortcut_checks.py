@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 from rummy.engine import rules
 from rummy.engine.actions import Action, Verb
+from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, card_names
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.meld_offers import accepted_layoffs, split_points
@@ -63,11 +64,11 @@ def disagree(game: GameState, shortcut: str, reference: str, what: str, seat: in
     return AssertionError(f"shortcut {shortcut} disagrees with {reference}: {what} {describe(game, seat)}")
 
 
-def check_listing(game: GameState, moves: Sequence[Action]) -> None:
+def check_listing(game: GameState, moves: CandidateMoves) -> None:
     """Run the references beside ``moves``, the listing of the active player in the play phase of ``game`` (the
     phase every shortcut belongs to; see the module docstring); raise :class:`AssertionError` on a
-    disagreement."""
-    listed = list(moves)  # works out the deferred entries
+    disagreement.  The deferred entries are worked out on the side: the listing itself stays as it was."""
+    listed = [entry.make() if isinstance(entry, Deferred) else entry for entry in moves.entries()]
     for action in listed:
         try:
             rules.check(game, action)
