@@ -9,6 +9,7 @@ list naming the card a player let go.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -125,4 +126,32 @@ def test_the_lobbys_how_to_play_button_stays_on_one_line(server: str, browser: A
     for variant in [o for o in page.eval_on_selector_all("#variant option", "os => os.map(o => o.value)")]:
         page.select_option("#variant", variant)
         assert page.evaluate(ONE_LINE, "#lobby-help") == 1, f"'How to play' wraps beside the {variant} blurb"
+    assert not problems, problems
+
+
+NOTICE = "While you were away the computer played for you: 12 turns, in rounds 2–5."
+
+
+def test_a_player_who_comes_back_sees_what_the_computer_played_for_them(server: str, browser: Any) -> None:
+    """The server's ``notice`` (tests/server/test_table_second_pass.py pins when it is sent) is shown to the
+    person: here the first state of the table page's socket is given one on its way to the page."""
+    page, problems = new_page(browser)
+
+    def add_notice(route: Any) -> None:
+        upstream = route.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state" and data.get("history"):
+                data["notice"] = NOTICE
+            route.send(json.dumps(data))
+
+        upstream.on_message(to_page)
+        route.on_message(upstream.send)
+
+    page.route_web_socket("**/ws/tables/**", add_notice)
+    enter_lobby(page, server)
+    page.click("#create-table")
+    page.wait_for_url("**/table/**", wait_until="commit")
+    page.wait_for_function("text => document.querySelector('#toast.show')?.textContent === text", arg=NOTICE)
     assert not problems, problems

@@ -242,6 +242,19 @@ def move_in_words(move: str) -> str:
     return words.get(verb, move)
 
 
+def stood_in_words(turns: int, rounds: Sequence[int]) -> str:
+    """What the computer did for a person while they were away, told when they come back.
+
+    >>> stood_in_words(23, [2, 3, 4, 5])
+    'While you were away the computer played for you: 23 turns, in rounds 2–5.'
+    >>> stood_in_words(1, [6])
+    'While you were away the computer played for you: 1 turn, in round 6.'
+    """
+    first, last = min(rounds), max(rounds)
+    where = f"round {first}" if first == last else f"rounds {first}–{last}"
+    return f"While you were away the computer played for you: {turns} turn{'' if turns == 1 else 's'}, in {where}."
+
+
 def sentence_case(words: str) -> str:
     """``words`` with its first letter raised (``str.capitalize`` would lower the rest: "a♣" for the A♣)."""
     return words[:1].upper() + words[1:]

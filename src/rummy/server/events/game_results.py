@@ -4,7 +4,8 @@ For every game of a table that ended, :func:`finished_games` replays its events 
 gives one :class:`GameResult`: each seat's final score (the number the variant ranks by: penalty
 points, points collected, or books won), whether it won, how many rounds it went out, and how many buys
 it made (claims of the discard it won, and in purchase-card games the cards it bought with its purchase
-card; ``None`` in a game without buying).  A game still being played gives nothing.
+card; ``None`` in a game without buying), and how many of its moves the computer made for a person who
+had dropped out or whose turn timer ran out (the log's ``by``).  A game still being played gives nothing.
 
 >>> from rummy.engine import new_game
 >>> from rummy.search.playout import random_game
@@ -37,6 +38,13 @@ class SeatResult:
     won: bool
     rounds_out: int
     buys: int | None
+    moves: int = 0  # the seat's actions in the game
+    computer_moves: int = 0  # of them, made by the computer for a person (``by``: ``takeover`` or ``timer``)
+
+    @property
+    def by_computer(self) -> bool:
+        """The computer made most of the seat's moves: the game is not the person's own (docs/history.md)."""
+        return self.computer_moves * 2 > self.moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +68,10 @@ def has_buys(variant: Variant) -> bool:
     return variant.claim_mode is not ClaimMode.NONE or variant.uses_purchase_cards
 
 
-def result_of(game: Game, number: int, end_seq: int = 0) -> GameResult:
-    """The result of the finished ``game`` (game ``number`` of its table)."""
+def result_of(game: Game, number: int, end_seq: int = 0, moves: Counter[int] | None = None,
+              computer_moves: Counter[int] | None = None) -> GameResult:
+    """The result of the finished ``game`` (game ``number`` of its table); ``moves`` and ``computer_moves``
+    count each seat's actions and those the computer made for it."""
     if not game.game_over:
         raise ValueError("the game is not over")
     rule = scoring_rule(game.variant)
@@ -77,28 +87,56 @@ def result_of(game: Game, number: int, end_seq: int = 0) -> GameResult:
             won=seat in winners,
             rounds_out=sum(1 for r in game.results if r.went_out == seat),
             buys=sum(r.claims[seat] for r in game.results if r.claims) + purchases[seat] if buying else None,
+            moves=(moves or Counter())[seat],
+            computer_moves=(computer_moves or Counter())[seat],
         )
         for seat in range(game.n)
     )
     return GameResult(number, game.variant.id, rule.higher_is_better, len(game.results), seats, end_seq)
 
 
+#: Who made an action for a person who did not (``by`` of an ``action`` event): the computer, after
+#: they dropped out or when their turn timer ran out.
+COMPUTER_FOR_PERSON = frozenset({"takeover", "timer"})
+
+
+@dataclass(slots=True)
+class _Moves:
+    """Each seat's actions in the game being replayed, and those the computer made for it."""
+
+    all: Counter[int]
+    computer: Counter[int]
+
+
+def _ended_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]
+                 ) -> Iterator[tuple[Game, int, int, _Moves]]:
+    moves = _Moves(Counter(), Counter())
+    for seq, kind, payload, position in follow_log(rules, events):
+        game, start = position.game, position.start
+        if kind == "start":
+            moves = _Moves(Counter(), Counter())
+        if kind == "action" and game is not None and start is not None:
+            action = parse_action(payload["action"], game.n)
+            game.apply(action)
+            moves.all[action.seat] += 1
+            if payload.get("by") in COMPUTER_FOR_PERSON:
+                moves.computer[action.seat] += 1
+            if game.game_over:
+                yield game, int(start["game"]), seq, moves
+
+
 def ended_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]
                 ) -> Iterator[tuple[Game, int, int]]:
     """Replay a table's event log and give every game in it that ended, in order: the game, its number at
     the table and the ``seq`` of the event that ended it."""
-    for seq, kind, payload, position in follow_log(rules, events):
-        game, start = position.game, position.start
-        if kind == "action" and game is not None and start is not None:
-            game.apply(parse_action(payload["action"], game.n))
-            if game.game_over:
-                yield game, int(start["game"]), seq
+    for game, number, seq, _ in _ended_games(rules, events):
+        yield game, number, seq
 
 
 def finished_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]) -> Iterator[GameResult]:
     """The result of every game of a table's event log that ended, in order."""
-    for game, number, end_seq in ended_games(rules, events):
-        yield result_of(game, number, end_seq)
+    for game, number, end_seq, moves in _ended_games(rules, events):
+        yield result_of(game, number, end_seq, moves.all, moves.computer)
 
 
 def game_of_log(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]], number: int) -> Game | None:

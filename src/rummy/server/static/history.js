@@ -22,7 +22,7 @@ function variantStats(row) {
   const figures = [
     ["Games played", row.games],
     ["Games won", row.won],
-    ["Average final score", row.average_score],
+    ["Average final score", number(row.average_score)],
     ["Rounds gone out", row.rounds_out],
     ["Buys made", number(row.buys)],
   ];
@@ -30,8 +30,10 @@ function variantStats(row) {
     el("h3", { id: `stats-${row.variant}` }, row.variant_name),
     el("p", { class: "muted score-meaning" }, `Score: ${row.score_meaning}`),
     el("dl", { class: "figures" }, figures.flatMap(([label, value]) => [el("dt", {}, label), el("dd", {}, String(value))])),
-    el("p", { class: "best" }, "Best game: ", el("strong", {}, String(best.score)), " on ", when(best.finished_at), " · ",
-      el("a", { href: best.replay_url }, "watch the replay")));
+    best ? el("p", { class: "best" }, "Best game: ", el("strong", {}, String(best.score)), " on ", when(best.finished_at), " · ",
+      el("a", { href: best.replay_url }, "watch the replay")) : null,
+    row.computer_games ? el("p", { class: "muted computer-games" }, `Not counted: ${plural(row.computer_games, "game")} `,
+      "the computer mostly played for you while you were away.") : null);
 }
 
 function playersTable(game) {
@@ -43,13 +45,15 @@ function playersTable(game) {
       el("th", { scope: "col" }, "Went out"), buys ? el("th", { scope: "col" }, "Buys") : null)),
     el("tbody", {}, game.players.map((p) => el("tr", { class: (p.won ? "won" : "") + (p.you ? " you" : "") },
       el("th", { scope: "row" }, p.name, p.you ? el("span", { class: "tag" }, "you") : null,
-        p.won ? el("span", { class: "tag winner" }, "winner") : null),
+        p.won ? el("span", { class: "tag winner" }, "winner") : null,
+        p.by_computer ? el("span", { class: "tag computer" }, "played by the computer") : null),
       el("td", {}, String(p.score)), el("td", {}, String(p.rounds_out)), buys ? el("td", {}, number(p.buys)) : null))));
 }
 
 function gameItem(game) {
   const me = game.players.find((p) => p.you);
-  const outcome = me && me.won ? "You won" : game.winners.length ? `Won by ${game.winners.join(" and ")}` : "Nobody won";
+  const outcome = me && me.won ? (me.by_computer ? "The computer won it for you" : "You won")
+    : game.winners.length ? `Won by ${game.winners.join(" and ")}` : "Nobody won";
   const rules = game.house_rules.length
     ? el("ul", { class: "house-rule-list" }, game.house_rules.map((r) => el("li", {}, `${r.label}: ${r.value}`)))
     : el("p", { class: "muted" }, "The variant's own rules");
@@ -57,6 +61,8 @@ function gameItem(game) {
     el("article", { "aria-labelledby": `game-${game.table_id}-${game.game}` },
       el("h3", { id: `game-${game.table_id}-${game.game}` }, game.variant_name, " · ", when(game.finished_at)),
       el("p", { class: "outcome" }, el("strong", {}, outcome), ` · ${plural(game.rounds, "round")}`),
+      me?.by_computer ? el("p", { class: "muted computer-played" },
+        "The computer played most of this game for you while you were away: it is not in your statistics.") : null,
       playersTable(game),
       el("details", { class: "rules-used" }, el("summary", {}, `House rules (${game.house_rules.length})`), rules),
       el("p", {}, el("a", { class: "button replay-link", href: game.replay_url }, "Watch the replay"))));

@@ -200,6 +200,7 @@ class TablePage {
     this.render();
     motion.play(this.root, before, this.view);
     this.cues();
+    if (msg.notice) toast(msg.notice, "info", 12000); // the server's words, e.g. what the computer played for you
   }
 
   onError(msg) {

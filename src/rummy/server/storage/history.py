@@ -169,7 +169,8 @@ class History:
                     {"table_id": table.table_id, "game": r.game, "seat": s.seat, "name": s.name,
                      "player_id": seats[s.seat].player_id if s.seat in seats else None,
                      "kind": seats[s.seat].kind if s.seat in seats else "human",
-                     "score": s.score, "won": s.won, "rounds_out": s.rounds_out, "buys": s.buys}
+                     "score": s.score, "won": s.won, "rounds_out": s.rounds_out, "buys": s.buys,
+                     "moves": s.moves, "computer_moves": s.computer_moves}
                     for r, _ in new for s in r.seats])
             connection.execute(delete(HISTORY_SCANS).where(HISTORY_SCANS.c.table_id == table.table_id))
             connection.execute(insert(HISTORY_SCANS).values(
@@ -214,7 +215,8 @@ class History:
         query = (
             select(FINISHED_GAMES.c.table_id, FINISHED_GAMES.c.game, FINISHED_GAMES.c.variant,
                    FINISHED_GAMES.c.higher_is_better, FINISHED_GAMES.c.finished_at, FINISHED_GAME_SEATS.c.score,
-                   FINISHED_GAME_SEATS.c.won, FINISHED_GAME_SEATS.c.rounds_out, FINISHED_GAME_SEATS.c.buys)
+                   FINISHED_GAME_SEATS.c.won, FINISHED_GAME_SEATS.c.rounds_out, FINISHED_GAME_SEATS.c.buys,
+                   FINISHED_GAME_SEATS.c.moves, FINISHED_GAME_SEATS.c.computer_moves)
             .join(FINISHED_GAME_SEATS, (FINISHED_GAME_SEATS.c.table_id == FINISHED_GAMES.c.table_id)
                   & (FINISHED_GAME_SEATS.c.game == FINISHED_GAMES.c.game))
             .where(FINISHED_GAME_SEATS.c.player_id == player_id)
@@ -225,17 +227,26 @@ class History:
         return {"variants": variant_stats(rows), "pending": pending}
 
 
+def by_computer(seat: Any) -> bool:
+    """The computer made most of the seat's moves for its person (who had dropped out, or whose turn timer
+    ran out): the game is marked so and left out of the person's statistics (docs/history.md)."""
+    moves, computer = seat.get("moves"), seat.get("computer_moves")
+    return bool(moves) and (computer or 0) * 2 > moves
+
+
 def variant_stats(rows: Iterable[Any]) -> list[dict[str, Any]]:
     """Aggregate a player's seat rows (oldest first) per variant; the best game is the best final score
-    in the variant's direction, the latest of equals."""
+    in the variant's direction, the latest of equals.  Games the computer mostly played for the player
+    count only as ``computer_games``: none of the figures, nor the best game, is theirs."""
     by_variant: dict[str, list[Any]] = defaultdict(list)
     for row in rows:
         by_variant[row["variant"]].append(row)
     stats = []
-    for variant, games in sorted(by_variant.items()):
+    for variant, rows_of_variant in sorted(by_variant.items()):
         name, meaning = variant_words(variant)
-        higher = bool(games[0]["higher_is_better"])
-        best = max(games, key=lambda g: (g["score"] if higher else -g["score"], g["finished_at"]))
+        higher = bool(rows_of_variant[0]["higher_is_better"])
+        games = [g for g in rows_of_variant if not by_computer(g)]
+        best = max(games, key=lambda g: (g["score"] if higher else -g["score"], g["finished_at"])) if games else None
         buys = [g["buys"] for g in games if g["buys"] is not None]
         stats.append({
             "variant": variant,
@@ -244,12 +255,13 @@ def variant_stats(rows: Iterable[Any]) -> list[dict[str, Any]]:
             "higher_is_better": higher,
             "games": len(games),
             "won": sum(1 for g in games if g["won"]),
-            "average_score": round(sum(g["score"] for g in games) / len(games), 2),
+            "average_score": round(sum(g["score"] for g in games) / len(games), 2) if games else None,
             "rounds_out": sum(g["rounds_out"] for g in games),
             "buys": sum(buys) if buys else None,
             "best_game": {"table_id": best["table_id"], "game": best["game"], "score": best["score"],
                           "finished_at": _iso(best["finished_at"]),
-                          "replay_url": replay_url(best["table_id"], best["game"])},
+                          "replay_url": replay_url(best["table_id"], best["game"])} if best is not None else None,
+            "computer_games": len(rows_of_variant) - len(games),
         })
     return stats
 
@@ -269,7 +281,7 @@ def _game_json(row: Any, seats: list[Any]) -> dict[str, Any]:
         "your_seat": row["seat"],
         "players": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"], "score": s["score"],
                      "won": bool(s["won"]), "rounds_out": s["rounds_out"], "buys": s["buys"],
-                     "you": s["seat"] == row["seat"]} for s in seats],
+                     "by_computer": by_computer(s), "you": s["seat"] == row["seat"]} for s in seats],
         "winners": [s["name"] for s in seats if s["won"]],
         "replay_url": replay_url(row["table_id"], row["game"]),
     }

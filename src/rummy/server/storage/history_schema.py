@@ -2,7 +2,8 @@
 
 ``finished_games`` holds one row per finished game (a table plays several when its host plays
 again), ``finished_game_seats`` one row per seat of it: who sat there, the final score, whether the
-seat won, the rounds it went out and the buys it made.  Both are computed from the event log
+seat won, the rounds it went out, the buys it made and how many of its moves the computer made for its
+person (migration ``0004``).  Both are computed from the event log
 (:mod:`rummy.server.storage.history`); ``history_scans`` says, per table, at which change of the table (its
 ``updated_at``, which moves whenever a game starts or ends) they were computed.  ``identity_codes``
 holds the one-time codes that carry a player's identity to another browser
@@ -42,6 +43,8 @@ FINISHED_GAME_SEATS = Table(
     Column("won", Boolean, nullable=False),
     Column("rounds_out", Integer, nullable=False),
     Column("buys", Integer, nullable=True),
+    Column("moves", Integer, nullable=True),  # migration 0004: the seat's actions in the game
+    Column("computer_moves", Integer, nullable=True),  # of them, made by the computer for its person
     ForeignKeyConstraint(["table_id", "game"], ["finished_games.table_id", "finished_games.game"],
                          ondelete="CASCADE"),
 )

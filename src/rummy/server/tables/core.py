@@ -82,6 +82,8 @@ class TableCore:
         self._window_serial = 0
         self._decision_seq = [0] * len(seats)
         self._decision_sig: list[object] = [None] * len(seats)
+        #: Per seat, the turns the computer played for its person since they left: (game, round, turn).
+        self.stood_in: list[set[tuple[int, int, int]]] = [set() for _ in seats]
 
     def post(self, item: Item) -> None:
         self._queue.put_nowait(item)
@@ -141,9 +143,12 @@ class TableCore:
         saved = game.snapshot()
         events: list[Event] = []
         sentences: list[str] = []
+        stood_in: list[tuple[int, tuple[int, int, int]]] = []
         try:
             for action, by in moves:
                 before = Before.of(game)
+                if by == "takeover" and action.seat == game.active and game.phase in (Phase.DRAW, Phase.PLAY):
+                    stood_in.append((action.seat, (self.game_number, game.round_number, game.turns_played)))
                 game.apply(action)
                 events.append(("action", {"action": str(action), "by": by}))
                 sentences.extend(describe_action(before, game, action))
@@ -157,6 +162,8 @@ class TableCore:
         except ProtocolError:
             game.restore(saved)
             raise
+        for seat, turn in stood_in:
+            self.stood_in[seat].add(turn)
         self._accept(sentences, ack)
 
     def _begin(self, game: Game, number: int) -> None:
@@ -209,10 +216,13 @@ class TableCore:
             if connection is not exclude:
                 connection.send_text(states.text(connection.seat))
 
-    def _send_state(self, connection: Connection, events: list[str], *, history: bool = False) -> None:
+    def _send_state(self, connection: Connection, events: list[str], *, history: bool = False,
+                    notice: str | None = None) -> None:
         message = state_message(self, connection.seat, self.summary(), events, self.clock.deadline())
         if history:
             message["history"] = True
+        if notice is not None:
+            message["notice"] = notice
         connection.send(message)
 
     # -- rebuilding from the event log ----------------------------------------------------------

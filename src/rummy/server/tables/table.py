@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from rummy.bots import decide, make_bot
 from rummy.engine import Action, ClaimWindow, Game, Phase, RecordSyntaxError, Verb, claim_name, parse_action
-from rummy.server.events.describe import card_text, describe_deal, hint_words
+from rummy.server.events.describe import card_text, describe_deal, hint_words, stood_in_words
 from rummy.server.events.fair_deal import deal_round
 from rummy.server.tables.bot_runner import BotRunner
 from rummy.server.tables.connections import Connection
@@ -474,6 +474,7 @@ class Table(TableCore):
     def _connect(self, connection: Connection) -> None:
         self.connections.add(connection)
         connection.seat = self._seat_of(connection.player_id)
+        notice = None
         if connection.seat is not None:
             seat = self.seats[connection.seat]
             seat.connections += 1
@@ -482,8 +483,12 @@ class Table(TableCore):
                     seat.takeover = False
                     self.recent.append(f"{seat.name} is back")
                     self._fresh.append(f"{seat.name} is back")
+                turns = self.stood_in[seat.index]
+                if turns:  # tell the person what the computer played for them while they were away
+                    notice = stood_in_words(len(turns), sorted({r for _, r, _ in turns}))
+                    turns.clear()
                 self._refresh(exclude=connection)
-        self._send_state(connection, list(self.recent), history=True)
+        self._send_state(connection, list(self.recent), history=True, notice=notice)
 
     def _disconnect(self, connection: Connection) -> None:
         self.connections.discard(connection)
