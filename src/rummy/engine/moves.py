@@ -225,7 +225,7 @@ def _layoff_keeps_turn_completable(game: GameState, action: Action, wild_takers:
     :func:`rummy.engine.rules.table.check_completable` tries): certainly so when a meld other than the one
     played on takes a wild the hand holds, since the others are unchanged, and two cards are left after it.
 
-    Reference: :func:`rummy.engine.rules.table.check_completable` (rules.md §2.10, §3.8 #15).
+    Reference: :func:`rummy.engine.rules.table.check_completable` (rules.md §2.10, §3.12 #15).
     """
     if not game.variant.stolen_joker_must_be_played:
         return game.sizes[game.active] > 2
