@@ -187,173 +187,192 @@ class LayDownSearch:
         if i == plan.n_runs:
             self._leaf(wr, rpts, rcnt, rgp, rgc)
             return
-        rules = self.rules
-        lm = plan.run_mins[i]
         if not plan.run_same[i]:
             ks = ka = kb = km = 0
-        frontier = i >= plan.run_last_block
         if i == plan.run_last_block:
             fpos = lost_pts = lost_cnt = 0
-        pool, hand, ends, groupable = self.pool, self.hand, self.ends, self.groupable
-        rank_cnt = self.rank_cnt
-        points = rules.points
+        cuts = _SlotCuts(self, i, wr, rpts) if self.greedy and self.best_pts < INF else _NO_CUTS
+        for s in range(ks, 4):
+            frontier = self._runs_of_suit(i, s, ka if s == ks else None, kb, km, fpos, lost_pts, lost_cnt, wr, rpts,
+                                          rcnt, rgp, rgc, cuts)
+            if frontier is None:
+                return
+            fpos, lost_pts, lost_cnt = frontier
+        if self.defer_wild_runs and wr >= plan.run_mins[i]:
+            self._wild_runs(i, ka if ks == WILD_RUN_SUIT else 0, fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)
+
+    def _runs_of_suit(self, i: int, s: int, ka: int | None, kb: int, km: int, fpos: int, lost_pts: int,
+                      lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int,
+                      cuts: _SlotCuts) -> tuple[int, int, int] | None:
+        """Fill run slot ``i`` with runs of suit ``s`` (from low value ``ka`` on when it is the key's suit, whose
+        high value and mask then bound a run from ``ka``), each followed by the later slots.
+
+        Returns the frontier (``fpos``, ``lost_pts``, ``lost_cnt``) once past the suit, or None when the search
+        of this slot is over (cut, or done).
+        """
+        rules = self.rules
         lo, hi = rules.lo, rules.hi
-        greedy = self.greedy
-        exact = rules.exact
+        lm = self.plan.run_mins[i]
+        row = rules.card_at[s]
+        pool = self.pool
+        frontier = i >= self.plan.run_last_block
+        # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
+        sparse = self.defer_wild_runs or not rules.all_wild
+        a_last = hi - lm + 1
+        reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
+        others = pair_cut = 0
+        if cuts.masks is not None:
+            reach = rules.run_points(cuts.masks[s], wr)
+            if cuts.after:
+                later = cuts.later
+                others = max(later[s + 1:] if cuts.next_same else later[:s] + later[s + 1:], default=0)
+                pair_cut = cuts.base - cuts.groups_bound  # what this run and the next one must take together
+        a = (ka if (ka is not None and ka > lo) else lo) - 1
+        while a < a_last:
+            a += 1
+            if reach is not None:
+                if reach[a] < cuts.cut:
+                    break  # no run of this suit from here on takes enough points
+                if cuts.pair and reach[a] + max(others, reach[a if cuts.next_same else lo]) < pair_cut:
+                    break  # nor together with the next run (of a later suit, or of this one from here on)
+            if sparse:
+                # The first natural at or above a: a run starting at a fills the gap with wilds.
+                v = a
+                while v <= hi and not pool[row[v]]:
+                    v += 1
+                if v > hi:
+                    break
+                if v - a > wr:
+                    a = v - wr
+                    if a > a_last:
+                        break
+            if frontier:
+                stop = s * 13 + (a - 2 if a > 2 else 0)
+                if fpos < stop:
+                    fpos, lost_pts, lost_cnt = self._pass_over(fpos, stop, lost_pts, lost_cnt)
+                if self._over(lost_pts, lost_cnt):
+                    return None
+            elif self.done:
+                return None
+            at_key = a == ka
+            bmax = hi if hi < a + 12 else a + 12
+            if self.greedy:
+                rest_reach = 0  # the most the next run can take (when runs are checked in pairs)
+                if cuts.pair and reach is not None:
+                    rest_reach = max(others, reach[a if cuts.next_same else lo])
+                self._greedy_runs(i, s, a, bmax, kb if at_key else 0, fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp,
+                                  rgc, cuts, rest_reach, others, pair_cut)
+            else:
+                self._runs_full(i, s, a, bmax, lm, kb if at_key else 0, km if at_key else 0,
+                                fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)
+            if self.done:
+                return None
+        return fpos, lost_pts, lost_cnt
+
+    def _pass_over(self, fpos: int, stop: int, lost_pts: int, lost_cnt: int) -> tuple[int, int, int]:
+        """Move the frontier from ``fpos`` to ``stop``, counting the naturals passed over that no group can take
+        (they stay in hand): the new (``fpos``, ``lost_pts``, ``lost_cnt``)."""
+        pool, groupable, points = self.pool, self.groupable, self.rules.points
+        while fpos < stop:
+            c = FRONTIER_ORDER[fpos]
+            k = pool[c]
+            if k and not groupable[c]:
+                lost_pts += k * points[c]
+                lost_cnt += k
+            fpos += 1
+        return fpos, lost_pts, lost_cnt
+
+    def _greedy_runs(self, i: int, s: int, a: int, bmax: int, kb: int, fpos: int, lost_pts: int, lost_cnt: int,
+                     wr: int, rpts: int, rcnt: int, rgp: int, rgc: int, cuts: _SlotCuts, rest_reach: int, others: int,
+                     pair_cut: int) -> None:
+        """Every run of suit ``s`` from value ``a`` to at most ``bmax`` (and at least ``kb``) taking the naturals of
+        the pool greedily (every natural of the pool in [a, b]), each followed by the later slots; a run past the
+        slot's minimum needs natural ends."""
+        rules = self.rules
+        pool, hand, ends, groupable, rank_cnt = self.pool, self.hand, self.ends, self.groupable, self.rank_cnt
+        points = rules.points
+        row = rules.card_at[s]
+        lm = self.plan.run_mins[i]
         skip_wild_only = self.defer_wild_runs
         adjacent = rules.adjacent
-        stack = self.stack
-        nxt = self._runs
-        # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
-        cut = -INF  # (no lay-down found yet, or not greedy: nothing to cut against)
-        if greedy and self.best_pts < INF:
-            cut = self.dead_pts + self.live_pts - rpts - rest_bound(self, i + 1, wr) - self.best_pts
-        # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
-        sparse = skip_wild_only or not rules.all_wild
-        a_last = hi - lm + 1
-        run_points = rules.run_points
-        # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
-        # built, by what the later slots can take from what they leave (:func:`~rummy.engine.solver.bounds.rest_after`).
         masks_now = self.masks
         track = not self.first_only  # (a search for any lay-down stops at the first: it never reads the masks)
-        masks = masks_now if cut > 0 else None
-        # ``after``: a run is checked against what the later slots can take from what it leaves (one run slot
-        # left at most; useless when nothing follows); ``pair``: first with a cheap bound of the next run.
-        last = i + 1 == plan.n_runs
-        after = masks is not None and plan.n_runs - i <= 2 and not (last and not plan.n_groups)
-        pair = after and not last
-        if after:
-            base = self.dead_pts + self.live_pts - rpts - self.best_pts
-            next_same = not last and plan.run_same[i + 1]
-            later = [0] * 4 if last else [run_points(masks_now[s], wr)[lo] for s in range(4)]
-            groups_bound = bound_of_groups(self)
-        for s in range(ks, 4):
-            row = rules.card_at[s]
-            a = (ka if (s == ks and ka > lo) else lo) - 1
-            reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
-            if masks is not None:
-                reach = run_points(masks[s], wr)
-                if after:
-                    others = max(later[s + 1:] if next_same else later[:s] + later[s + 1:], default=0)
-                    pair_cut = base - groups_bound  # what this run and the next one must take together
-            while a < a_last:
-                a += 1
-                if reach is not None:
-                    if reach[a] < cut:
-                        break  # no run of this suit from here on takes enough points
-                    if pair and reach[a] + max(others, reach[a if next_same else lo]) < pair_cut:
-                        break  # nor together with the next run (of a later suit, or of this one from here on)
-                if sparse:
-                    # The first natural at or above a: a run starting at a fills the gap with wilds.
-                    v = a
-                    while v <= hi and not pool[row[v]]:
-                        v += 1
-                    if v > hi:
-                        break
-                    if v - a > wr:
-                        a = v - wr
-                        if a > a_last:
-                            break
-                if frontier:
-                    f = s * 13 + (a - 2 if a > 2 else 0)
-                    while fpos < f:
-                        c = FRONTIER_ORDER[fpos]
-                        k = pool[c]
-                        if k and not groupable[c]:
-                            lost_pts += k * points[c]
-                            lost_cnt += k
-                        fpos += 1
-                    if self._over(lost_pts, lost_cnt):
-                        return
-                elif self.done:
-                    return
-                kb_here = kb if (s == ks and a == ka) else 0
-                bmax = hi if hi < a + 12 else a + 12
-                if greedy:
-                    # Naturals taken greedily (every natural of the pool in [a, b]); a run past the minimum
-                    # needs natural ends.
-                    taken: list[int] = []
-                    w = tp = tg = tgc = 0
-                    ca = row[a]
-                    a_end = hand[ca] - ends[ca] > 0
-                    if pair:
-                        rest_reach = max(others, reach[a if next_same else lo])  # type: ignore[index]
-                    for b in range(a, bmax + 1):
-                        c = row[b]
-                        if pool[c]:
-                            pool[c] -= 1
-                            if track and not pool[c]:
-                                masks_now[s] ^= 1 << (RANK_OF[c] - 1)
-                            rank_cnt[RANK_OF[c]] -= 1
-                            taken.append(c)
-                            tp += points[c]
-                            if groupable[c]:
-                                tg += points[c]
-                                tgc += 1
-                        else:
-                            w += 1
-                            if w > wr:
-                                break
-                        size = b - a + 1
-                        if size < lm or b < kb_here:
-                            continue
-                        if not taken and skip_wild_only:
-                            continue
-                        if not adjacent and self._touches(s, a, b):
-                            continue
-                        if tp < cut:
-                            continue
-                        if after:
-                            if pair and tp + rest_reach < pair_cut:
-                                continue
-                            if tp < base - rest_after(self, i, s, a if next_same else lo, wr - w, others):
-                                continue
-                        longer = size > lm
-                        if longer:
-                            if not a_end:
-                                break
-                            if hand[c] - ends[c] <= 0:
-                                continue
-                            ends[ca] += 1
-                            ends[c] += 1
-                        stack.append((i, s, a, b, taken, len(taken)))
-                        nxt(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp,
-                            rcnt + len(taken), rgp + tg, rgc + tgc)
-                        stack.pop()
-                        if longer:
-                            ends[ca] -= 1
-                            ends[c] -= 1
-                        if self.done:
-                            break
-                    for c in taken:
-                        if track and not pool[c]:
-                            masks_now[s] |= 1 << (RANK_OF[c] - 1)
-                        pool[c] += 1
-                        rank_cnt[RANK_OF[c]] += 1
-                else:
-                    self._runs_full(i, s, a, bmax, lm, kb_here, km if (s == ks and a == ka) else 0,
-                                    fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)
-                if self.done:
-                    return
-        # Runs made only of wilds, placed later (key: WILD_RUN_SUIT, length).
-        if self.defer_wild_runs and wr >= lm:
-            if frontier:
-                while fpos < 52:
-                    c = FRONTIER_ORDER[fpos]
-                    k = pool[c]
-                    if k and not groupable[c]:
-                        lost_pts += k * points[c]
-                        lost_cnt += k
-                    fpos += 1
-                if self._over(lost_pts, lost_cnt):
-                    return
-            top = lm if (greedy or exact) else min(13, wr)
-            for size in range(max(lm, ka if ks == WILD_RUN_SUIT else 0), top + 1):
-                if size > wr or self.done:
+        stack = self.stack
+        cut, after, pair, base, next_same = cuts.cut, cuts.after, cuts.pair, cuts.base, cuts.next_same
+        lo = rules.lo
+        taken: list[int] = []
+        w = tp = tg = tgc = 0
+        ca = row[a]
+        a_end = hand[ca] - ends[ca] > 0
+        for b in range(a, bmax + 1):
+            c = row[b]
+            if pool[c]:
+                pool[c] -= 1
+                if track and not pool[c]:
+                    masks_now[s] ^= 1 << (RANK_OF[c] - 1)
+                rank_cnt[RANK_OF[c]] -= 1
+                taken.append(c)
+                tp += points[c]
+                if groupable[c]:
+                    tg += points[c]
+                    tgc += 1
+            else:
+                w += 1
+                if w > wr:
                     break
-                stack.append((i, WILD_RUN_SUIT, size, 0, [], 0))
-                nxt(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
-                stack.pop()
+            size = b - a + 1
+            if size < lm or b < kb:
+                continue
+            if not taken and skip_wild_only:
+                continue
+            if not adjacent and self._touches(s, a, b):
+                continue
+            if tp < cut:
+                continue
+            if after:
+                if pair and tp + rest_reach < pair_cut:
+                    continue
+                if tp < base - rest_after(self, i, s, a if next_same else lo, wr - w, others):
+                    continue
+            longer = size > lm
+            if longer:
+                if not a_end:
+                    break
+                if hand[c] - ends[c] <= 0:
+                    continue
+                ends[ca] += 1
+                ends[c] += 1
+            stack.append((i, s, a, b, taken, len(taken)))
+            self._runs(i + 1, s, a, b, 0, fpos, lost_pts, lost_cnt, wr - w, rpts + tp, rcnt + len(taken), rgp + tg,
+                       rgc + tgc)
+            stack.pop()
+            if longer:
+                ends[ca] -= 1
+                ends[c] -= 1
+            if self.done:
+                break
+        for c in taken:
+            if track and not pool[c]:
+                masks_now[s] |= 1 << (RANK_OF[c] - 1)
+            pool[c] += 1
+            rank_cnt[RANK_OF[c]] += 1
+
+    def _wild_runs(self, i: int, least: int, fpos: int, lost_pts: int, lost_cnt: int, wr: int, rpts: int,
+                   rcnt: int, rgp: int, rgc: int) -> None:
+        """Fill run slot ``i`` with a run made only of wilds, of at least ``least`` cards, placed when the meld is
+        built (key: WILD_RUN_SUIT, length), each followed by the later slots."""
+        lm = self.plan.run_mins[i]
+        if i >= self.plan.run_last_block:
+            fpos, lost_pts, lost_cnt = self._pass_over(fpos, 52, lost_pts, lost_cnt)
+            if self._over(lost_pts, lost_cnt):
+                return
+        top = lm if (self.greedy or self.rules.exact) else min(13, wr)
+        for size in range(max(lm, least), top + 1):
+            if size > wr or self.done:
+                break
+            self.stack.append((i, WILD_RUN_SUIT, size, 0, [], 0))
+            self._runs(i + 1, WILD_RUN_SUIT, size, 0, 0, fpos, lost_pts, lost_cnt, wr - size, rpts, rcnt, rgp, rgc)
+            self.stack.pop()
 
     def _runs_full(self, i: int, s: int, a: int, bmax: int, lm: int, kb: int, km: int, fpos: int,
                    lost_pts: int, lost_cnt: int, wr: int, rpts: int, rcnt: int, rgp: int, rgc: int) -> None:
@@ -484,3 +503,38 @@ class LayDownSearch:
             self.best_extra = extra
             if self.first_only or (left_pts == self.dead_pts and left_cnt == self.dead_cnt):
                 self.done = True
+
+
+class _SlotCuts:
+    """What cuts the runs of one run slot against the best lay-down found so far (greedy search only)."""
+
+    __slots__ = ("cut", "masks", "after", "pair", "base", "next_same", "later", "groups_bound")
+
+    def __init__(self, search: LayDownSearch | None, i: int = 0, wr: int = 0, rpts: int = 0) -> None:
+        # A run taking ``tp`` points is cut when even the best the later slots could add leaves more.
+        self.cut = -INF  # (no search, no lay-down found yet, or not greedy: nothing to cut against)
+        if search is not None and search.greedy and search.best_pts < INF:
+            self.cut = search.dead_pts + search.live_pts - rpts - rest_bound(search, i + 1, wr) - search.best_pts
+        # With a lay-down to beat, greedy runs are cut by the best window of their suit (``reach``) and, once
+        # built, by what the later slots can take from what they leave (:func:`~rummy.engine.solver.bounds.rest_after`).
+        self.masks = search.masks if search is not None and self.cut > 0 else None
+        # ``after``: a run is checked against what the later slots can take from what it leaves (one run slot
+        # left at most; useless when nothing follows); ``pair``: first with a cheap bound of the next run.
+        self.after = self.pair = self.next_same = False
+        self.base = self.groups_bound = 0
+        self.later: list[int] = []
+        if search is None or self.masks is None:
+            return
+        plan, rules = search.plan, search.rules
+        last = i + 1 == plan.n_runs
+        self.after = plan.n_runs - i <= 2 and not (last and not plan.n_groups)
+        self.pair = self.after and not last
+        if self.after:
+            self.base = search.dead_pts + search.live_pts - rpts - search.best_pts
+            self.next_same = not last and plan.run_same[i + 1]
+            masks = search.masks
+            self.later = [0] * 4 if last else [rules.run_points(masks[s], wr)[rules.lo] for s in range(4)]
+            self.groups_bound = bound_of_groups(search)
+
+
+_NO_CUTS = _SlotCuts(None)  # (nothing to cut against: shared by every slot until a lay-down is found)
