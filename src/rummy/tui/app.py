@@ -186,7 +186,9 @@ class PlayApp(App[int]):
         self.query_one("#scores", Static).update(render.scores_text(snap))
         self._draw_hand()
         self._draw_claim()
-        if snap.game_over and (previous is None or not previous.game_over):
+        if snap.notice:  # the server's words for this person: what the computer played for them while away
+            self.say(snap.notice)
+        elif snap.game_over and (previous is None or not previous.game_over):
             self.run_worker(self._save_record(), group="record")
         elif snap.phase == "round_over" and (previous is None or previous.phase != "round_over"):
             self.say("Round over. Press Enter (or type next) for the next round.")

@@ -168,7 +168,8 @@ class RemoteSeat:
     async def _on_state(self, message: dict[str, Any], publish: Publish) -> None:
         table = message.get("table") or {}
         snapshot = Snapshot(message.get("seat"), message.get("view"), table, tuple(message.get("events") or ()),
-                            message.get("deadline"), int(message.get("seq") or 0), bool(message.get("history")))
+                            message.get("deadline"), int(message.get("seq") or 0), bool(message.get("history")),
+                            message.get("notice"))
         self.latest = snapshot
         publish(snapshot)
         free = any(seat.get("kind") == "open" and not seat.get("name") for seat in table.get("seats", []))

@@ -24,6 +24,7 @@ class Snapshot:
     deadline: dict[str, Any] | None = None
     seq: int = 0
     history: bool = False  # ``events`` is the recent move log (a new connection's first state): replace the log
+    notice: str | None = None  # words for this person alone (what the computer played for them while away)
 
     @property
     def names(self) -> list[str]:
