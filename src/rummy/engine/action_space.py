@@ -45,9 +45,6 @@ DEFAULT_COMPOSITE_SLOTS = 32
 
 COMPOSITE_VERBS = frozenset({Verb.DOWN, Verb.MELD, Verb.REARRANGE, Verb.BATCH, Verb.BOOK})
 _SIMPLE = (Verb.DRAW, Verb.TAKE, Verb.BUY, Verb.PASS)
-# Read for every listed action of a mask: module globals, cheaper than Enum members (whose class lookup is slow
-# in Python 3.11).
-_DISCARD, _SWAP = Verb.DISCARD, Verb.SWAP
 _TABLE_STEPS = frozenset({Verb.LAYOFF, Verb.SWAP, Verb.MOVE})
 _ENDS = ("low", "high")
 
@@ -132,7 +129,7 @@ class ActionSpace:
             raise ActionSpaceError(f"{verb.value} has no ids in {self.variant.id}")
         if verb in _SIMPLE:
             return family.start
-        if verb is _DISCARD:
+        if verb is Verb.DISCARD:
             return family.start + _card(action.card)
         if verb in _TABLE_STEPS:
             return self._table_id(state, action, family, _slot_of(state, action.meld, action))
@@ -149,7 +146,7 @@ class ActionSpace:
     def _table_id(self, state: GameState, action: Action, family: Family, slot: int) -> int:
         """The id of a lay-off, swap or move onto the meld in ``slot``."""
         index = slot * CARD_COUNT + _card(action.card)
-        if action.verb is _SWAP:
+        if action.verb is Verb.SWAP:
             return family.start + index
         ends = family.shape[2]
         return family.start + index * ends + self._end_index(state, action, slot, ends)
@@ -235,7 +232,7 @@ class ActionSpace:
                 count += 1
                 continue
             assert isinstance(entry, Action)
-            if verb is _DISCARD:
+            if verb is Verb.DISCARD:
                 ids.add(self._discard_start + _card(entry.card))
             elif verb in _TABLE_STEPS:
                 if slots is None:

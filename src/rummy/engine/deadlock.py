@@ -159,8 +159,6 @@ def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
     return put(_TABLE_SPARES, key, (tuple(table), variant, (spares, wild_spares, by_card, by_rank)))[2]
 
 
-_NOT_OUTNUMBER = WildPolicy.NOT_OUTNUMBER  # read for every build: a module global is cheaper than the Enum member
-
 _Build = TypeVar("_Build")
 #: What a spare build is made into: ``make(spares used, kind, cards of the new meld, cards from the hand, how
 #: many of its cards are wild where they stand)``.
@@ -255,7 +253,7 @@ class SpareBuilds(Generic[_Build]):
         if used is None:
             return None
         wild_count = sum(1 for u in used if wild[u[1]])
-        if variant.wild_policy is _NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
+        if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(own) + len(used) - wild_count:
             return None
         cards = own + tuple(u[1] for u in used)
         if variant.twos_natural_in_place and rank == 2:  # a wild two is a natural two here
@@ -331,7 +329,7 @@ class SpareBuilds(Generic[_Build]):
             used.append(pick)
             cards.append(pick[1])
             wild_count += wild[pick[1]]
-        if not used or (variant.wild_policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
+        if not used or (variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count):
             return None
         if variant.twos_natural_in_place and low <= 2 < low + len(cards) and wild[cards[2 - low]]:
             two = cards[2 - low]
@@ -383,7 +381,7 @@ def locked_out(game: GameState, seat: int) -> bool:
         claims_left = 0
     elif rules.claim_limit is None:
         return False
-    elif game.variant.claim_limit_scope is _TABLE_SCOPE:
+    elif game.variant.claim_limit_scope is ClaimLimitScope.TABLE:
         claims_left = max(0, rules.claim_limit - sum(game.claims_used))
     else:
         claims_left = max(0, rules.claim_limit - game.claims_used[seat])
@@ -391,7 +389,6 @@ def locked_out(game: GameState, seat: int) -> bool:
     return largest < _contract_cards(game.variant, rules)
 
 
-_TABLE_SCOPE = ClaimLimitScope.TABLE  # read on every discard: a module global is cheaper than the Enum member
 # id of a round's rules -> (the rules, the fewest cards its contract takes under the variant).
 _CONTRACT_CARDS: dict[int, tuple[RoundRules, int]] = memo_table("contract cards of a round", 1024)
 

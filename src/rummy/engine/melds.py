@@ -24,9 +24,6 @@ from rummy.engine.variants import Variant
 
 GROUP_KINDS = ("set", "pair")
 
-# Read once (a member read off its Enum class is slow in Python 3.11).
-_NO_WILD_LIMIT, _NOT_OUTNUMBER, _AT_MOST_ONE = WildPolicy.NONE, WildPolicy.NOT_OUTNUMBER, WildPolicy.AT_MOST_ONE
-
 
 @dataclass(frozen=True, slots=True)
 class MeldSpec:
@@ -116,12 +113,12 @@ def _natural_here(card: Card, variant: Variant, stands_for_rank: int, stands_for
 
 def _check_wild_policy(variant: Variant, wilds: int, naturals: int, what: object) -> None:
     """Raise when ``what`` (a meld or its name, formatted only into the error) holds too many wilds."""
-    if variant.wild_policy is _NOT_OUTNUMBER and wilds > naturals:
+    if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wilds > naturals:
         raise MeldError(
             "wilds-outnumber-naturals",
             f"{what} would hold {wilds} wild cards and only {naturals} natural cards",
         )
-    if variant.wild_policy is _AT_MOST_ONE and wilds > 1:
+    if variant.wild_policy is WildPolicy.AT_MOST_ONE and wilds > 1:
         raise MeldError("too-many-wilds", f"{what} would hold {wilds} wild cards; at most one allowed")
 
 
@@ -337,7 +334,7 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
                 "layoff-does-not-fit", f"{card_name(card)} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
             )
         wilds = meld.wilds + (0 if natural else 1)
-        if variant.wild_policy is not _NO_WILD_LIMIT:  # (spares formatting the meld's name on every lay-off)
+        if variant.wild_policy is not WildPolicy.NONE:  # (spares formatting the meld's name on every lay-off)
             _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
         return _changed(meld, meld.cards + (card,), meld.low, wilds)
     low_ok, high_ok = _run_ends_open(meld, variant)
@@ -358,7 +355,7 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
     value = meld.low - 1 if end == "low" else meld.high + 1
     natural = _natural_here(card, variant, _rank_at(value), meld.suit)
     wilds = meld.wilds + (0 if natural else 1)
-    if variant.wild_policy is not _NO_WILD_LIMIT:
+    if variant.wild_policy is not WildPolicy.NONE:
         _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"run {meld.id}")
     if end == "low":
         return _changed(meld, (card,) + meld.cards, meld.low - 1, wilds)

@@ -32,9 +32,6 @@ from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildPolicy
 from rummy.engine.variants import Variant
 
-# Read for every spare-card meld: module globals, cheaper than Enum members (slow class lookup in Python 3.11).
-_NOT_OUTNUMBER, _AT_MOST_ONE = WildPolicy.NOT_OUTNUMBER, WildPolicy.AT_MOST_ONE
-
 _MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, Card, int, str | None], ...],
                     tuple[tuple[Card, TableMeld, int], ...]]
 
@@ -131,8 +128,8 @@ def _new_build(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card
     it is valid (as :func:`rummy.engine.melds.table_meld` would judge it: ``CHECK_SHORTCUTS`` compares).  (A joker
     that is not wild never gets in: a spare of a rank is never a joker, and wild spares are wild.)"""
     policy = variant.wild_policy
-    new_valid = not ((policy is _NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
-                     or (policy is _AT_MOST_ONE and wild_count > 1))
+    new_valid = not ((policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
+                     or (policy is WildPolicy.AT_MOST_ONE and wild_count > 1))
     return SpareBuild(used, kind, cards, from_hand, new_valid, variant)
 
 
