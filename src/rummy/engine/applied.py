@@ -9,10 +9,8 @@ from rummy.engine.cards import Card
 from rummy.engine.scoring import RoundResult
 from rummy.engine.state import Phase
 
-_set_field = object.__setattr__
 
-
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Applied:
     """One applied action and its consequences.
 
@@ -28,17 +26,6 @@ class Applied:
     received: tuple[tuple[int, Card], ...]
     claimed_by: int | None
     round_result: RoundResult | None
-
-    def __init__(self, action: Action, phase_before: Phase, phase: Phase, received: tuple[tuple[int, Card], ...],
-                 claimed_by: int | None, round_result: RoundResult | None) -> None:
-        # Written out (the dataclass's own would look object.__setattr__ up again for every field of this frozen
-        # class): one is made per applied action.
-        _set_field(self, "action", action)
-        _set_field(self, "phase_before", phase_before)
-        _set_field(self, "phase", phase)
-        _set_field(self, "received", received)
-        _set_field(self, "claimed_by", claimed_by)
-        _set_field(self, "round_result", round_result)
 
     @property
     def round_ended(self) -> bool:
