@@ -214,7 +214,6 @@ class LayDownSearch:
         lo, hi = rules.lo, rules.hi
         lm = self.plan.run_mins[i]
         row = rules.card_at[s]
-        pool = self.pool
         frontier = i >= self.plan.run_last_block
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = self.defer_wild_runs or not rules.all_wild
@@ -236,16 +235,9 @@ class LayDownSearch:
                 if cuts.pair and reach[a] + max(others, reach[a if cuts.next_same else lo]) < pair_cut:
                     break  # nor together with the next run (of a later suit, or of this one from here on)
             if sparse:
-                # The first natural at or above a: a run starting at a fills the gap with wilds.
-                v = a
-                while v <= hi and not pool[row[v]]:
-                    v += 1
-                if v > hi:
+                a = self._next_low(row, a, wr)
+                if a > a_last:
                     break
-                if v - a > wr:
-                    a = v - wr
-                    if a > a_last:
-                        break
             if frontier:
                 stop = s * 13 + (a - 2 if a > 2 else 0)
                 if fpos < stop:
@@ -254,20 +246,32 @@ class LayDownSearch:
                     return None
             elif self.done:
                 return None
-            at_key = a == ka
+            kb_here, km_here = (kb, km) if a == ka else (0, 0)  # the key bounds a run from the key's low value
             bmax = hi if hi < a + 12 else a + 12
             if self.greedy:
                 rest_reach = 0  # the most the next run can take (when runs are checked in pairs)
                 if cuts.pair and reach is not None:
                     rest_reach = max(others, reach[a if cuts.next_same else lo])
-                self._greedy_runs(i, s, a, bmax, kb if at_key else 0, fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp,
-                                  rgc, cuts, rest_reach, others, pair_cut)
+                self._greedy_runs(i, s, a, bmax, kb_here, fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc, cuts,
+                                  rest_reach, others, pair_cut)
             else:
-                self._runs_full(i, s, a, bmax, lm, kb if at_key else 0, km if at_key else 0,
-                                fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp, rgc)
+                self._runs_full(i, s, a, bmax, lm, kb_here, km_here, fpos, lost_pts, lost_cnt, wr, rpts, rcnt, rgp,
+                                rgc)
             if self.done:
                 return None
         return fpos, lost_pts, lost_cnt
+
+    def _next_low(self, row: tuple[int, ...], a: int, wr: int) -> int:
+        """The lowest value from ``a`` on where a run of ``row``'s suit holding a natural can start: a run starting
+        at ``a`` fills the gap below the first natural at or above it with at most ``wr`` wilds (past the highest
+        value when no natural is left)."""
+        pool, hi = self.pool, self.rules.hi
+        v = a
+        while v <= hi and not pool[row[v]]:
+            v += 1
+        if v > hi:
+            return hi + 1
+        return v - wr if v - a > wr else a
 
     def _pass_over(self, fpos: int, stop: int, lost_pts: int, lost_cnt: int) -> tuple[int, int, int]:
         """Move the frontier from ``fpos`` to ``stop``, counting the naturals passed over that no group can take
