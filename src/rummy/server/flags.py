@@ -56,6 +56,8 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
                         help="a name (Host) this server answers to; any other is refused (default on a loopback "
                              "--host: 127.0.0.1, localhost, ::1; else any)")
     limits.add_argument("--secure-cookies", action="store_true", help="mark the session cookie Secure (behind HTTPS)")
+    limits.add_argument("--api-docs", action="store_true",
+                        help="serve /docs, the HTTP API drawn by Swagger UI from a CDN (/openapi.json is always there)")
     cluster = serve.add_argument_group("several processes sharing one game world (docs/deploy.md)")
     cluster.add_argument("--redis", metavar="URL",
                          help="redis://HOST:PORT/N shared by every worker (needs a PostgreSQL --db)")
@@ -78,7 +80,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         max_sockets_per_address=args.max_sockets_per_address, wal_limit_bytes=args.wal_limit_mb * 2**20,
         allowed_origins=tuple(origin.rstrip("/").lower() for origin in args.allow_origin),
         allowed_hosts=allowed_hosts(args.host, args.allow_host),
-        secure_cookies=args.secure_cookies, lease_seconds=args.lease_seconds,
+        secure_cookies=args.secure_cookies, api_docs=args.api_docs, lease_seconds=args.lease_seconds,
         heartbeat_seconds=args.lease_seconds / 3,
     )
 

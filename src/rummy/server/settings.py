@@ -41,6 +41,9 @@ class ServerSettings:
     #: Refuse state-changing HTTP requests and WebSocket handshakes that a browser sends from a page of
     #: another origin (``Origin`` or ``Sec-Fetch-Site``): cross-site request forgery and WebSocket hijacking.
     check_origin: bool = True
+    #: Serve ``/docs``, the API drawn by Swagger UI (its script comes from a CDN; ``/openapi.json`` is
+    #: always served).
+    api_docs: bool = False
     #: Origins accepted besides the server's own ``Host`` (e.g. ``https://games.example.org`` behind a
     #: proxy that rewrites ``Host``).
     allowed_origins: tuple[str, ...] = ()

@@ -17,17 +17,20 @@ nothing (the actions the browser sends after are checked as any other).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
 from rummy.engine import MeldError, RecordSyntaxError, arrange_json, layoff_bodies
-from rummy.server.cluster.registry import TableRegistry
+from rummy.server.http.dependencies import ServerParts
 from rummy.server.http.guard import error_response
+from rummy.server.http.models import ArrangedMeld, Layoffs, Refusal, errors
 
 #: The longest meld text or card list a request may name (every deck's longest run fits).
 MAX_TEXT = 200
+
+router = APIRouter(prefix="/api/tables", tags=["arrange"])
 
 
 def refusal(error: MeldError) -> JSONResponse:
@@ -35,40 +38,37 @@ def refusal(error: MeldError) -> JSONResponse:
     return JSONResponse({"refused": {"rule": error.rule.value, "message": str(error)}})
 
 
-def add_arrange_routes(app: FastAPI, registry_of: Callable[[Request], TableRegistry]) -> None:
-    """Add the routes of the module docstring; ``registry_of`` finds the server's tables."""
+@router.get("/{table_id}/arrange", response_model=ArrangedMeld | Refusal, responses=errors(400, 404))
+async def arrange(server: ServerParts, table_id: str, meld: str = "") -> Any:
+    if not meld or len(meld) > MAX_TEXT:
+        return error_response(400, "bad-request", f"name the meld (at most {MAX_TEXT} characters): ?meld=run:5D-JK-3D")
+    table = await server.registry.read_only(table_id)
+    if table is None:
+        return error_response(404, "not-found", f"there is no table {table_id!r}")
+    try:
+        return arrange_json(meld, table.rules)
+    except RecordSyntaxError as error:
+        return error_response(400, "syntax", str(error))
+    except MeldError as error:
+        return refusal(error)
 
-    @app.get("/api/tables/{table_id}/arrange")
-    async def arrange(request: Request, table_id: str, meld: str = "") -> Response:
-        if not meld or len(meld) > MAX_TEXT:
-            return error_response(400, "bad-request",
-                                  f"name the meld (at most {MAX_TEXT} characters): ?meld=run:5D-JK-3D")
-        table = await registry_of(request).read_only(table_id)
-        if table is None:
-            return error_response(404, "not-found", f"there is no table {table_id!r}")
-        try:
-            return JSONResponse(arrange_json(meld, table.rules))
-        except RecordSyntaxError as error:
-            return error_response(400, "syntax", str(error))
-        except MeldError as error:
-            return refusal(error)
 
-    @app.get("/api/tables/{table_id}/layoffs")
-    async def layoffs(request: Request, table_id: str, meld: str = "", cards: str = "") -> Response:
-        if not meld.isdecimal() or len(meld) > 6 or not cards or len(cards) > MAX_TEXT:
-            return error_response(400, "bad-request", "name a table meld and the cards: ?meld=3&cards=4H-3H-8H")
-        table = await registry_of(request).read_only(table_id)
-        if table is None:
-            return error_response(404, "not-found", f"there is no table {table_id!r}")
-        game = table.game
-        if game is None:
-            return error_response(404, "not-started", "no game has been played at this table yet")
-        target = next((m for m in game.table if m.id == int(meld)), None)
-        if target is None:
-            return error_response(404, "not-found", f"there is no meld {meld} on the table")
-        try:
-            return JSONResponse({"layoffs": layoff_bodies(target, cards.split("-"), table.rules)})
-        except RecordSyntaxError as error:
-            return error_response(400, "syntax", str(error))
-        except MeldError as error:
-            return refusal(error)
+@router.get("/{table_id}/layoffs", response_model=Layoffs | Refusal, responses=errors(400, 404))
+async def layoffs(server: ServerParts, table_id: str, meld: str = "", cards: str = "") -> Any:
+    if not meld.isdecimal() or len(meld) > 6 or not cards or len(cards) > MAX_TEXT:
+        return error_response(400, "bad-request", "name a table meld and the cards: ?meld=3&cards=4H-3H-8H")
+    table = await server.registry.read_only(table_id)
+    if table is None:
+        return error_response(404, "not-found", f"there is no table {table_id!r}")
+    game = table.game
+    if game is None:
+        return error_response(404, "not-started", "no game has been played at this table yet")
+    target = next((m for m in game.table if m.id == int(meld)), None)
+    if target is None:
+        return error_response(404, "not-found", f"there is no meld {meld} on the table")
+    try:
+        return {"layoffs": layoff_bodies(target, cards.split("-"), table.rules)}
+    except RecordSyntaxError as error:
+        return error_response(400, "syntax", str(error))
+    except MeldError as error:
+        return refusal(error)

@@ -1,6 +1,6 @@
-"""The replay viewer's routes: the page, a finished table's replay and the replay of an uploaded record.
+"""The replay viewer's API: a finished table's replay and the replay of an uploaded record (the
+viewer's pages, ``/replay`` and ``/replay/{table_id}``, are :mod:`rummy.server.http.pages`).
 
-* ``GET /replay`` and ``GET /replay/{table_id}`` serve the front end (``replay.js`` draws the viewer).
 * ``GET /api/tables/{table_id}/replay[?seat=N]`` replays the table's game once it is over (a live
   game's record holds every hand, the stock and the seed: ``409 game-in-progress``, as the record
   download answers).  Finished games never change, so the answer is kept (a small LRU).
@@ -24,16 +24,20 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Annotated, Protocol
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from starlette.requests import ClientDisconnect
 
-from rummy.engine import Game, RecordError
+from rummy.engine import Game, RecordError, get_variant
 from rummy.record import Record, from_data, record_of
+from rummy.server.events.game_results import game_of_log
 from rummy.server.events.replay_frames import ReplayLimits, ReplayRefused, build_replay
+from rummy.server.http.bodies import body_schema
+from rummy.server.http.dependencies import ServerParts
 from rummy.server.http.guard import address_key, error_response
+from rummy.server.http.models import RecordFile, errors, json_file
 from rummy.server.settings import ServerSettings
 from rummy.server.strict_json import StrictJSONError, loads
 
@@ -41,8 +45,6 @@ CACHED_REPLAYS = 64
 #: A game played on this server is replayed whatever its length (the limits are for uploaded records).
 TABLE_GAME = ReplayLimits(max_actions=sys.maxsize, max_rounds=sys.maxsize)
 MAX_WAITING = 8  # replays queued behind the one being worked out; past that the server is busy
-STATUS = {"bad-record": 400, "bad-seat": 400, "bad-game": 400, "no-such-game": 404, "too-large": 413,
-          "unsupported-media-type": 415, "rate-limited": 429, "busy": 503}
 
 
 class ReplayTable(Protocol):
@@ -50,16 +52,6 @@ class ReplayTable(Protocol):
 
     game: Game | None
     game_number: int
-
-
-#: ``(request, table_id, number)`` → game ``number`` of the table as it ended, or None (no such finished game).
-EarlierGame = Callable[[Request, str, int], Awaitable[Game | None]]
-
-
-class TableSource(Protocol):
-    """Where the tables come from (:class:`rummy.server.cluster.registry.TableRegistry`)."""
-
-    async def get(self, table_id: str) -> Any: ...
 
 
 class ReplayRate:
@@ -161,9 +153,8 @@ def _json_answer(request: Request, gzipped: bytes) -> Response:
     return Response(gzip.decompress(gzipped), media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
-def _game_number(request: Request, latest: int) -> int:
+def _game_number(text: str | None, latest: int) -> int:
     """The ``game`` asked for (``?game=N``, 1 for a table's first game; the latest when not given)."""
-    text = request.query_params.get("game")
     if text is None or text == "":
         return latest
     if not text.isdecimal() or len(text) > 9 or not 1 <= int(text) <= latest:
@@ -171,8 +162,7 @@ def _game_number(request: Request, latest: int) -> int:
     return int(text)
 
 
-def _seat(request: Request) -> int | None:
-    text = request.query_params.get("seat")
+def _seat(text: str | None) -> int | None:
     if text is None or text in ("", "all"):
         return None
     if not text.isdecimal() or len(text) > 3:
@@ -211,55 +201,65 @@ async def _record_body(request: Request, limit: int) -> Record:
         raise ReplayRefused("bad-record", str(error)) from None
 
 
-def add_replay_routes(app: FastAPI, *, front_end: Callable[[], Response], tables: Callable[[Request], TableSource],
-                      earlier_game: EarlierGame, settings: ServerSettings) -> None:
-    """Add the viewer's page and API routes to ``app``; ``tables(request)`` gives the server's tables and
-    ``earlier_game(request, table_id, number)`` a game the table finished before its latest one."""
-    replays = Replays(settings)
+def replays_of(request: Request) -> Replays:
+    """The replays of this application (made with it: :func:`rummy.server.http.app.create_app`)."""
+    replays: Replays = request.app.state.replays
+    return replays
 
-    @app.exception_handler(ReplayRefused)
-    async def refused(request: Request, exc: ReplayRefused) -> Response:
-        headers = {"Retry-After": "2"} if exc.code in ("rate-limited", "busy") else None
-        return error_response(STATUS.get(exc.code, 400), exc.code, exc.message, headers)
 
-    @app.get("/replay", include_in_schema=False)
-    async def upload_page() -> Response:
-        return front_end()
+ReplayService = Annotated[Replays, Depends(replays_of)]
+SeatQuery = Annotated[str | None, Query(description="a seat number for that seat's view; every hand face up "
+                                                     "when left out (or 'all')")]
+REPLAY = json_file("the replay: the record's header and one frame per step (docs/replay-viewer.md), gzipped "
+                   "for a client that accepts it")
+router = APIRouter(tags=["replay"])
 
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    async def table_replay_page(table_id: str) -> Response:
-        return front_end()
 
-    @app.get("/api/tables/{table_id}/replay")
-    async def table_replay(request: Request, table_id: str) -> Response:
-        seat = _seat(request)
-        table: ReplayTable | None = await tables(request).get(table_id)
-        if table is None:
-            return error_response(404, "not-found", f"there is no table {table_id!r}")
-        if table.game is None:
-            return error_response(404, "not-started", "no game has been played at this table yet")
-        number = _game_number(request, table.game_number)
-        if number < table.game_number:  # an earlier game of a table played again: over, read from the log
-            async def earlier_record() -> Record:
-                earlier = await earlier_game(request, table_id, number)
-                if earlier is None:
-                    raise ReplayRefused("no-such-game", f"table {table_id!r} finished no game {number}")
-                return record_of(earlier)
+async def earlier_game(server: ServerParts, table_id: str, number: int) -> Game | None:
+    """Game ``number`` of a table as its event log ends it (for the replay of a table played again)."""
+    stored = await server.db.load_table(table_id)
+    if stored is None:
+        return None
+    rules = get_variant(stored.row["variant"], dict(stored.row["options"] or {}))
+    return await asyncio.to_thread(game_of_log, rules, stored.events, number)
 
-            return _json_answer(request, await replays.of_table(request, table_id, number, earlier_record, seat))
-        game = table.game
-        if not game.game_over:
-            # A live game's record holds every hand, the stock and the deal seed: never served.
-            return error_response(409, "game-in-progress", "the replay is available once the game is over")
 
-        async def latest_record() -> Record:
-            return record_of(game)
+@router.get("/api/tables/{table_id}/replay", responses={**REPLAY, **errors(400, 404, 409, 429, 503)})
+async def table_replay(request: Request, server: ServerParts, replays: ReplayService, table_id: str,
+                       seat: SeatQuery = None,
+                       game: Annotated[str | None, Query(description="1 for the table's first game; the latest "
+                                                                      "when left out")] = None) -> Response:
+    seen_by = _seat(seat)
+    table: ReplayTable | None = await server.registry.get(table_id)
+    if table is None:
+        return error_response(404, "not-found", f"there is no table {table_id!r}")
+    if table.game is None:
+        return error_response(404, "not-started", "no game has been played at this table yet")
+    number = _game_number(game, table.game_number)
+    if number < table.game_number:  # an earlier game of a table played again: over, read from the log
+        async def earlier_record() -> Record:
+            earlier = await earlier_game(server, table_id, number)
+            if earlier is None:
+                raise ReplayRefused("no-such-game", f"table {table_id!r} finished no game {number}")
+            return record_of(earlier)
 
-        return _json_answer(request, await replays.of_table(request, table_id, table.game_number, latest_record,
-                                                            seat))
+        return _json_answer(request, await replays.of_table(request, table_id, number, earlier_record, seen_by))
+    latest = table.game
+    if not latest.game_over:
+        # A live game's record holds every hand, the stock and the deal seed: never served.
+        return error_response(409, "game-in-progress", "the replay is available once the game is over")
 
-    @app.post("/api/replays")
-    async def uploaded_replay(request: Request) -> Response:
-        seat = _seat(request)
-        record = await _record_body(request, settings.max_record_bytes)
-        return _json_answer(request, await replays.build(request, record, seat))
+    async def latest_record() -> Record:
+        return record_of(latest)
+
+    return _json_answer(request, await replays.of_table(request, table_id, table.game_number, latest_record,
+                                                        seen_by))
+
+
+@router.post("/api/replays", responses={**REPLAY, **errors(400, 413, 415, 429, 503)},
+             openapi_extra=body_schema(RecordFile, "a rummy-record/1 file (at most max_record_bytes)"))
+async def uploaded_replay(request: Request, server: ServerParts, replays: ReplayService,
+                          seat: SeatQuery = None) -> Response:
+    seen_by = _seat(seat)
+    record = await _record_body(request, server.settings.max_record_bytes)
+    return _json_answer(request, await replays.build(request, record, seen_by))

@@ -1,0 +1,65 @@
+"""How every error a client can cause is answered: ``{"error": {"code", "message"}}`` with its status.
+
+No traceback ever reaches a client: an unexpected exception is logged and answered ``500 internal``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rummy.server.events.replay_frames import ReplayRefused
+from rummy.server.http.guard import error_response
+from rummy.server.limits import LimitError
+from rummy.server.tables.catalog import RequestError
+
+log = logging.getLogger("rummy.server")
+
+#: The code of an HTTP error raised as an :class:`HTTPException` (a 401 from the session dependency, a
+#: 404 or 405 from the router).
+HTTP_CODES = {400: "bad-request", 401: "no-session", 403: "forbidden", 404: "not-found",
+              405: "method-not-allowed", 413: "too-large", 415: "unsupported-media-type", 500: "internal",
+              503: "unavailable"}
+#: The status of a refused request body, by code (any other is 400).
+REQUEST_STATUS = {"too-large": 413, "unsupported-media-type": 415}
+#: The status of a refused replay, by code.
+REPLAY_STATUS = {"bad-record": 400, "bad-seat": 400, "bad-game": 400, "no-such-game": 404, "too-large": 413,
+                 "unsupported-media-type": 415, "rate-limited": 429, "busy": 503}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, StarletteHTTPException) else 500
+    detail = exc.detail if isinstance(exc, StarletteHTTPException) else "internal error"
+    return error_response(status, HTTP_CODES.get(status, "error"), str(detail))
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal", "the server failed on this request")
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestError)
+    return error_response(REQUEST_STATUS.get(exc.code, 400), exc.code, exc.message)
+
+
+async def _over_limit(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, LimitError)
+    return error_response(429, exc.code, exc.message)
+
+
+async def _replay_refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ReplayRefused)
+    headers = {"Retry-After": "2"} if exc.code in ("rate-limited", "busy") else None
+    return error_response(REPLAY_STATUS.get(exc.code, 400), exc.code, exc.message, headers)
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)
+    app.add_exception_handler(RequestError, _bad_request)
+    app.add_exception_handler(LimitError, _over_limit)
+    app.add_exception_handler(ReplayRefused, _replay_refused)

@@ -1,0 +1,84 @@
+"""The tables: make one, list the caller's, read one's summary, its rules in words and, once the game
+is over, its record.
+
+* ``POST /api/tables`` (a session): a new table hosted by the caller; 201 with its id and invite link.
+* ``GET /api/tables`` (a session): the newest tables where the caller has a seat.
+* ``GET /api/tables/{table_id}``: seats, status, settings and scores (no card of any hand).
+* ``GET /api/tables/{table_id}/help``: how to play the table's variant with its house rules.
+* ``GET /api/tables/{table_id}/record``: the ``rummy-record/1`` file of a finished game (a live game's
+  record holds every hand, the stock and the seed: ``409 game-in-progress``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+
+from rummy.record import dumps, record_of
+from rummy.server.cluster.links import RemoteTable
+from rummy.server.http.bodies import body_schema, json_body
+from rummy.server.http.dependencies import ClientAddress, CurrentSession, ServerParts
+from rummy.server.http.guard import error_response
+from rummy.server.http.models import MyTable, NewTable, NewTableAnswer, RulesHelp, TableSummary, errors, json_file
+from rummy.server.tables.catalog import RequestError, rules_help
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+
+def absolute(request: Request, path: str) -> str:
+    return str(request.base_url).rstrip("/") + path
+
+
+@router.post("", status_code=201, response_model=NewTableAnswer, responses=errors(400, 401, 413, 415, 429),
+             openapi_extra=body_schema(NewTable))
+async def create_table(request: Request, server: ServerParts, session: CurrentSession, address: ClientAddress,
+                       body: Annotated[NewTable, Depends(json_body(NewTable))]) -> Any:
+    config = body.config()
+    if 0 < config.turn_seconds < server.settings.min_turn_seconds:
+        raise RequestError("bad-request", f"turn_seconds must be 0 (no turn timer) or at least "
+                                          f"{server.settings.min_turn_seconds:g} on this server")
+    table = await server.registry.create(config, session, address)
+    return {"table_id": table.id, "invite_url": absolute(request, f"/table/{table.id}")}
+
+
+@router.get("", response_model=list[MyTable], responses=errors(401))
+async def my_tables(server: ServerParts, session: CurrentSession) -> Any:
+    return await server.db.tables_of_player(session.player_id)
+
+
+@router.get("/{table_id}", response_model=TableSummary, responses=errors(404, 503))
+async def table_summary(request: Request, server: ServerParts, table_id: str) -> Any:
+    table = await server.registry.locate(table_id)
+    if table is None:
+        return error_response(404, "not-found", f"there is no table {table_id!r}")
+    summary = await table.summary() if isinstance(table, RemoteTable) else table.summary()
+    if summary is None:
+        return error_response(503, "unavailable", "the server running this table did not answer; try again")
+    summary["invite_url"] = absolute(request, summary["invite_url"])
+    return summary
+
+
+@router.get("/{table_id}/help", response_model=RulesHelp, responses=errors(404))
+async def table_help(server: ServerParts, table_id: str) -> Any:
+    table = await server.registry.read_only(table_id)
+    if table is None:
+        return error_response(404, "not-found", f"there is no table {table_id!r}")
+    return rules_help(table.rules, len(table.seats))
+
+
+@router.get("/{table_id}/record", responses={**json_file("a rummy-record/1 file, sent as an attachment"),
+                                             **errors(404, 409)})
+async def table_record(server: ServerParts, table_id: str) -> Response:
+    table = await server.registry.read_only(table_id)
+    if table is None:
+        return error_response(404, "not-found", f"there is no table {table_id!r}")
+    if table.game is None:
+        return error_response(404, "not-started", "no game has been played at this table yet")
+    if not table.game.game_over:
+        # A live game's record holds every hand, the stock and the deal seed: never served.
+        return error_response(409, "game-in-progress", "the record is available once the game is over")
+    name = f"rummy-{table.rules.id}-{table.id}-game{table.game_number}.json"
+    return Response(dumps(record_of(table.game), indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
