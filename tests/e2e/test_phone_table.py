@@ -249,6 +249,10 @@ class Round:
             self.done["layoff"] += 1
             return
         if not self.hinted:  # one hint a round: it shows in the dock and goes with the turn
+            page.wait_for_function("s => window.rummy.state().seq > s || !!document.querySelector('#hint-button')",
+                                   arg=seq)
+            if self.state()["seq"] != seq:
+                return  # the table moved on (another player's claim): look again
             self.hinted = True
             self.press("#hint-button")
             page.wait_for_function("""() => { const t = document.querySelector('#toast.show');
@@ -308,6 +312,8 @@ def play_a_round(browser: Any, server: str, screenshots: Path, variant: str, *, 
             ann.play()
         except Exception:
             page.screenshot(path=str(screenshots / f"failure-{size}-{variant}.png"))
+            print("state:", {k: v for k, v in ann.state()["view"].items() if k not in ("legal_actions", "facts")})
+            print("moves:", ann.state()["log"][-12:])
             raise
         assert ann.state()["view"]["phase"] == "round_over"
         page.wait_for_selector(".round-summary")

@@ -41,7 +41,7 @@ export function renderSeats(container, table, view, opts = {}) {
     const waiting = view && view.phase === "claim" && view.to_act.includes(seat) && seat !== view.active;
     const size = view?.hand_sizes?.[seat];
     const badges = [];
-    if (info.kind === "bot") badges.push(tip(`bot: ${info.level || "?"}`, glossary.computer, "badge bot"));
+    if (info.kind === "bot") badges.push(tip(`bot: ${info.level || "?"}`, glossary.computer, "badge bot level"));
     if (info.kind === "human" && info.connected === false) badges.push(tip("away", glossary.away, "badge off"));
     if (info.kind === "human" && info.bot_playing) badges.push(tip("computer playing", glossary.computer, "badge bot"));
     if (view?.down?.[seat]) badges.push(tip("down", glossary.down, "badge down"));

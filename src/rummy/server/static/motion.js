@@ -35,13 +35,14 @@ export function snapshot(root, view) {
   };
 }
 
-/** Move `node` from `from` (a rect) to where it now stands. */
-function fly(node, from) {
+/** Move `node` from `from` (a rect) to where it now stands: from a card's size when `from` is a card (the
+ * stock, the pile, a card in the hand), else growing out of the middle of `from` (a seat, the hand). */
+function fly(node, from, fromCard = true) {
   const to = box(node);
   if (!from || !to || !to.width) return;
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-  const scale = Math.min(2, Math.max(0.3, from.width / to.width));
+  const scale = fromCard ? Math.min(2, Math.max(0.3, from.width / to.width)) : 0.5;
   node.animate([
     { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.7 },
     { transform: "none", opacity: 1 },
@@ -93,8 +94,8 @@ export function play(root, snap, view) {
   if (view.discard_count > old.discard_count && view.discard?.length) {
     const top = view.discard[view.discard.length - 1];
     const actor = old.active;
-    const source = actor === me ? snap.hand.get(top)?.[0] || snap.handBox : snap.seats[actor];
-    fly(root.querySelector("#discard > .card"), source);
+    const card = actor === me ? snap.hand.get(top)?.[0] : null;
+    fly(root.querySelector("#discard > .card"), card || from(actor), !!card);
   }
 
   // my new cards: the taken (or bought) discard from the pile, the others from the stock
@@ -138,15 +139,15 @@ export function play(root, snap, view) {
     if (!node) continue;
     const was = oldMelds.get(meld.id);
     if (!was) {
-      fly(node, from(meld.owner));
+      fly(node, from(meld.owner), false);
       continue;
     }
     if (meld.cards.length <= was.cards.length) continue;
     const actor = old.active;
     for (const card of added(was.cards, meld.cards)) {
       const nodes = node.querySelectorAll(`.card[data-card="${CSS.escape(card)}"]`);
-      const source = actor === me ? snap.hand.get(card)?.[0] || snap.handBox : snap.seats[actor];
-      if (nodes.length) fly(nodes[nodes.length - 1], source);
+      const held = actor === me ? snap.hand.get(card)?.[0] : null;
+      if (nodes.length) fly(nodes[nodes.length - 1], held || from(actor), !!held);
     }
   }
 }
