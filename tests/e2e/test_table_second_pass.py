@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import new_page, press
+from tests.e2e.conftest import new_page, press, start_bot_table
 
 pytestmark = [pytest.mark.e2e]
 
@@ -154,4 +154,19 @@ def test_a_player_who_comes_back_sees_what_the_computer_played_for_them(server: 
     page.click("#create-table")
     page.wait_for_url("**/table/**", wait_until="commit")
     page.wait_for_function("text => document.querySelector('#toast.show')?.textContent === text", arg=NOTICE)
+    assert not problems, problems
+
+
+def test_your_tables_entries_say_who_plays_when_and_whose_turn(server: str, browser: Any) -> None:
+    page, problems = new_page(browser, LAPTOP)
+    start_bot_table(page, server, "may-i", name="Ann", seats=3)
+    seats = page.evaluate("window.rummy.state().table.seats.map(s => s.name)")
+    page.goto(server + "/")
+    entry = page.locator("#my-tables li").first
+    entry.wait_for()
+    text = entry.inner_text()
+    assert f"with {seats[1]}, {seats[2]}" in text, text
+    assert "ago" in text or "just now" in text, text
+    assert "turn" in text or "between rounds" in text, text
+    assert "seat 1" not in text
     assert not problems, problems

@@ -109,3 +109,21 @@ def test_a_person_who_comes_back_is_told_what_the_computer_played_for_them(serve
             await player.close()
 
     run(scenario())
+
+
+def test_your_tables_say_who_plays_when_and_whose_turn(live_server: Any) -> None:
+    async def scenario() -> None:
+        table_id, (ann, bob) = await seated_table(live_server, ["Ann", "Bob"], variant="may-i", seats=3,
+                                                  bots={"2": "easy"})
+        waiting = {t["table_id"]: t for t in (await bob.http("GET", "/api/tables")).json()}[table_id]
+        assert waiting["players"][:2] == ["Ann", "Bob"] and waiting["players"][2].endswith("(bot)")
+        assert waiting["seat"] == 1 and waiting["turn"] == "waiting for players"
+        await start_game(ann)
+        await ann.wait_state(lambda m: m["view"] is not None)
+        mine = {t["table_id"]: t for t in (await ann.http("GET", "/api/tables")).json()}[table_id]
+        assert datetime.fromisoformat(mine["last_move_at"]).tzinfo is not None
+        assert mine["turn"] in {"your turn", "between rounds", "Bob's turn", f"{mine['players'][2]}'s turn"}, mine
+        for player in (ann, bob):
+            await player.close()
+
+    run(scenario())

@@ -197,6 +197,12 @@ class TableRegistry:
         table.start()
         return table
 
+    def turn_words(self, table_id: str, seat: int) -> str | None:
+        """Where a table this server holds stands for ``seat`` (:meth:`TableCore.turn_words`); None for a
+        table not in memory (nothing moves there until someone opens it) or held by another server."""
+        table = self.tables.get(table_id)
+        return table.turn_words(seat) if table is not None else None
+
     async def get(self, table_id: str) -> Table | None:
         """The table ``table_id``, loaded from the database on first use; None if there is none."""
         if table_id in self.tables:

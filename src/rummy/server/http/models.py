@@ -188,6 +188,10 @@ class MyTable(Answer):
     variant: str
     status: str
     seat: int
+    players: list[str | None] = Field(description="the names at the table's seats, null for an open seat")
+    last_move_at: str = Field(description="when the table last changed (ISO 8601, UTC)")
+    turn: str | None = Field(description="your turn, Bob's turn, between rounds, waiting for players; "
+                                         "null where no server holds the table in memory")
 
 
 class SeatSummary(Answer):

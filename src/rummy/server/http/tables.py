@@ -2,7 +2,8 @@
 is over, its record.
 
 * ``POST /api/tables`` (a session): a new table hosted by the caller; 201 with its id and invite link.
-* ``GET /api/tables`` (a session): the newest tables where the caller has a seat.
+* ``GET /api/tables`` (a session): the newest tables where the caller has a seat: who plays there, when
+  it last moved and whose turn it is.
 * ``GET /api/tables/{table_id}``: seats, status, settings and scores (no card of any hand).
 * ``GET /api/tables/{table_id}/help``: how to play the table's variant with its house rules.
 * ``GET /api/tables/{table_id}/record``: the ``rummy-record/1`` file of a finished game (a live game's
@@ -45,7 +46,10 @@ async def create_table(request: Request, server: ServerParts, session: CurrentSe
 
 @router.get("", response_model=list[MyTable], responses=errors(401))
 async def my_tables(server: ServerParts, session: CurrentSession) -> Any:
-    return await server.db.tables_of_player(session.player_id)
+    tables = await server.db.tables_of_player(session.player_id)
+    for table in tables:  # whose turn, where this server holds the table (elsewhere nothing is moving)
+        table["turn"] = server.registry.turn_words(table["table_id"], table["seat"])
+    return tables
 
 
 @router.get("/{table_id}", response_model=TableSummary, responses=errors(404, 503))

@@ -152,6 +152,26 @@ function tableIdFrom(text) {
   return /^[\w-]+$/.test(t) ? t : null;
 }
 
+const ago = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+/** "3 minutes ago", "yesterday": how long since `iso`. */
+function since(iso) {
+  const seconds = (Date.parse(iso) - Date.now()) / 1000;
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (Math.abs(seconds) >= size) return ago.format(Math.round(seconds / size), unit);
+  }
+  return "just now";
+}
+
+/** One entry of "Your tables" after its game's name: who else plays, when it last moved, whose turn
+ * (the server's words; a table no server holds in memory has none: nothing moves there). */
+function tableLine(t) {
+  const others = (t.players || []).map((name, seat) => (seat === t.seat ? null : name ?? "an open seat"))
+    .filter(Boolean);
+  return [others.length ? `with ${others.join(", ")}` : null, t.last_move_at ? since(t.last_move_at) : null,
+    t.turn || t.status].filter(Boolean).join(" · ");
+}
+
 function buildJoinForm(variants) {
   const input = el("input", { id: "invite", type: "text", placeholder: "Paste the invite link", autocomplete: "off" });
   const error = el("p", { class: "error", role: "alert" });
@@ -175,7 +195,7 @@ function buildJoinForm(variants) {
     form.append(el("h3", {}, "Your tables"),
       el("ul", { class: "recent", id: "my-tables" }, open.map((t) => el("li", {},
         el("a", { href: `/table/${encodeURIComponent(t.table_id)}` }, names[t.variant] || t.variant),
-        el("span", { class: "muted" }, ` · seat ${t.seat + 1} · ${t.status}`)))));
+        el("span", { class: "muted" }, ` · ${tableLine(t)}`)))));
   }).catch(() => {});
   return form;
 }

@@ -186,6 +186,12 @@ class SchemaStatus:
     head: str
 
 
+def _iso_utc(moment: datetime) -> str:
+    """An ISO 8601 instant in UTC (SQLite hands back naive UTC datetimes)."""
+    text = moment.isoformat(timespec="seconds")
+    return text if moment.tzinfo is not None else text + "+00:00"
+
+
 def _alembic_config(url: str, connection: Connection | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -355,9 +361,13 @@ class Database:
             return StoredTable(dict(row), [dict(s) for s in seats], [(e[0], e[1], e[2]) for e in events])
 
     async def tables_of_player(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest tables where ``player_id`` has a seat."""
+        """The newest tables where ``player_id`` has a seat: each with the names at its seats (null for an
+        open seat) and when it last changed (``last_move_at``: its latest event, else its own row)."""
+        last_event = (select(EVENTS.c.created_at).where(EVENTS.c.table_id == TABLES.c.id)
+                      .order_by(EVENTS.c.seq.desc()).limit(1).correlate(TABLES).scalar_subquery())
         query = (
-            select(TABLES.c.id, TABLES.c.variant, TABLES.c.status, SEATS.c.seat, TABLES.c.updated_at)
+            select(TABLES.c.id, TABLES.c.variant, TABLES.c.status, SEATS.c.seat, TABLES.c.updated_at,
+                   last_event.label("last_event_at"))
             .join(SEATS, SEATS.c.table_id == TABLES.c.id)
             .where(SEATS.c.player_id == player_id)
             .order_by(TABLES.c.updated_at.desc())
@@ -365,8 +375,17 @@ class Database:
         )
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).mappings().all()
+            players: dict[str, list[str | None]] = {}
+            if rows:
+                seats = await connection.execute(
+                    select(SEATS.c.table_id, SEATS.c.seat, SEATS.c.kind, SEATS.c.name)
+                    .where(SEATS.c.table_id.in_({r["id"] for r in rows})).order_by(SEATS.c.table_id, SEATS.c.seat))
+                for table_id, _, kind, name in seats:
+                    players.setdefault(table_id, []).append(None if kind == "open" else name)
         return [
-            {"table_id": r["id"], "variant": r["variant"], "status": r["status"], "seat": r["seat"]} for r in rows
+            {"table_id": r["id"], "variant": r["variant"], "status": r["status"], "seat": r["seat"],
+             "players": players.get(r["id"], []), "last_move_at": _iso_utc(r["last_event_at"] or r["updated_at"])}
+            for r in rows
         ]
 
     async def take_over(self, table_id: str) -> int | None:

@@ -202,6 +202,20 @@ class TableCore:
                 self._decision_sig[seat] = signature
                 self._decision_seq[seat] = self.seq
 
+    def turn_words(self, seat: int) -> str | None:
+        """Where the game stands, for ``seat``'s entry in "Your tables": ``your turn``, ``Bob's turn``,
+        ``between rounds``, ``waiting for players`` (None once the game is over)."""
+        game = self.game
+        if self.status == "waiting" or game is None:
+            return "waiting for players"
+        if game.game_over or self.status == "finished":
+            return None
+        if game.phase not in (Phase.CLAIM, Phase.DRAW, Phase.PLAY):
+            return "between rounds"
+        if game.active == seat:
+            return "your turn"
+        return f"{game.players[game.active]}'s turn"
+
     def summary(self) -> dict[str, Any]:
         """The public part of the state (``table`` of a state message, ``GET /api/tables/{id}``)."""
         autoplay = self._autoplay[0] if self._autoplay is not None else None
