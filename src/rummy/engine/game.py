@@ -42,6 +42,9 @@ from rummy.engine.view import PlayerView, player_view
 __all__ = ["ClaimWindow", "Game", "Phase", "new_game"]
 
 
+_GAME_OVER = Phase.GAME_OVER  # read on every decision: a module global is cheaper than the Enum member
+
+
 class Game(GameState):
     """One game of any variant; see the module docstring."""
 
@@ -124,7 +127,7 @@ class Game(GameState):
 
     @property
     def game_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def washed_out(self) -> bool:

@@ -36,12 +36,18 @@ from rummy.engine.rules.table import check_table_play
 from rummy.engine.state import GameState, Phase
 from rummy.engine.table_offers import SpareBuild, TableOffers, table_offers
 
+# Members read on every listing, bound once: in Python 3.11 reading a member off its Enum class goes through
+# ``EnumType.__getattr__`` and costs several times a module global.
+_CLAIM, _DRAW = Phase.CLAIM, Phase.DRAW
 _TURN_PHASES = frozenset((Phase.DRAW, Phase.PLAY))
+_NO_SWAP, _SWAP_TO_HAND, _NO_REARRANGING = JokerSwap.NONE, JokerSwap.TO_HAND, RearrangeMode.NONE
+_NEXT_TURN, _SWAP_NEXT_TURN = LayoffTiming.NEXT_TURN, JokerSwapTiming.NEXT_TURN
+_LAYOFF, _SWAP, _REARRANGE, _DOWN = Verb.LAYOFF, Verb.SWAP, Verb.REARRANGE, Verb.DOWN
 
 
 def seats_to_act(game: GameState) -> list[int]:
     """The seats the engine is waiting for."""
-    if game.phase is Phase.CLAIM and game.window is not None:
+    if game.phase is _CLAIM and game.window is not None:
         return game.window.waiting()
     if game.phase in _TURN_PHASES:
         return [game.active]
@@ -51,7 +57,7 @@ def seats_to_act(game: GameState) -> list[int]:
 def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
     """The candidate moves of ``seat`` (default: every seat to act); see the module docstring."""
     phase = game.phase
-    if phase is Phase.CLAIM:
+    if phase is _CLAIM:
         window = game.window
         assert window is not None
         if seat is not None:
@@ -65,7 +71,7 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
         return CandidateMoves([action for s in window.waiting() for action in _claim_answers(s)], deferred=0)
     if phase not in _TURN_PHASES or (seat is not None and seat != game.active):
         return CandidateMoves([], deferred=0)
-    if phase is Phase.DRAW:
+    if phase is _DRAW:
         return CandidateMoves([
             simple_action(game.active, verb)
             for verb in DRAW_VERBS
@@ -102,13 +108,13 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     moves.extend(action for action in candidates if _applies(game, action))
     # The timing rules of rules.table._check_timing (rules.md §3.8, §5.8), tested once for every lay-off listed.
     may_layoff = not variant.layoff_requires_down or game.down[seat]
-    swaps = game.down[seat] and variant.joker_swap is not JokerSwap.NONE
+    swaps = game.down[seat] and variant.joker_swap is not _NO_SWAP
     if not game.table or not (may_layoff or swaps):
         return moves, deferred
     offers = table_offers(game.table, variant)
-    next_turn_wait = variant.layoff_timing is LayoffTiming.NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
+    next_turn_wait = variant.layoff_timing is _NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
     if may_layoff and not next_turn_wait:
-        layoffs = [simple_action(seat, Verb.LAYOFF, card, meld_id, end)
+        layoffs = [simple_action(seat, _LAYOFF, card, meld_id, end)
                    for card, meld_id, end in offers.layoffs if hand[card]]
         if game.sizes[seat] > 2 and not game.stolen_pending:
             # Legal by construction (reference: rules.table.step_layoff and check_completable, rules.md §2.6,
@@ -119,19 +125,19 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
             wild_takers = _wild_takers(game)
             moves.extend(action for action in layoffs if _layoff_keeps_turn_completable(game, action, wild_takers)
                          or _applies(game, action))
-        if variant.rearrange_mode is not RearrangeMode.NONE:
+        if variant.rearrange_mode is not _NO_REARRANGING:
             rearrangements = list(_rearrangements(game, offers, held))
             deferred += sum(1 for move in rearrangements if type(move) is Deferred)
             moves.extend(rearrangements)
     if swaps:
         owes = game.stolen_pending and variant.stolen_joker_must_be_played  # else owing changes nothing
-        quick = (variant.joker_swap is JokerSwap.TO_HAND and not owes and game.sizes[seat] >= 3
-                 and not (variant.joker_swap_timing is JokerSwapTiming.NEXT_TURN
+        quick = (variant.joker_swap is _SWAP_TO_HAND and not owes and game.sizes[seat] >= 3
+                 and not (variant.joker_swap_timing is _SWAP_NEXT_TURN
                           and game.down_turn[seat] >= game.own_turns[seat]))
         for verb, card, meld_id, end in offers.swaps:
             if hand[card]:
                 action = simple_action(seat, verb, card, meld_id, end)
-                if (quick and verb is Verb.SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
+                if (quick and verb is _SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
                         game, action):
                     moves.append(action)
     if game.sizes[seat] <= 5 and may_layoff:
@@ -190,7 +196,7 @@ _DISCARDS: dict[int, tuple[Action, ...]] = memo_table("discards of a seat", 64)
 def _applies(game: GameState, action: Action) -> bool:
     """Whether the table play ``action`` is legal (judged on a scratch copy of the hand and table by
     :func:`rummy.engine.rules.table.check_table_play`)."""
-    if action.verb is Verb.LAYOFF and game.sizes[game.active] > 2 and not game.stolen_pending:
+    if action.verb is _LAYOFF and game.sizes[game.active] > 2 and not game.stolen_pending:
         return True  # legal by construction, as in _play_actions (reference: rules.table.check_table_play)
     try:
         check_table_play(game, action)
@@ -254,14 +260,14 @@ def _lay_down(game: GameState) -> Action | Deferred | None:
         def make() -> Action:
             melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
             assert melds is not None, "a hand with a witness lay-down has a best one"
-            return Action(seat, Verb.DOWN, melds=melds)
+            return Action(seat, _DOWN, melds=melds)
 
-        return Deferred(Verb.DOWN, make)
+        return Deferred(_DOWN, make)
     melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=rules.final_discard_allowed,
                           must_use_all=rules.must_go_out_on_laydown)
     if melds is None:
         return None
-    action = Action(seat, Verb.DOWN, melds=melds)
+    action = Action(seat, _DOWN, melds=melds)
     return action if _applies(game, action) else None
 
 
@@ -351,14 +357,14 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
             if (quick and size > 2) or (takers and size > 3 and takers - {meld.id}):
                 yield _deferred_rearrangement(seat, (meld.id,), halves)
             else:
-                action = Action(seat, Verb.REARRANGE, sources=(meld.id,), melds=halves)
+                action = Action(seat, _REARRANGE, sources=(meld.id,), melds=halves)
                 if _applies(game, action):
                     yield action
     for build in offers.spare_builds(hand, held):
         kept = size - build.from_hand
         if (quick and kept >= 2) or (takers and kept >= 3 and takers.difference(build.sources)):
             if build.valid:
-                yield Deferred(Verb.REARRANGE, partial(_spare_rearrangement, seat, build))
+                yield Deferred(_REARRANGE, partial(_spare_rearrangement, seat, build))
         else:
             action = _spare_rearrangement(seat, build)
             if _applies(game, action):
@@ -366,11 +372,11 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
 
 
 def _deferred_rearrangement(seat: int, sources: tuple[int, ...], melds: tuple[MeldSpec, ...]) -> Deferred:
-    return Deferred(Verb.REARRANGE, partial(Action, seat, Verb.REARRANGE, sources=sources, melds=melds))
+    return Deferred(_REARRANGE, partial(Action, seat, _REARRANGE, sources=sources, melds=melds))
 
 
 def _spare_rearrangement(seat: int, build: SpareBuild) -> Action:
-    return Action(seat, Verb.REARRANGE, sources=build.sources, melds=build.melds())
+    return Action(seat, _REARRANGE, sources=build.sources, melds=build.melds())
 
 
 def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:

@@ -26,14 +26,18 @@ Plan = TurnScratch | TableMeld | None
 
 _PURCHASE_VERBS = frozenset((Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE))
 
+# Members compared on every action, read once here: in Python 3.11 reading a member off its Enum class goes
+# through ``EnumType.__getattr__`` and costs several times a module global.
+_CLAIM, _DRAW = Phase.CLAIM, Phase.DRAW
 _OVER = frozenset((Phase.ROUND_OVER, Phase.GAME_OVER))
+_BUY, _PASS, _DRAW_VERB, _TAKE, _DISCARD, _BOOK = Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.BOOK
 _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
 
 
 def implies_closing_window(state: GameState, action: Action) -> bool:
     """Whether ``action`` is the active player acting while a claim window is open (every silent seat passes)."""
-    return state.phase is Phase.CLAIM and action.seat == state.active and action.verb not in _CLAIM_ANSWERS
+    return state.phase is _CLAIM and action.seat == state.active and action.verb not in _CLAIM_ANSWERS
 
 
 def check(state: GameState, action: Action) -> None:
@@ -78,20 +82,20 @@ def verify(state: GameState, action: Action) -> Plan:
     if phase in _OVER:
         what = "game" if phase is Phase.GAME_OVER else "round"
         raise IllegalActionError("round-over", str(action), f"the {what} is over")
-    if phase is Phase.CLAIM:
+    if phase is _CLAIM:
         window = state.window
         assert window is not None
         if verb not in _CLAIM_ANSWERS:
             raise IllegalActionError("wrong-phase", str(action), f"a claim window on {card_name(window.card)} is open")
         check_answer(state, window, action)
         return None
-    if verb is Verb.PASS or (verb is Verb.BUY and action.seat != state.active):
+    if verb is _PASS or (verb is _BUY and action.seat != state.active):
         if action.seat == state.active:
             raise IllegalActionError("not-eligible", str(action), "the active player cannot pass a claim")
         raise IllegalActionError("not-eligible", str(action), "no claim window is open")
     if action.seat != state.active:
         raise IllegalActionError("wrong-seat", str(action), f"it is p{state.active}'s turn")
-    if phase is Phase.DRAW:
+    if phase is _DRAW:
         if verb not in _DRAW_VERBS:
             raise IllegalActionError("draw-first", str(action), f"p{state.active} must draw first")
         error = draw_error(state, verb)
@@ -100,13 +104,13 @@ def verify(state: GameState, action: Action) -> Plan:
         return None
     if verb in _DRAW_VERBS:
         raise IllegalActionError("already-drew", str(action), f"p{state.active} has already drawn this turn")
-    if verb is Verb.DISCARD:
+    if verb is _DISCARD:
         check_discard(state, action)
         return None
     if verb in _PURCHASE_VERBS:
         check_purchase_step(state, action)
         return None
-    if verb is Verb.BOOK:
+    if verb is _BOOK:
         return check_book(state, action)
     return check_table_play(state, action)
 
@@ -114,16 +118,16 @@ def verify(state: GameState, action: Action) -> Plan:
 def perform(state: GameState, action: Action, plan: Plan) -> None:
     """Apply an action :func:`verify` accepted, with the plan it returned."""
     verb = action.verb
-    if state.phase is Phase.CLAIM:
+    if state.phase is _CLAIM:
         assert state.window is not None
         answer(state, state.window, action)
-    elif verb is Verb.DRAW:
+    elif verb is _DRAW_VERB:
         draw(state)
-    elif verb is Verb.TAKE:
+    elif verb is _TAKE:
         take(state)
-    elif verb is Verb.BUY:
+    elif verb is _BUY:
         own_buy(state)
-    elif verb is Verb.DISCARD:
+    elif verb is _DISCARD:
         discard(state, action)
     elif verb in _PURCHASE_VERBS:
         purchase_step(state, action)

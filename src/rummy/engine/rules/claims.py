@@ -21,16 +21,23 @@ class WindowMode(StrEnum):
     CASCADE = "cascade"
 
 
+# Members read on every turn, bound once (an Enum member read off its class is slow in Python 3.11).
+_NONE, _PRE, _DECLINE, _CASCADE = WindowMode.NONE, WindowMode.PRE, WindowMode.DECLINE, WindowMode.CASCADE
+_PRE_DRAW, _AFTER_DECLINE = ClaimMode.PRE_DRAW, ClaimMode.AFTER_DECLINE
+_ACTIVE_FIRST_THEN_OTHERS = ClaimMode.ACTIVE_FIRST_THEN_OTHERS
+_CLAIM = Phase.CLAIM
+
+
 def window_mode(state: GameState) -> WindowMode:
     variant = state.variant
     mode = variant.claim_mode
-    if mode is ClaimMode.PRE_DRAW:
-        return WindowMode.DECLINE if variant.active_first_refusal else WindowMode.PRE
-    if mode is ClaimMode.AFTER_DECLINE:
-        return WindowMode.DECLINE
-    if mode is ClaimMode.ACTIVE_FIRST_THEN_OTHERS:
-        return WindowMode.CASCADE
-    return WindowMode.NONE
+    if mode is _PRE_DRAW:
+        return _DECLINE if variant.active_first_refusal else _PRE
+    if mode is _AFTER_DECLINE:
+        return _DECLINE
+    if mode is _ACTIVE_FIRST_THEN_OTHERS:
+        return _CASCADE
+    return _NONE
 
 
 def claim_allowance_left(state: GameState, seat: int) -> bool:
@@ -66,7 +73,7 @@ def open_window(state: GameState, *, after_decline: bool) -> bool:
     if not seats:
         return False
     state.window = ClaimWindow(state.discard[-1], seats, after_decline)
-    state.phase = Phase.CLAIM
+    state.phase = _CLAIM
     return True
 
 

@@ -14,26 +14,32 @@ from rummy.engine.state import GameState, Phase
 
 DRAW_VERBS = (Verb.DRAW, Verb.TAKE, Verb.BUY)
 
+# Members read on every turn, bound once (an Enum member read off its class is slow in Python 3.11).
+_DRAW, _TAKE = Verb.DRAW, Verb.TAKE
+_CASCADE = WindowMode.CASCADE
 _AFTER_DECLINE_MODES = frozenset((WindowMode.DECLINE, WindowMode.CASCADE))  # a declined discard is offered
+_DRAW_PHASE, _PLAY_PHASE = Phase.DRAW, Phase.PLAY
+_STOCK_ONLY = AfterClaimActiveDraw.STOCK_ONLY
+_CASCADE_CLAIMS = ClaimsPerWindow.CASCADE
 
 
 def draw_error(state: GameState, verb: Verb) -> tuple[str, str] | None:
     """Why the active player may not ``draw``, ``take`` or ``buy`` now (rule, reason), or None."""
     stock_ok = stock_drawable(state, 1)
-    if verb is Verb.DRAW:
+    if verb is _DRAW:
         if not stock_ok:
             return "stock-empty", "the stock is empty and cannot be refilled: take the discard"
         return None
     top = state.discard[-1] if state.discard else None
-    if verb is Verb.TAKE:
+    if verb is _TAKE:
         if state.variant.uses_purchase_cards:
             return "take-not-allowed", "in purchase every turn starts with a stock draw"
         if top is None:
             return "discard-empty", "the discard pile is empty"
-        if stock_ok and state.after_claim and state.variant.after_claim_active_draw is AfterClaimActiveDraw.STOCK_ONLY:
+        if stock_ok and state.after_claim and state.variant.after_claim_active_draw is _STOCK_ONLY:
             return "stock-only-after-buy", "after a buy the active player must draw from the stock"
         return None
-    if window_mode(state) is not WindowMode.CASCADE:
+    if window_mode(state) is not _CASCADE:
         return "no-own-buy", "the active player cannot buy in this variant"
     if not state.rules.claims_open:
         return "no-buying-this-round", f"there is no buying in round {state.round_number}"
@@ -49,7 +55,7 @@ def draw_error(state: GameState, verb: Verb) -> tuple[str, str] | None:
 
 
 def enter_draw(state: GameState) -> None:
-    state.phase = Phase.DRAW
+    state.phase = _DRAW_PHASE
     for verb in DRAW_VERBS:
         if draw_error(state, verb) is None:
             return
@@ -69,7 +75,7 @@ def draw(state: GameState) -> None:
 def active_draws_stock(state: GameState) -> None:
     state.deplete_after_draw = False
     give(state, state.active, draw_from_stock(state))
-    state.phase = Phase.PLAY
+    state.phase = _PLAY_PHASE
     if state.deplete_after_draw:
         deplete(state)
 
@@ -80,12 +86,12 @@ def take(state: GameState) -> None:
     give(state, state.active, top)
     state.pickups.append((len(state.log), state.active, top))
     state.taken_card = top
-    state.phase = Phase.PLAY
+    state.phase = _PLAY_PHASE
 
 
 def own_buy(state: GameState) -> None:
     take_claim(state, state.active)
     state.after_claim = True
-    if state.variant.claims_per_window is not ClaimsPerWindow.CASCADE:
+    if state.variant.claims_per_window is not _CASCADE_CLAIMS:
         state.dead = True
     enter_draw(state)

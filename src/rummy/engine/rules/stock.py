@@ -10,6 +10,9 @@ from rummy.engine.modes import DepletionCheck, RoundEnd, StockRefill
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.state import GameState
 
+# Members read on every draw, bound once (an Enum member read off its class is slow in Python 3.11).
+_KEEP_TOP, _WHOLE_PILE_ONCE = StockRefill.KEEP_TOP, StockRefill.WHOLE_PILE_ONCE
+
 
 def give(state: GameState, seat: int, card: Card) -> None:
     """``card`` enters ``seat``'s hand from the stock or the pile."""
@@ -22,7 +25,7 @@ def stock_drawable(state: GameState, count: int, *, removing_top: bool = False) 
     """Whether ``count`` cards can come from the stock, refilling from the discards."""
     if len(state.stock) >= count:
         return True
-    if state.variant.stock_refill is not StockRefill.KEEP_TOP:
+    if state.variant.stock_refill is not _KEEP_TOP:
         return False
     pile = len(state.discard) - (1 if removing_top else 0)
     return len(state.stock) + max(0, pile - 1) >= count
@@ -37,7 +40,7 @@ def draw_from_stock(state: GameState) -> Card:
         shuffle_into_stock(state, cards)
     card = state.stock.pop()
     variant = state.variant
-    if not state.stock and variant.stock_refill is StockRefill.WHOLE_PILE_ONCE and (
+    if not state.stock and variant.stock_refill is _WHOLE_PILE_ONCE and (
         variant.depletion_check is DepletionCheck.ON_LAST_CARD_DRAWN
     ):
         state.deplete_after_draw = True

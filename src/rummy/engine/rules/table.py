@@ -27,6 +27,8 @@ from rummy.engine.modes import JokerSwap, RearrangeMode
 from rummy.engine.state import GameState
 from rummy.engine.variants import GROUP, RUN
 
+_BATCH = Verb.BATCH  # bound once: an Enum member read off its class is slow in Python 3.11
+
 
 @dataclass(slots=True)
 class TurnScratch:
@@ -73,7 +75,7 @@ def _illegal(rule: str, action: Action, reason: str) -> IllegalActionError:
 def check_table_play(state: GameState, action: Action) -> TurnScratch:
     """The table after ``action`` (a table step or a batch of them, judged as a whole); raises
     :class:`IllegalActionError` and changes nothing when it is illegal."""
-    steps = action.steps if action.verb is Verb.BATCH else (action,)
+    steps = action.steps if action.verb is _BATCH else (action,)
     scratch = scratch_of(state)
     for step in steps:
         if step.verb not in PLAY_STEP_VERBS:

@@ -10,6 +10,10 @@ from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete
 from rummy.engine.state import GameState
 
+# Members read on every turn, bound once (an Enum member read off its class is slow in Python 3.11).
+_TURN_START, _WHOLE_PILE_ONCE, _NO_REFILL = DepletionCheck.TURN_START, StockRefill.WHOLE_PILE_ONCE, StockRefill.NONE
+_PRE = WindowMode.PRE
+
 
 def start_turn(state: GameState, seat: int) -> None:
     state.active = seat
@@ -30,15 +34,15 @@ def start_turn(state: GameState, seat: int) -> None:
         end_round(state, RoundEnd.EXHAUSTED, None)
         return
     state.turns_played += 1
-    at_turn_start = variant.depletion_check is DepletionCheck.TURN_START
-    if variant.stock_refill is StockRefill.WHOLE_PILE_ONCE and at_turn_start and not state.stock and not deplete(state):
+    at_turn_start = variant.depletion_check is _TURN_START
+    if variant.stock_refill is _WHOLE_PILE_ONCE and at_turn_start and not state.stock and not deplete(state):
         return
-    if variant.stock_refill is StockRefill.NONE and variant.free_melding and not state.stock:
+    if variant.stock_refill is _NO_REFILL and variant.free_melding and not state.stock:
         # basic without a refill: its first depletion is what the second is by rules.md §6.10, a
         # stalemate (the pile would otherwise pass round the table for ever).
         end_round(state, RoundEnd.STALEMATE, None)
         return
-    if window_mode(state) is WindowMode.PRE and open_window(state, after_decline=False):
+    if window_mode(state) is _PRE and open_window(state, after_decline=False):
         return
     enter_draw(state)
 

@@ -12,6 +12,10 @@ from rummy.engine.rules.draw import active_draws_stock, enter_draw
 from rummy.engine.rules.stock import stock_drawable
 from rummy.engine.state import ClaimWindow, GameState
 
+# Members read on every claim, bound once (an Enum member read off its class is slow in Python 3.11).
+_BUY, _FIRST_CALL, _CASCADE_CLAIMS = Verb.BUY, ClaimPriority.FIRST_CALL, ClaimsPerWindow.CASCADE
+_CASCADE = WindowMode.CASCADE
+
 
 def check_answer(state: GameState, window: ClaimWindow, action: Action) -> None:
     seat = action.seat
@@ -25,8 +29,8 @@ def answer(state: GameState, window: ClaimWindow, action: Action) -> None:
     """Apply a checked ``buy`` or ``pass``."""
     seat = action.seat
     window.answered.add(seat)
-    if action.verb is Verb.BUY:
-        if state.variant.claim_priority is ClaimPriority.FIRST_CALL:
+    if action.verb is _BUY:
+        if state.variant.claim_priority is _FIRST_CALL:
             resolve(state, seat)
             return
         window.claimants.add(seat)
@@ -52,7 +56,7 @@ def resolve(state: GameState, winner: int | None) -> None:
     state.window = None
     if winner is not None:
         take_claim(state, winner)
-        cascade = state.variant.claims_per_window is ClaimsPerWindow.CASCADE
+        cascade = state.variant.claims_per_window is _CASCADE_CLAIMS
         if not cascade:
             state.dead = True
         if not window.after_decline:
@@ -61,7 +65,7 @@ def resolve(state: GameState, winner: int | None) -> None:
                 return
             enter_draw(state)
             return
-        if window_mode(state) is WindowMode.CASCADE:
+        if window_mode(state) is _CASCADE:
             state.after_claim = True
             enter_draw(state)
             return
