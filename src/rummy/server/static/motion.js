@@ -36,13 +36,13 @@ export function snapshot(root, view) {
 }
 
 /** Move `node` from `from` (a rect) to where it now stands: from a card's size when `from` is a card (the
- * stock, the pile, a card in the hand), else growing out of the middle of `from` (a seat, the hand). */
+ * stock, the pile, a card in the hand), else at its own size out of the middle of `from` (a seat, the hand). */
 function fly(node, from, fromCard = true) {
   const to = box(node);
   if (!from || !to || !to.width) return;
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-  const scale = fromCard ? Math.min(2, Math.max(0.3, from.width / to.width)) : 0.5;
+  const scale = fromCard ? Math.min(2, Math.max(0.3, from.width / to.width)) : 1;
   node.animate([
     { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.7 },
     { transform: "none", opacity: 1 },
