@@ -42,36 +42,69 @@ def deal(
     number = state.round_number + 1
     if variant.round_count is not None and number > variant.round_count:
         raise DealError(f"{variant.id} has only {variant.round_count} rounds")
+    dealer = _rotation_dealer(state, number, dealer)
+    rules = variant.round_rules(number, n)
+    if hands is None:
+        dealt, pcs, up, rest = _shuffle_and_deal(state, rules, dealer, shuffle)
+    else:
+        dealt, pcs, up, rest = _supplied_deal(state, number, rules, hands, upcard, stock, purchase_cards)
+    _start_round(state, number, rules, dealer, shuffle, dealt, pcs, up, rest)
+
+
+def _rotation_dealer(state: GameState, number: int, dealer: int | None) -> int:
+    """The dealer of round ``number``: the one asked for, which must be the next by rotation once a
+    round was dealt; raises :class:`DealError` otherwise."""
     expected_dealer = next_dealer(state)
     if dealer is None:
-        dealer = expected_dealer
-    elif not 0 <= dealer < n:
+        return expected_dealer
+    if not 0 <= dealer < state.n:
         raise DealError(f"dealer {dealer} out of range")
-    elif expected_dealer >= 0 and dealer != expected_dealer:
+    if expected_dealer >= 0 and dealer != expected_dealer:
         raise DealError(f"round {number}: dealer must be seat {expected_dealer} (rotation), not {dealer}")
-    rules = variant.round_rules(number, n)
-    uses_pc = variant.uses_purchase_cards
-    if hands is None:
-        cards = from_counts(state.pack)
-        (random.Random(shuffle.seed_number) if shuffle is not None else state.rng).shuffle(cards)
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        dealt: list[list[Card]] = [[] for _ in range(n)]
-        for _ in range(rules.deal_size):
-            for seat in order:
-                dealt[seat].append(cards.pop())
-        pcs = [cards.pop() for _ in order] if uses_pc else None
-        if pcs is not None:
-            pcs = [pcs[order.index(seat)] for seat in range(n)]
-        up = cards.pop() if variant.upcard else None
-        rest = cards[::-1]
-    else:
-        dealt = [list(h) for h in hands]
-        pcs = list(purchase_cards) if purchase_cards is not None else None
-        up = upcard
-        rest = list(stock or [])
-        _check_supplied_deal(state, number, rules, dealt, up, rest, pcs)
-        named = to_counts([c for h in dealt for c in h] + rest + ([up] if up is not None else []) + (pcs or []))
-        rest += [c for c in range(CARD_COUNT) for _ in range(state.pack[c] - named[c])]
+    return dealer
+
+
+# A deal: the hands by seat, the purchase cards by seat (or None), the upcard (or None), the stock from
+# the top down.
+Dealt = tuple[list[list[Card]], list[Card] | None, Card | None, list[Card]]
+
+
+def _shuffle_and_deal(state: GameState, rules: RoundRules, dealer: int, shuffle: ShuffleSecret | None) -> Dealt:
+    """Shuffle the pack (with the shuffle seed, else the game's RNG) and deal one card at a time from the
+    dealer's left, then the purchase cards and the upcard."""
+    n = state.n
+    cards = from_counts(state.pack)
+    (random.Random(shuffle.seed_number) if shuffle is not None else state.rng).shuffle(cards)
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    dealt: list[list[Card]] = [[] for _ in range(n)]
+    for _ in range(rules.deal_size):
+        for seat in order:
+            dealt[seat].append(cards.pop())
+    pcs = [cards.pop() for _ in order] if state.variant.uses_purchase_cards else None
+    if pcs is not None:
+        pcs = [pcs[order.index(seat)] for seat in range(n)]
+    up = cards.pop() if state.variant.upcard else None
+    return dealt, pcs, up, cards[::-1]
+
+
+def _supplied_deal(state: GameState, number: int, rules: RoundRules, hands: Sequence[Sequence[Card]],
+                   upcard: Card | None, stock: Sequence[Card] | None,
+                   purchase_cards: Sequence[Card] | None) -> Dealt:
+    """The cards a caller supplies, checked; the stock is completed with the rest of the pack in
+    canonical order."""
+    dealt = [list(h) for h in hands]
+    pcs = list(purchase_cards) if purchase_cards is not None else None
+    rest = list(stock or [])
+    _check_supplied_deal(state, number, rules, dealt, upcard, rest, pcs)
+    named = to_counts([c for h in dealt for c in h] + rest + ([upcard] if upcard is not None else []) + (pcs or []))
+    rest += [c for c in range(CARD_COUNT) for _ in range(state.pack[c] - named[c])]
+    return dealt, pcs, upcard, rest
+
+
+def _start_round(state: GameState, number: int, rules: RoundRules, dealer: int, shuffle: ShuffleSecret | None,
+                 dealt: list[list[Card]], pcs: list[Card] | None, up: Card | None, rest: list[Card]) -> None:
+    """Reset the round's state, record the deal and give the first turn to the dealer's left."""
+    variant, n = state.variant, state.n
     state.round_number = number
     for name, value in round_state_fields(variant, n, number).items():
         setattr(state, name, value)
