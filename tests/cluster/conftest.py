@@ -21,6 +21,8 @@ from tests.server.conftest import Player
 class Services:
     db_url: str
     redis_url: str
+    pg_pid: int = 0  # PostgreSQL's postmaster (tests/cluster/test_outages.py stops and starts it)
+    pg_data: Path = Path()
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +30,7 @@ def services() -> Iterator[Services]:
     try:
         with postgres() as db, redis_server() as redis:
             migrate(db.url)
-            yield Services(db.url, redis.url)
+            yield Services(db.url, redis.url, db.pid)
     except ServiceMissing as missing:
         pytest.skip(f"the cluster tests need PostgreSQL and Redis: {missing}")
 

@@ -89,6 +89,11 @@ class SocketCount:
         self.per_address = per_address
         self._open: Counter[str] = Counter()
 
+    async def admit(self, key: str) -> bool:
+        """:meth:`open`, as a handshake asks it (a cluster counts in Redis:
+        :class:`rummy.server.cluster.shared_limits.SharedSocketCount`)."""
+        return self.open(key)
+
     def open(self, key: str) -> bool:
         """Count one more connection of ``key``; False (nothing counted) when it has its limit already."""
         if self._open[key] >= self.per_address:

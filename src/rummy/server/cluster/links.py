@@ -8,7 +8,9 @@ worker to another arrive in the order they were sent (:class:`rummy.server.clust
 
 When a worker dies, every gateway closes the sockets of its tables with 1012 (the client reconnects,
 to any worker, and the table's new owner serves it), and every owner drops the connections whose
-socket it held (a dropped player, as if they had closed the page).
+socket it held (a dropped player, as if they had closed the page).  When Redis cannot be reached, every
+link is broken: the gateway tells its sockets so (``unavailable``, close code 1013) rather than leave
+them waiting for answers that cannot come (:meth:`ClusterLinks.redis_away`).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, unavailable_message
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
 from rummy.server.tables.connections import Connection
 from rummy.server.tables.inbox import ClientCommand, Connected, Disconnected, Item
-from rummy.server.tables.protocol import Command
+from rummy.server.tables.protocol import Command, error_message
 
 if TYPE_CHECKING:  # redis is imported only by a server started with --redis
     from rummy.server.cluster.membership import Cluster
@@ -179,6 +182,18 @@ class ClusterLinks:
                 remote.closed = True
                 del self.owned[link_id]
                 table.post(Disconnected(remote))
+
+    def redis_away(self) -> None:
+        """Redis cannot be reached: tell every linked socket (``unavailable``, then 1013) and drop the
+        connections linked here (their gateway cannot reach this worker either)."""
+        for connection, _ in self.gateway.values():
+            connection.send(error_message(UNAVAILABLE, unavailable_message("Redis")))
+            connection.close(CLOSE_TRY_AGAIN)
+        self.gateway.clear()
+        for remote, table in self.owned.values():
+            remote.closed = True
+            table.post(Disconnected(remote))
+        self.owned.clear()
 
     def drop_all(self) -> None:
         """This worker lost its place (its heartbeat lapsed): every link ends, the clients reconnect."""

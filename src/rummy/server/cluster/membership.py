@@ -116,6 +116,8 @@ class Cluster:
         self.on_message: Handler = lambda message: None
         self.on_worker_dead: Callable[[str], Awaitable[None]] | None = None
         self.on_lapsed: Callable[[], Awaitable[None]] | None = None
+        #: Redis could not be reached (a heartbeat, a publish or the bus failed): the links are broken.
+        self.on_unreachable: Callable[[BaseException], None] | None = None
         #: The workers this one has links with: watched even once the others forgot a dead one.
         self.peers: Callable[[], set[str]] = set
 
@@ -178,6 +180,11 @@ class Cluster:
                 await self.watch_once()
             except Exception as error:  # noqa: BLE001 - Redis away for a moment: try again next beat
                 log.warning("cluster heartbeat failed: %s", error)
+                self._unreachable(error)
+
+    def _unreachable(self, error: BaseException) -> None:
+        if self.on_unreachable is not None:
+            self.on_unreachable(error)
 
     async def watch_once(self) -> None:
         """Renew this worker's heartbeat, then deal with every worker found dead."""
@@ -235,6 +242,7 @@ class Cluster:
                 await pipe.execute()
         except Exception as error:  # noqa: BLE001 - the clients of those messages reconnect
             log.error("cluster: could not publish %d message(s): %s", sum(map(len, batch.values())), error)
+            self._unreachable(error)
 
     async def _listen(self, pubsub: Any) -> None:
         async with pubsub:
@@ -245,6 +253,7 @@ class Cluster:
                     raise
                 except Exception as error:  # noqa: BLE001 - a Redis hiccup: the link reconnects
                     log.warning("cluster: the message bus failed (%s); listening again", error)
+                    self._unreachable(error)
                     await asyncio.sleep(0.5)
                     continue
                 if message is None or message.get("type") != "message":

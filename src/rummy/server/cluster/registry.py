@@ -57,6 +57,7 @@ class TableRegistry:
             self.links = ClusterLinks(cluster, settings, self._owned_table)
             cluster.on_worker_dead = self._worker_dead
             cluster.on_lapsed = self._lapsed
+            cluster.on_unreachable = lambda error: self.links.redis_away() if self.links is not None else None
 
     async def restore_unfinished(self) -> int:
         """Rebuild and start every table whose game is not over (on a cluster: that no live worker

@@ -1,6 +1,8 @@
 """How every error a client can cause is answered: ``{"error": {"code", "message"}}`` with its status.
 
-No traceback ever reaches a client: an unexpected exception is logged and answered ``500 internal``.
+No traceback ever reaches a client: an unexpected exception is logged and answered ``500 internal``;
+one that says Redis or the database is away (:func:`rummy.server.outages.outage`) is answered ``503
+unavailable`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from rummy.server.events.replay_frames import ReplayRefused
 from rummy.server.http.guard import error_response
 from rummy.server.limits import LimitError
+from rummy.server.outages import RETRY_AFTER_SECONDS, UNAVAILABLE, outage, unavailable_message
 from rummy.server.tables.catalog import RequestError
 
 log = logging.getLogger("rummy.server")
@@ -37,6 +40,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
+    service = outage(exc)
+    if service is not None:
+        log.warning("%s %s: %s is away (%s)", request.method, request.url.path, service, exc)
+        return error_response(503, UNAVAILABLE, unavailable_message(service),
+                              {"Retry-After": str(RETRY_AFTER_SECONDS)})
     log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
     return error_response(500, "internal", "the server failed on this request")
 

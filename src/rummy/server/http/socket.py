@@ -2,7 +2,8 @@
 
 The handshake is refused across sites and past the sockets an address may hold; a refusal is said in
 an ``error`` message and a close code (a browser shows a script neither the status of a refused
-handshake nor its reason).  Each frame is read, checked (size, rate, a fresh id) and posted to the
+handshake nor its reason); so is a handshake that meets Redis or the database away (``unavailable``,
+1013: try again later).  Each frame is read, checked (size, rate, a fresh id) and posted to the
 table's owner task; ``ping`` is answered here.
 """
 
@@ -16,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummy.server.http.dependencies import ClientAddress, MaybeSession, Server, ServerParts
 from rummy.server.http.guard import cross_site, foreign_host
+from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, outage, unavailable_message
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
 from rummy.server.tables.connections import Connection
@@ -47,7 +49,12 @@ async def table_socket(websocket: WebSocket, server: ServerParts, session: Maybe
     if reason is not None:
         await _refuse(websocket, "forbidden", f"cross-site WebSocket refused ({reason})", CLOSE_CROSS_SITE)
         return
-    if not server.sockets.open(address):
+    try:
+        admitted = await server.sockets.admit(address)
+    except Exception as error:
+        await _refuse_in_outage(websocket, error)
+        return
+    if not admitted:
         await _refuse(websocket, "too-many-connections", f"this address already holds "
                       f"{settings.max_sockets_per_address} table connections", CLOSE_TOO_MANY)
         return
@@ -57,8 +64,20 @@ async def table_socket(websocket: WebSocket, server: ServerParts, session: Maybe
         server.sockets.close(address)
 
 
+async def _refuse_in_outage(websocket: WebSocket, error: Exception) -> None:
+    """Refuse a handshake that met Redis or the database away (``unavailable``, 1013); re-raise any other error."""
+    service = outage(error)
+    if service is None:
+        raise error
+    await _refuse(websocket, UNAVAILABLE, unavailable_message(service), CLOSE_TRY_AGAIN)
+
+
 async def _serve_socket(server: Server, websocket: WebSocket, session: Session | None, table_id: str) -> None:
-    table = await server.registry.locate(table_id)
+    try:
+        table = await server.registry.locate(table_id)
+    except Exception as error:
+        await _refuse_in_outage(websocket, error)
+        return
     if table is None:
         await _refuse(websocket, "not-found", f"there is no table {table_id!r}", CLOSE_NOT_FOUND)
         return

@@ -291,8 +291,12 @@ class Database:
         self.wal_truncate_seconds = wal_truncate_seconds
         path = sqlite_file(url)
         self._sqlite = SqliteLog(path, wal_limit_bytes) if path is not None else None
-        self.engine = _engine(url)
         parsed = make_url(url)
+        # PostgreSQL: each connection taken from the pool is tested first (a cheap ping), so the first
+        # request after a database restart reconnects instead of failing on a closed connection.  The
+        # pool holds 5 connections and opens up to 10 more under load (SQLAlchemy's defaults), and the
+        # event log writer has one of its own: up to 16 connections a worker (docs/deploy.md).
+        self.engine = _engine(url, pool_pre_ping=True) if parsed.get_backend_name() == "postgresql" else _engine(url)
         self._postgres = (PostgresLog(parsed.set(drivername="postgresql").render_as_string(hide_password=False))
                           if parsed.get_backend_name() == "postgresql" else None)
         self._pending: list[tuple[Commit, asyncio.Future[None]]] = []

@@ -18,6 +18,7 @@ from rummy.engine import Action, ClaimWindow, Game, IllegalActionError, Phase
 from rummy.server.events.describe import Before, describe_action
 from rummy.server.events.log import rebuild
 from rummy.server.limits import UnattendedGames
+from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, outage, unavailable_message
 from rummy.server.settings import ServerSettings
 from rummy.server.storage.commit import Commit
 from rummy.server.storage.database import Database, StaleOwnerError
@@ -26,7 +27,7 @@ from rummy.server.tables.catalog import TableConfig
 from rummy.server.tables.clock import TableClock
 from rummy.server.tables.connections import Connection
 from rummy.server.tables.inbox import Item, TimerFired
-from rummy.server.tables.protocol import ProtocolError, ack_message
+from rummy.server.tables.protocol import ProtocolError, ack_message, error_message
 from rummy.server.tables.seats import SeatState
 from rummy.server.tables.snapshots import StateEncoder, state_message, table_summary
 
@@ -84,6 +85,8 @@ class TableCore:
         self._decision_sig: list[object] = [None] * len(seats)
         #: Per seat, the turns the computer played for its person since they left: (game, round, turn).
         self.stood_in: list[set[tuple[int, int, int]]] = [set() for _ in seats]
+        #: The database was found away and the clients were told (once an outage: cleared by a write).
+        self._told_outage = False
 
     def post(self, item: Item) -> None:
         self._queue.put_nowait(item)
@@ -122,7 +125,13 @@ class TableCore:
             raise ProtocolError("unavailable", "this table moved to another server: reconnect and try again") from None
         except Exception as error:  # noqa: BLE001 - any database failure leaves the table as it was
             log.error("table %s: could not write %d event(s): %s", self.id, len(rows), error)
+            service = outage(error)
+            if service is not None and not self._told_outage:
+                self._told_outage = True
+                # After the answer to the command that failed (queued next): never a silent socket.
+                asyncio.get_running_loop().call_soon(self._tell_outage, service)
             raise ProtocolError("unavailable", "the server could not save this; nothing changed, try again") from None
+        self._told_outage = False
         if rows:
             self.seq = rows[-1][0]
         if status is not None:
@@ -220,6 +229,12 @@ class TableCore:
         """The public part of the state (``table`` of a state message, ``GET /api/tables/{id}``)."""
         autoplay = self._autoplay[0] if self._autoplay is not None else None
         return table_summary(self, autoplay)
+
+    def _tell_outage(self, service: str) -> None:
+        """Every client: an ``unavailable`` error, then close code 1013 (reconnect after a pause)."""
+        for connection in list(self.connections):
+            connection.send(error_message(UNAVAILABLE, unavailable_message(service)))
+            connection.close(CLOSE_TRY_AGAIN)
 
     def _broadcast(self, exclude: Connection | None = None) -> None:
         events, self._fresh = self._fresh, []
