@@ -172,7 +172,8 @@ def _add_server_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     add_serve_arguments(serve, db_help)
     serve.set_defaults(run=cmd_serve)
     migrate = commands.add_parser("migrate", help="create or upgrade the server's database schema")
-    migrate.add_argument("--db", metavar="URL", help=db_help)
+    migrate.add_argument("--db", metavar="URL", help=f"{db_help}; default $RUMMY_DB")
+    migrate.add_argument("--db-file", metavar="PATH", help="read the --db URL from this file")
     migrate.set_defaults(run=cmd_migrate)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 
 from rummy.server.settings import ServerSettings
 
@@ -24,7 +25,9 @@ def _count(text: str) -> int:
 def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free)")
-    serve.add_argument("--db", metavar="URL", help=db_help)
+    serve.add_argument("--db", metavar="URL", help=f"{db_help}; default $RUMMY_DB")
+    serve.add_argument("--db-file", metavar="PATH",
+                       help="read the --db URL from this file (keeps a password off the command line)")
     serve.add_argument("--secret", help="cookie-signing secret (default: $RUMMY_SECRET, else one kept in the db)")
     serve.add_argument("--bot-delay", type=float, default=DEFAULTS.bot_delay, metavar="SECONDS",
                        help="bots wait before moving")
@@ -60,13 +63,54 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
                         help="serve /docs, the HTTP API drawn by Swagger UI from a CDN (/openapi.json is always there)")
     cluster = serve.add_argument_group("several processes sharing one game world (docs/deploy.md)")
     cluster.add_argument("--redis", metavar="URL",
-                         help="redis://HOST:PORT/N shared by every worker (needs a PostgreSQL --db)")
+                         help="redis://HOST:PORT/N shared by every worker (needs a PostgreSQL --db); "
+                              "default $RUMMY_REDIS")
+    cluster.add_argument("--redis-file", metavar="PATH", help="read the --redis URL from this file")
     cluster.add_argument("--workers", type=_count, default=1, metavar="N",
                          help="worker processes on this port (more than 1 needs --redis)")
     cluster.add_argument("--lease-seconds", type=float, default=DEFAULTS.lease_seconds, metavar="SECONDS",
                          help="a worker silent this long is dead: the others take its tables over")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
+
+
+class URLSourceError(ValueError):
+    """A ``--db`` / ``--redis`` URL that cannot be read from where it was asked for."""
+
+
+def resolve_urls(args: argparse.Namespace) -> None:
+    """Fill ``args.db`` and ``args.redis`` from where they were given, first found wins: the flag
+    (``--db``), the file it names (``--db-file``), the environment (``RUMMY_DB``); raise
+    :class:`URLSourceError` for a flag given with its file flag, a file that cannot be read or is empty.
+
+    >>> args = argparse.Namespace(db=None, db_file=None, redis="redis://cache:6379/0", redis_file=None)
+    >>> resolve_urls(args); args.redis
+    'redis://cache:6379/0'
+    """
+    for name in ("db", "redis"):
+        if hasattr(args, name):
+            setattr(args, name, _url_from(name, getattr(args, name), getattr(args, f"{name}_file", None)))
+
+
+def _url_from(name: str, given: str | None, path: str | None) -> str | None:
+    if given is not None and path is not None:
+        raise URLSourceError(f"give --{name} or --{name}-file, not both")
+    if given is not None:
+        return given
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as file:
+                text = file.read().strip()
+        except OSError as error:
+            raise URLSourceError(f"cannot read --{name}-file {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise URLSourceError(f"--{name}-file {path} is not UTF-8 text") from None
+        if not text:
+            raise URLSourceError(f"--{name}-file {path} is empty: it must hold the URL on one line")
+        if "\n" in text:
+            raise URLSourceError(f"--{name}-file {path} holds more than one line: it must hold only the URL")
+        return text
+    return os.environ.get(f"RUMMY_{name.upper()}") or None
 
 
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:

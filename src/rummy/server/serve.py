@@ -1,5 +1,8 @@
 """The ``rummy serve`` and ``rummy migrate`` commands (wired into :mod:`rummy.cli` with lazy imports).
 
+``--db`` and ``--redis`` may come from a file (``--db-file``, ``--redis-file``) or the environment
+(``RUMMY_DB``, ``RUMMY_REDIS``), so no password shows in ``ps`` (:func:`rummy.server.flags.resolve_urls`).
+
 ``rummy migrate [--db URL]`` creates or upgrades the schema (Alembic ``upgrade head``).  ``rummy
 serve`` checks the schema first: the default SQLite file is migrated on the spot (one process, so no
 race); any other database must have been migrated, or the server refuses to start and says so.
@@ -29,7 +32,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from rummy.server.flags import settings_from_args
+from rummy.server.flags import URLSourceError, resolve_urls, settings_from_args
 from rummy.server.http.app import create_app
 from rummy.server.http.request_deadline import request_deadline
 from rummy.server.storage.database import (
@@ -69,13 +72,14 @@ def _status(url: str) -> SchemaStatus:
 
 def migrate_command(args: argparse.Namespace) -> int:
     try:
+        resolve_urls(args)
         url = _database(args)
         before = _status(url)
         if before.state == "unknown":
             return _fail(f"the database {display_url(url)} is at revision {before.current}, "
                          "which this version does not know (made by a newer rummy?)")
         asyncio.run(migrate(url))
-    except (DatabaseURLError, ConnectionError) as error:
+    except (DatabaseURLError, ConnectionError, URLSourceError) as error:
         return _fail(str(error), 2)
     except Exception as error:  # noqa: BLE001
         return _fail(f"migration failed: {error}")
@@ -128,12 +132,13 @@ def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
+        resolve_urls(args)
         url = _database(args)
         problem = _cluster_problem(args, url)
         if problem is not None:
             return _fail(problem, 2)
         status = _status(url)
-    except (DatabaseURLError, ConnectionError) as error:
+    except (DatabaseURLError, ConnectionError, URLSourceError) as error:
         return _fail(str(error), 2)
     if status.state != "current":
         if args.db is None and status.state in ("missing", "outdated"):
@@ -144,7 +149,7 @@ def serve_command(args: argparse.Namespace) -> int:
         else:
             state = "has no rummy schema" if status.state == "missing" else f"is at revision {status.current}"
             return _fail(f"the database {display_url(url)} {state} (this version needs {status.head}): "
-                         f"run `rummy migrate --db {args.db}` first")
+                         "run `rummy migrate` on it first (with the same --db, --db-file or $RUMMY_DB)")
     try:
         ensure_writable(url)
     except DatabaseNotWritable as error:
