@@ -5,6 +5,7 @@ and ``serve`` / ``migrate`` (the game server, imported only when run: the others
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -16,6 +17,7 @@ from rummy.engine import (
     Rule,
     RummyError,
     Variant,
+    backend,
     get_variant,
     load_variant_file,
     register_variant,
@@ -177,8 +179,19 @@ def _add_server_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     migrate.set_defaults(run=cmd_migrate)
 
 
+def _version() -> str:
+    """``rummy 0.1.0 (engine backend: native)``: the installed version and which engine backend runs."""
+    try:
+        number = importlib.metadata.version("rummy")
+    except importlib.metadata.PackageNotFoundError:  # (run from a source tree that was never installed)
+        number = "unknown"
+    return f"rummy {number} (engine backend: {backend()})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rummy", description="Rummy-family card games.")
+    parser.add_argument("--version", action="version", version=_version(),
+                        help="print the version and the engine backend that runs (RUMMY_ENGINE), and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("variants", help="list the variants").set_defaults(run=cmd_variants)
     rules = commands.add_parser("rules", help="summarise one variant's rules and options, or list the rule keys")

@@ -14,6 +14,7 @@ from rummy.engine.errors import MeldError
 from rummy.engine.melds import separate_melds_error, table_meld
 from rummy.engine.memo import per_object
 from rummy.engine.solver.assemble import build_lay_down
+from rummy.engine.solver.native import lay_down_exists
 from rummy.engine.solver.planned import PlannedMeld
 from rummy.engine.solver.search import LayDownSearch
 from rummy.engine.solver.tables import INF, ContractPlan, VariantRules, check_hand_length, rules_for
@@ -50,6 +51,9 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
 def can_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, *,
                  final_discard_allowed: bool = True, must_use_all: bool = False) -> bool:
     """Whether ``contract`` can be laid down from ``hand`` (same rules as :func:`find_lay_down`)."""
+    compiled = lay_down_exists(hand, contract, variant, final_discard_allowed, must_use_all)  # None: not covered
+    if compiled is not None:
+        return compiled
     if variant.twos_natural_in_place:
         return any(True for _ in _lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed,
                                                               must_use_all, first_only=True))
@@ -62,6 +66,8 @@ def first_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varia
     """Some lay-down of ``contract`` from ``hand`` (the first the search meets, not the best), or None; it
     exists exactly when :func:`find_lay_down` finds one.  A witness: any hand holding its cards can lay down.
     """
+    if lay_down_exists(hand, contract, variant, final_discard_allowed, must_use_all) is False:  # compiled: none
+        return None
     if variant.twos_natural_in_place:
         return next(_lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed, must_use_all,
                                                  first_only=True), None)

@@ -1,0 +1,338 @@
+/*
+ * rummy.engine._native: the compiled core beside the Python engine (the _decimal/_pydecimal pattern).
+ *
+ * The Python engine is the reference; this module answers, exactly as it does, the queries it covers:
+ *
+ *   lay_down_exists(hand, spec) -> bool
+ *       Whether a contract can be laid down from a hand (a final discard allowed, nothing required to be
+ *       used): rummy.engine.solver.contract.can_lay_down under the rules packed in `spec` by
+ *       rummy.engine.solver.native.contract_spec (the facts of VariantRules and ContractPlan).
+ *
+ * The Python search (rummy.engine.solver.search.LayDownSearch) looks for the *best* lay-down; this one only
+ * asks whether there is one, over the same model of melds (solver/__init__.py, "Conventions and limits"):
+ *
+ *   - a wild is any card of a wild rank (VariantRules.wild); the other cards below 52 are naturals;
+ *   - a run: one suit, values lo..hi (value 14 is the ace again), at least its slot's minimum and at most 13
+ *     cards, each value a natural of that card or a wild; the wild policy bounds its wilds
+ *     (VariantRules.max_wilds); a run of wilds only only where all-wild melds are allowed; runs of one suit
+ *     may not overlap or touch unless adjacent runs are allowed (LayDownSearch._touches);
+ *   - a group: naturals of one rank and wilds (none in a pair slot that refuses wilds), at least the
+ *     slot's size; or a group of wilds only (VariantRules.wild_only_group_size); two groups of one rank only
+ *     where same-rank groups are allowed.
+ *
+ * Exchange arguments keep the search small while exact (each is noted where it is used).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdbool.h>
+#include <string.h>
+
+#define CARD_COUNT 53
+#define NATURALS 52
+#define MAX_SLOTS 16
+#define UNLIMITED (1 << 20) /* tables.INF */
+
+/* Wild policies: tables.POLICY_NONE, POLICY_RATIO, POLICY_ONE. */
+enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
+
+/* The layout of a spec (rummy.engine.solver.native.contract_spec): a header, the run slots, the group slots, the wild flags. */
+enum {
+    SPEC_LO, SPEC_HI, SPEC_POLICY, SPEC_ALL_WILD, SPEC_TRIO_MIN, SPEC_SAME_RANK, SPEC_ADJACENT, SPEC_NEED,
+    SPEC_RUNS, SPEC_GROUPS, SPEC_HEADER
+};
+
+typedef struct {
+    int min_size;
+    bool accepts_wilds;
+    bool is_pair;
+} GroupSlot;
+
+typedef struct {
+    int suit, low, high;
+} PlacedRun;
+
+/* One existence search: the rules, the contract, and the cards not yet placed. */
+typedef struct {
+    int lo, hi, policy, trio_min;
+    bool all_wild, same_rank, adjacent;
+    int n_runs, n_groups, need;
+    int run_min[MAX_SLOTS];
+    GroupSlot group[MAX_SLOTS];
+    unsigned char pool[NATURALS]; /* naturals not yet in a meld */
+    int rank_cnt[14];             /* per rank 1..13, the naturals of the pool */
+    int rank_groups[14];          /* per rank, the groups given it so far */
+    int group_label[MAX_SLOTS];   /* per group slot, its rank (0: wilds only) */
+    PlacedRun runs[MAX_SLOTS];
+} Search;
+
+static bool fill_runs(Search *search, int slot, int wilds_left);
+
+/* The card at run value `value` (1..14) of `suit`: tables.VariantRules.card_at. */
+static int card_at(int suit, int value) { return suit * 13 + (value - 1) % 13; }
+
+/* Most wilds a meld with `naturals` natural cards may hold: VariantRules.max_wilds. */
+static int max_wilds(const Search *search, int naturals)
+{
+    if (search->policy == POLICY_NONE)
+        return UNLIMITED;
+    if (search->policy == POLICY_RATIO)
+        return naturals;
+    return 1;
+}
+
+/* Size of the smallest group of wilds only that fills a group slot, or 0: VariantRules.wild_only_group_size. */
+static int wild_only_group_size(const Search *search, const GroupSlot *slot)
+{
+    if (search->all_wild && slot->accepts_wilds)
+        return slot->min_size;
+    if (search->trio_min && !slot->is_pair)
+        return slot->min_size > search->trio_min ? slot->min_size : search->trio_min;
+    return 0;
+}
+
+/* Whether a run of `naturals` and `wilds` is valid under the wild policy (LayDownSearch._runs_full's `least`). */
+static bool run_policy_holds(const Search *search, int naturals, int wilds)
+{
+    if (naturals == 0)
+        return search->all_wild;
+    return wilds <= max_wilds(search, naturals);
+}
+
+/* Whether run [low, high] of `suit` overlaps or touches a run placed before slot `slot`: LayDownSearch._touches. */
+static bool touches(const Search *search, int slot, int suit, int low, int high)
+{
+    for (int i = 0; i < slot; i++) {
+        const PlacedRun *run = &search->runs[i];
+        if (run->suit == suit && low <= run->high + 1 && run->low <= high + 1)
+            return true;
+    }
+    return false;
+}
+
+/* Fill the group slots from `slot` on with the naturals of the pool and `wilds_left` wilds (groups.label_groups,
+ * general_groups, asked only whether some filling exists).  Without same-rank groups a group takes every
+ * natural of its rank (more naturals never make a group invalid, and no natural must be used).  Identical
+ * slots take labels in non-decreasing order (wilds only first): any filling can be reordered so. */
+static bool fill_groups(Search *search, int slot, int wilds_left)
+{
+    if (slot == search->n_groups)
+        return true;
+    const GroupSlot *here = &search->group[slot];
+    bool same_as_previous = slot > 0 && here->min_size == search->group[slot - 1].min_size
+                            && here->accepts_wilds == search->group[slot - 1].accepts_wilds
+                            && here->is_pair == search->group[slot - 1].is_pair;
+    int least_label = same_as_previous ? search->group_label[slot - 1] : 0;
+    int wild_only = wild_only_group_size(search, here);
+    if (least_label == 0 && wild_only && wild_only <= wilds_left) {
+        search->group_label[slot] = 0;
+        if (fill_groups(search, slot + 1, wilds_left - wild_only))
+            return true;
+    }
+    for (int rank = least_label > 1 ? least_label : 1; rank <= 13; rank++) {
+        int held = search->rank_cnt[rank];
+        if (!held || (!search->same_rank && search->rank_groups[rank]))
+            continue;
+        int fewest = search->same_rank ? 1 : held;
+        for (int naturals = held; naturals >= fewest; naturals--) {
+            int deficit = here->min_size > naturals ? here->min_size - naturals : 0;
+            int most = here->accepts_wilds ? max_wilds(search, naturals) : 0;
+            if (deficit > most || deficit > wilds_left)
+                continue;
+            search->rank_cnt[rank] -= naturals;
+            search->rank_groups[rank]++;
+            search->group_label[slot] = rank;
+            bool found = fill_groups(search, slot + 1, wilds_left - deficit);
+            search->rank_cnt[rank] += naturals;
+            search->rank_groups[rank]--;
+            if (found)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Place value `value` of the run [low, high] of `suit` in slot `slot`, then the rest of the run and the later
+ * slots (LayDownSearch._runs_full, every choice of naturals).  A wild stands where the pool holds the natural
+ * only when that natural may be needed by a later run or a group: otherwise a lay-down leaving it in hand
+ * stays valid with the natural in the wild's place (one natural more, one wild fewer, under every policy). */
+static bool fill_run_values(Search *search, int slot, int suit, int low, int high, int value, int naturals,
+                            int wilds, int wilds_left)
+{
+    if (value > high) {
+        if (!run_policy_holds(search, naturals, wilds))
+            return false;
+        return fill_runs(search, slot + 1, wilds_left - wilds);
+    }
+    if (search->policy == POLICY_ONE && wilds > 1)
+        return false;
+    if (search->policy == POLICY_RATIO && wilds > naturals + (high - value + 1))
+        return false;
+    int card = card_at(suit, value);
+    int rank = card % 13 + 1;
+    if (search->pool[card]) {
+        search->pool[card]--;
+        search->rank_cnt[rank]--;
+        bool found = fill_run_values(search, slot, suit, low, high, value + 1, naturals + 1, wilds, wilds_left);
+        search->pool[card]++;
+        search->rank_cnt[rank]++;
+        if (found)
+            return true;
+        bool needed_elsewhere = slot + 1 < search->n_runs || search->n_groups > 0;
+        if (!needed_elsewhere)
+            return false;
+    }
+    if (wilds >= wilds_left)
+        return false;
+    return fill_run_values(search, slot, suit, low, high, value + 1, naturals, wilds + 1, wilds_left);
+}
+
+/* The longest run worth trying from a slot's minimum: under "none" and "at most one" a run longer than the
+ * minimum holds a valid run of exactly the minimum (a window around one of its naturals, fewer wilds, touching
+ * less); under "not outnumber" it may not (natural, wild, wild, natural), so every length is tried. */
+static int longest_run_tried(const Search *search, int min_size, int low)
+{
+    if (search->policy != POLICY_RATIO)
+        return min_size;
+    int longest = search->hi - low + 1;
+    return longest < 13 ? longest : 13;
+}
+
+/* Fill run slot `slot` and the later ones (LayDownSearch._runs): every suit, low value and length, then the
+ * groups.  Identical slots take runs in non-decreasing (suit, low, high) order. */
+static bool fill_runs(Search *search, int slot, int wilds_left)
+{
+    if (slot == search->n_runs)
+        return fill_groups(search, 0, wilds_left);
+    int min_size = search->run_min[slot];
+    bool same_as_previous = slot > 0 && search->run_min[slot - 1] == min_size;
+    const PlacedRun *previous = same_as_previous ? &search->runs[slot - 1] : NULL;
+    for (int suit = previous ? previous->suit : 0; suit < 4; suit++) {
+        for (int low = search->lo; low + min_size - 1 <= search->hi; low++) {
+            if (previous && suit == previous->suit && low < previous->low)
+                continue;
+            int longest = longest_run_tried(search, min_size, low);
+            for (int size = min_size; size <= longest; size++) {
+                int high = low + size - 1;
+                if (previous && suit == previous->suit && low == previous->low && high < previous->high)
+                    continue;
+                if (!search->adjacent && touches(search, slot, suit, low, high))
+                    continue;
+                search->runs[slot] = (PlacedRun){suit, low, high};
+                if (fill_run_values(search, slot, suit, low, high, low, 0, 0, wilds_left))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Read the spec (bytes) into `search`; false (with an exception set) when it is malformed. */
+static bool read_spec(Search *search, const unsigned char *spec, Py_ssize_t length, unsigned char *wild)
+{
+    if (length < SPEC_HEADER) {
+        PyErr_SetString(PyExc_ValueError, "contract spec too short");
+        return false;
+    }
+    search->lo = spec[SPEC_LO];
+    search->hi = spec[SPEC_HI];
+    search->policy = spec[SPEC_POLICY];
+    search->all_wild = spec[SPEC_ALL_WILD];
+    search->trio_min = spec[SPEC_TRIO_MIN];
+    search->same_rank = spec[SPEC_SAME_RANK];
+    search->adjacent = spec[SPEC_ADJACENT];
+    search->need = spec[SPEC_NEED];
+    search->n_runs = spec[SPEC_RUNS];
+    search->n_groups = spec[SPEC_GROUPS];
+    if (search->n_runs > MAX_SLOTS || search->n_groups > MAX_SLOTS || search->policy > POLICY_ONE
+        || search->lo < 1 || search->hi > 14
+        || length != SPEC_HEADER + search->n_runs + 3 * search->n_groups + CARD_COUNT) {
+        PyErr_SetString(PyExc_ValueError, "malformed contract spec");
+        return false;
+    }
+    const unsigned char *at = spec + SPEC_HEADER;
+    for (int i = 0; i < search->n_runs; i++)
+        search->run_min[i] = *at++;
+    for (int i = 0; i < search->n_groups; i++) {
+        search->group[i].min_size = at[0];
+        search->group[i].accepts_wilds = at[1];
+        search->group[i].is_pair = at[2];
+        at += 3;
+    }
+    memcpy(wild, at, CARD_COUNT);
+    return true;
+}
+
+/* Read a count vector into `hand`: 1 when it is 53 counts from 0 to 255, 0 when it is not (the Python search
+ * then answers: it raises the engine's own errors), -1 with an exception set when a count is not an int. */
+static int read_hand(PyObject *hand_object, int *hand)
+{
+    if (!PyList_Check(hand_object) && !PyTuple_Check(hand_object))
+        return 0;
+    PyObject *fast = PySequence_Fast(hand_object, "a hand is a sequence of counts");
+    if (fast == NULL)
+        return -1;
+    int result = PySequence_Fast_GET_SIZE(fast) == CARD_COUNT;
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (int card = 0; result == 1 && card < CARD_COUNT; card++) {
+        long count = PyLong_AsLong(items[card]);
+        if (count == -1 && PyErr_Occurred())
+            result = -1;
+        else if (count < 0 || count > 255)
+            result = 0;
+        else
+            hand[card] = (int)count;
+    }
+    Py_DECREF(fast);
+    return result;
+}
+
+/* lay_down_exists(hand, spec): contract.can_lay_down with a final discard allowed and must_use_all off; None
+ * when `hand` is not a list or tuple of 53 counts from 0 to 255 (the Python search answers then). */
+static PyObject *lay_down_exists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyBytes_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "lay_down_exists(hand, spec: bytes)");
+        return NULL;
+    }
+    Search search;
+    memset(&search, 0, sizeof search);
+    unsigned char wild[CARD_COUNT];
+    int hand[CARD_COUNT];
+    if (!read_spec(&search, (const unsigned char *)PyBytes_AS_STRING(args[1]), PyBytes_GET_SIZE(args[1]), wild))
+        return NULL;
+    int read = read_hand(args[0], hand);
+    if (read < 0)
+        return NULL;
+    if (read == 0)
+        Py_RETURN_NONE;
+    int total = 0, wilds = 0;
+    for (int card = 0; card < CARD_COUNT; card++) {
+        if (wild[card]) {
+            wilds += hand[card];
+        } else if (card < NATURALS) {
+            search.pool[card] = (unsigned char)hand[card];
+            search.rank_cnt[card % 13 + 1] += hand[card];
+        }
+        if (wild[card] || card < NATURALS)
+            total += hand[card];
+    }
+    if (total < search.need)
+        Py_RETURN_FALSE;
+    return PyBool_FromLong(fill_runs(&search, 0, wilds));
+}
+
+static PyMethodDef native_methods[] = {
+    {"lay_down_exists", (PyCFunction)(void (*)(void))lay_down_exists, METH_FASTCALL,
+     "lay_down_exists(hand, spec) -> bool | None: whether the contract packed in spec can be laid down from hand."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT, "rummy.engine._native",
+    "The compiled core of the rules engine (see rummy.engine.backends and docs/engine.md, Backends).", -1,
+    native_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&native_module); }

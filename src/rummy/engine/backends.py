@@ -1,0 +1,68 @@
+"""Which backend answers the engine's compiled queries: the Python reference or the compiled core.
+
+The engine is written in Python, and that code is the reference.  Beside it sits an optional compiled core,
+``rummy.engine._native`` (C, built by ``pip install -e .`` where a C compiler is found), which answers some
+queries faster and exactly as the Python code does (the pattern of the standard library's
+``_decimal``/``_pydecimal``); ``tests/test_native.py`` holds the two equal.  The environment variable
+``RUMMY_ENGINE`` chooses: ``native`` (the compiled core; an error when it is not built), ``python`` (the
+Python code only), unset or empty (the compiled core when it is built).  See docs/engine.md, "Backends".
+
+>>> backend() in ("native", "python")
+True
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+from rummy.engine.errors import UsageError
+
+__all__ = ["BUILT", "ENGINE_VARIABLE", "NATIVE", "backend", "select"]
+
+ENGINE_VARIABLE = "RUMMY_ENGINE"
+_HOW_TO_BUILD = ("install a C compiler and the Python headers (Debian: apt-get install gcc python3-dev) and "
+                 "reinstall the package (python3 -m pip install -e .)")
+
+
+def _load() -> ModuleType | None:
+    try:
+        from rummy.engine import _native
+    except ImportError:
+        return None
+    return _native
+
+
+#: The compiled core when it is built, else None.
+BUILT: ModuleType | None = _load()
+
+
+def select(choice: str | None) -> ModuleType | None:
+    """The compiled core to run for ``choice`` (a value of ``RUMMY_ENGINE``), or None for the Python backend.
+
+    >>> select("python") is None
+    True
+    >>> select("fast")
+    Traceback (most recent call last):
+    ...
+    rummy.engine.errors.UsageError: RUMMY_ENGINE must be 'python' or 'native' (or unset), not 'fast'
+    """
+    if not choice:
+        return BUILT
+    if choice == "python":
+        return None
+    if choice == "native":
+        if BUILT is None:
+            raise UsageError(f"{ENGINE_VARIABLE}=native, but the compiled core rummy.engine._native is not built: "
+                             + _HOW_TO_BUILD)
+        return BUILT
+    raise UsageError(f"{ENGINE_VARIABLE} must be 'python' or 'native' (or unset), not {choice!r}")
+
+
+#: The compiled core the engine runs (read at every dispatch, so a test may set it), or None: the Python backend.
+NATIVE: ModuleType | None = select(os.environ.get(ENGINE_VARIABLE))
+
+
+def backend() -> str:
+    """Which backend runs: ``"native"`` (the compiled core answers the queries it covers) or ``"python"``."""
+    return "python" if NATIVE is None else "native"

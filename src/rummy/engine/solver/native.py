@@ -1,0 +1,74 @@
+"""The contract solver's queries answered by the compiled core (``rummy.engine._native``), and their dispatch.
+
+Compiled so far: whether a contract can be laid down from a hand (:func:`rummy.engine.solver.can_lay_down`,
+and the "none" answers of :func:`~rummy.engine.solver.first_lay_down`), under a final discard allowed and
+nothing required to be used, for every variant and house rule except the mixes below, which the Python
+search answers (:func:`lay_down_exists` returns None for them, and the caller runs the Python code):
+
+* ``twos_natural_in_place`` (the Python search splits the twos into wild and natural ones);
+* ``contract_sizes_exact``;
+* ``final_discard_allowed`` false or ``must_use_all`` true (the lay-down must leave 0 or at least 2 cards, or
+  none);
+* a contract of more than 16 run or group slots or needing more than 255 cards, a hand that is not a list or
+  tuple of 53 counts from 0 to 255 (the Python code raises the engine's errors for a malformed one).
+
+The Python search stays the reference; ``tests/test_native.py`` compares the two answers on random hands,
+contracts and house-rule mixes, and the legal lists of random games played on both backends in lockstep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummy.engine import backends
+from rummy.engine.cards import CARD_COUNT
+from rummy.engine.memo import memo_table, put
+from rummy.engine.solver.tables import ContractPlan, VariantRules, rules_for
+from rummy.engine.variants import Slot, Variant
+
+__all__ = ["contract_spec", "covers", "lay_down_exists"]
+
+_MAX_SLOTS = 16  # (the C search's MAX_SLOTS)
+# id(plan) -> (plan, its spec or None when the compiled search does not cover it).
+_SPECS: dict[int, tuple[ContractPlan, bytes | None]] = memo_table("native: contract specs", 1024)
+
+
+def covers(variant: Variant, final_discard_allowed: bool, must_use_all: bool) -> bool:
+    """Whether the compiled search answers for these rules (the module docstring lists what it leaves out)."""
+    return (final_discard_allowed and not must_use_all and not variant.twos_natural_in_place
+            and not variant.contract_sizes_exact)
+
+
+def contract_spec(rules: VariantRules, plan: ContractPlan) -> bytes | None:
+    """The rules and contract as the C search reads them (``lay_down.c``, ``read_spec``), or None when it does
+    not cover them: lo, hi, wild policy, all-wild melds, trio size, same-rank groups, adjacent runs, cards
+    needed, the number of run and group slots; each run slot's minimum; each group slot's (size, accepts
+    wilds, is a pair); a wild flag per card."""
+    if plan.n_runs > _MAX_SLOTS or plan.n_groups > _MAX_SLOTS or plan.need > 255:
+        return None
+    header = [rules.lo, rules.hi, rules.policy, rules.all_wild, rules.trio_min or 0, rules.same_rank,
+              rules.adjacent, plan.need, plan.n_runs, plan.n_groups]
+    groups = [int(value) for slot in plan.group_slots for value in slot]
+    return bytes(header + list(plan.run_mins) + groups + [int(wild) for wild in rules.wild])
+
+
+def lay_down_exists(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, final_discard_allowed: bool,
+                    must_use_all: bool) -> bool | None:
+    """The compiled core's answer to :func:`~rummy.engine.solver.can_lay_down`, or None when the Python search
+    answers: the Python backend runs, or the compiled one does not cover the case (see the module docstring).
+    """
+    native = backends.NATIVE
+    if native is None or not covers(variant, final_discard_allowed, must_use_all) or len(hand) != CARD_COUNT:
+        return None
+    rules = rules_for(variant)
+    plan = rules.plan(contract)
+    if plan.impossible:
+        return None
+    known = _SPECS.get(id(plan))
+    if known is None or known[0] is not plan:
+        known = put(_SPECS, id(plan), (plan, contract_spec(rules, plan)))
+    spec = known[1]
+    if spec is None:
+        return None
+    found: bool | None = native.lay_down_exists(hand, spec)
+    return found

@@ -1,0 +1,240 @@
+"""The compiled core (``rummy.engine._native``) answers exactly as the Python engine does (docs/engine.md,
+"Backends").
+
+* Its query, "can this hand lay the contract down?", against the Python search on random hands, contracts
+  and house-rule mixes (hypothesis), and on the recorded real hands of ``tests/solver_real_hands.json.gz``.
+* Random games of every built-in variant (and of house-rule mixes) played once per backend from the same
+  seed: the legal list (entries and order) must be the same at every decision.
+* The dispatch: which option mixes go to the Python search, explicitly; the ``RUMMY_ENGINE`` switch.
+
+Skipped, with the reason, where the compiled core is not built.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import rummy.engine.backends as switch  # the switch, whose NATIVE the tests set
+from rummy.engine import VariantError, backend, can_lay_down, clear_memos, new_game
+from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
+from rummy.engine.house_rules import apply_options, get_variant
+from rummy.engine.solver.native import covers, lay_down_exists
+from rummy.engine.variants import GROUP, RUN, Slot, Variant
+from tests.profiles import count, examples
+from tests.random_games import random_play
+from tests.variants import BUILT_IN, CONTRACT_VARIANTS
+
+pytestmark = pytest.mark.skipif(switch.BUILT is None, reason="the compiled core rummy.engine._native is not built "
+                                "(no C compiler at install time); the Python backend runs alone")
+
+REAL_HANDS = Path(__file__).with_name("solver_real_hands.json.gz")
+
+# House rules that reach the contract solver, and the values tried.
+SOLVER_OPTIONS: dict[str, list[Any]] = {
+    "wild_ranks": [["JOKER"], ["JOKER", "2"], ["2"]],
+    "ace_mode": ["low_or_high", "low_only", "high_only"],
+    "run_min": [3, 4, 5],
+    "group_min": [2, 3, 4],
+    "wild_policy": ["none", "not_outnumber", "at_most_one"],
+    "all_wild_melds": [True, False],
+    "wild_group_min": [None, 3],
+    "wild_group_counts_as_set": [True, False],
+    "pair_wilds": [True, False],
+    "allow_same_rank_groups": [True, False],
+    "allow_adjacent_runs": [True, False],
+    "contract_exact_sizes": [False, False, True],  # (not compiled: the dispatch's Python side)
+    "twos_natural_in_place": [False, False, True],  # (not compiled)
+}
+
+
+@contextmanager
+def running(name: str) -> Iterator[None]:
+    """The engine on backend ``name`` ("python" or "native") inside the block."""
+    before = switch.NATIVE
+    switch.NATIVE = switch.select(name)
+    try:
+        yield
+    finally:
+        switch.NATIVE = before
+
+
+def both_answers(hand: list[int], contract: tuple[Slot, ...], variant: Variant, final_discard_allowed: bool,
+                 must_use_all: bool) -> tuple[bool, bool]:
+    """``can_lay_down`` on each backend: (python, native)."""
+    kw = {"final_discard_allowed": final_discard_allowed, "must_use_all": must_use_all}
+    with running("python"):
+        python = can_lay_down(hand, contract, variant, **kw)
+    with running("native"):
+        native = can_lay_down(hand, contract, variant, **kw)
+    return python, native
+
+
+@st.composite
+def house_rules(draw: st.DrawFn) -> Variant:
+    base = draw(st.sampled_from(CONTRACT_VARIANTS))
+    keys = draw(st.lists(st.sampled_from(sorted(SOLVER_OPTIONS)), max_size=6, unique=True))
+    options = {key: draw(st.sampled_from(SOLVER_OPTIONS[key])) for key in keys}
+    try:
+        return get_variant(base, options)
+    except VariantError:
+        assume(False)
+        raise
+
+
+@st.composite
+def hands(draw: st.DrawFn, max_cards: int = 16) -> list[int]:
+    """A hand from a small universe (two or three suits, a window of ranks, wilds), so melds are likely."""
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=3, unique=True))
+    low = draw(st.integers(1, 13))
+    ranks = [(low + k - 1) % 13 + 1 for k in range(draw(st.integers(2, 7)))]
+    universe = [make_card(r, s) for r in ranks for s in suits] + [JOKER, make_card(2, suits[0])]
+    cards = draw(st.lists(st.sampled_from(universe), min_size=2, max_size=max_cards))
+    hand = to_counts(cards)
+    for card in range(53):
+        hand[card] = min(hand[card], 6 if card == JOKER else 3)
+    return hand
+
+
+contracts = st.lists(st.tuples(st.sampled_from([GROUP, RUN]), st.integers(2, 5)), min_size=1, max_size=3).map(
+    lambda slots: tuple(Slot(kind, size) for kind, size in slots))
+
+
+@settings(max_examples=examples(1500), suppress_health_check=[HealthCheck.filter_too_much])
+@given(house_rules(), hands(), contracts, st.booleans(), st.booleans())
+def test_same_answer_on_random_hands(variant: Variant, hand: list[int], contract: tuple[Slot, ...],
+                                     final_discard_allowed: bool, must_use_all: bool) -> None:
+    python, native = both_answers(hand, contract, variant, final_discard_allowed, must_use_all)
+    assert python == native, (variant.options, contract, hand, final_discard_allowed, must_use_all)
+
+
+@settings(max_examples=examples(600), suppress_health_check=[HealthCheck.filter_too_much])
+@given(house_rules(), st.data())
+def test_same_answer_on_the_variants_own_contracts(variant: Variant, data: st.DataObject) -> None:
+    """Dense hands of 10 to 30 cards against the contracts of the variant's own rounds."""
+    numbers = range(1, len(variant.rounds) + 1)
+    contract = variant.round_rules(data.draw(st.sampled_from(numbers)), 4).contract
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    deck = [card for card in range(53) for _ in range(2)]
+    hand = to_counts(rng.sample(deck, rng.randint(10, 30)))
+    python, native = both_answers(hand, contract, variant, True, False)
+    assert python == native, (variant.options, contract, hand)
+
+
+def test_same_answer_on_real_hands() -> None:
+    """Every recorded real hand (tests/solver_real_hands.json.gz) under each pair of flags."""
+    with gzip.open(REAL_HANDS, "rt", encoding="utf-8") as file:
+        cases: list[dict[str, Any]] = json.load(file)
+    variants: dict[str, Variant] = {}
+    compiled = 0
+    for case in cases[::count(1)]:
+        key = json.dumps([case["variant"], case["options"]], sort_keys=True)
+        variant = variants.setdefault(key, get_variant(case["variant"], case["options"]))
+        contract = tuple(Slot(kind, size) for kind, size in case["contract"])
+        hand = to_counts(parse_card(t) for t in case["hand"].split())
+        for final_discard_allowed, must_use_all, want in case["answers"]:
+            python, native = both_answers(hand, contract, variant, final_discard_allowed, must_use_all)
+            assert python == native == (want is not None), (key, case["contract"], case["hand"])
+            compiled += covers(variant, final_discard_allowed, must_use_all)
+    assert compiled > 1000
+
+
+def test_uncovered_mixes_go_to_python() -> None:
+    """The dispatch: the compiled core answers the covered mixes, and None sends the others to Python."""
+    may_i = get_variant("may-i")
+    contract = may_i.round_rules(1, 4).contract
+    hand = to_counts(parse_card(t) for t in "9C 9D 9S 5H 5S JK 2C KD".split())
+    with running("native"):
+        assert lay_down_exists(hand, contract, may_i, True, False) is True
+        assert lay_down_exists(hand, contract, may_i, False, False) is None
+        assert lay_down_exists(hand, contract, may_i, True, True) is None
+        for options in ({"twos_natural_in_place": True}, {"contract_exact_sizes": True}):
+            assert lay_down_exists(hand, contract, apply_options(may_i, options), True, False) is None
+        assert lay_down_exists(hand[:52], contract, may_i, True, False) is None  # malformed: Python raises
+        assert lay_down_exists([-1] + hand[1:], contract, may_i, True, False) is None
+    with running("python"):
+        assert lay_down_exists(hand, contract, may_i, True, False) is None
+
+
+def _legal_lists(variant: str | Variant, players: int, seed: int, policy: str, decisions: int,
+                 name: str) -> Iterator[tuple[str, ...]]:
+    """The legal list (as notation) at each decision of a seeded random game on backend ``name``."""
+    with running(name):
+        clear_memos()
+        game = new_game(variant, players, seed=seed)
+        for turn in random_play(game, random.Random(seed), policy=policy, decisions=decisions):
+            yield tuple(str(action) for action in turn.moves)
+
+
+def assert_same_games(variant: str | Variant, players: int, seed: int, policy: str, decisions: int) -> None:
+    """The game played on both backends from one seed has the same legal list at every decision (so the same
+    choices, the same game); a divergence names the decision and the difference."""
+    python = list(_legal_lists(variant, players, seed, policy, decisions, "python"))
+    native = list(_legal_lists(variant, players, seed, policy, decisions, "native"))
+    for number, (want, got) in enumerate(zip(python, native, strict=False)):
+        assert want == got, (f"decision {number} of seed {seed} ({policy}): python lists "
+                             f"{sorted(set(want) - set(got))} the native backend does not, native "
+                             f"{sorted(set(got) - set(want))}")
+    assert len(python) == len(native)
+
+
+@pytest.mark.parametrize("variant", BUILT_IN)
+@pytest.mark.parametrize("policy", ["uniform", "steered"])
+def test_games_list_the_same_moves(variant: str, policy: str) -> None:
+    for seed in range(count(3)):
+        assert_same_games(variant, 4, seed, policy, 300)
+
+
+GAME_MIXES = [
+    ("may-i", {"wild_policy": "none", "all_wild_melds": True}),
+    ("may-i", {"allow_adjacent_runs": False, "pair_wilds": False}),
+    ("progressive-buy-it", {"wild_policy": "at_most_one", "allow_same_rank_groups": False}),
+    ("progressive-15", {"wild_policy": "not_outnumber", "ace_mode": "low_only"}),
+    ("progressive-15", {"twos_natural_in_place": True}),  # (the Python side of the dispatch)
+]
+
+
+@pytest.mark.parametrize(("variant", "options"), GAME_MIXES)
+def test_house_rule_games_list_the_same_moves(variant: str, options: dict[str, Any]) -> None:
+    for seed in range(count(2)):
+        assert_same_games(get_variant(variant, options), 4, seed, "steered", 300)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", BUILT_IN)
+def test_many_games_list_the_same_moves(variant: str) -> None:
+    for seed in range(100, 100 + count(12)):
+        assert_same_games(variant, 4, seed, "uniform" if seed % 2 else "steered", 800)
+
+
+def test_the_switch() -> None:
+    """``RUMMY_ENGINE`` chooses the backend, ``backend()`` says which, an unknown value is an error."""
+    assert backend() in ("python", "native")
+    with running("python"):
+        assert backend() == "python"
+    with running("native"):
+        assert backend() == "native"
+
+    def run(value: str) -> subprocess.CompletedProcess[str]:
+        program = "from rummy.engine import backend; print(backend())"
+        environment = {**os.environ, "RUMMY_ENGINE": value}
+        return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment,
+                              check=False)
+
+    assert run("python").stdout.strip() == "python"
+    assert run("native").stdout.strip() == "native"
+    assert run("").stdout.strip() == "native"
+    wrong = run("fast")
+    assert wrong.returncode != 0 and "RUMMY_ENGINE must be 'python' or 'native'" in wrong.stderr
