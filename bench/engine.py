@@ -1,7 +1,8 @@
 """Engine benchmark: decisions per second in random legal play, the cost of ``check`` and ``action_mask``,
 the solver on hands that can lay down, and heuristic bot games.
 
-Run: ``python bench/engine.py [--decisions N] [--games N] [--heuristic-games N] [--clock wall|cpu]``.
+Run: ``python bench/engine.py [--decisions N] [--games N] [--heuristic-games N] [--clock wall|cpu]
+[--backend python|native|both]``.
 Prints figures (one core); asserts nothing.  ``--clock cpu`` times with the process's CPU clock instead of
 the wall clock: the same work, but on a machine shared with other jobs it leaves out the time the process
 waited for a core (the figures are then comparable between runs; wall-clock ones are not).
@@ -17,6 +18,10 @@ waited for a core (the figures are then comparable between runs; wall-clock ones
 * ``check`` and ``action_mask`` are timed on the states the uniform player passes through: ``check`` on
   one legal and one random illegal action per state.
 * The solver is timed on the lay-downs it finds in those games (hands that can lay down, from real play).
+* ``--backend`` (docs/engine.md, "Backends"): the engine's Python code alone, or with its compiled core
+  (default: the backend that runs, ``RUMMY_ENGINE``); ``both`` measures the two in one run, game by game in
+  turn (each game from empty memo tables, so neither backend profits from the other's), and times the compiled
+  query itself, ``can_lay_down``, on the hands of players not yet down in uniform play of the contract variants.
 """
 
 from __future__ import annotations
@@ -25,10 +30,23 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
+import rummy.engine.backends as backends
 from rummy.bots import decide, make_bot
-from rummy.engine import Action, ActionSpace, Game, Phase, new_game
+from rummy.engine import (
+    Action,
+    ActionSpace,
+    Game,
+    Phase,
+    Slot,
+    Variant,
+    backend,
+    can_lay_down,
+    clear_memos,
+    new_game,
+)
 from rummy.engine.solver import find_lay_down
 from rummy.search.playout import random_choice
 
@@ -44,11 +62,23 @@ POLICIES: dict[str, Policy] = {
 }
 
 
+@contextmanager
+def running(name: str) -> Iterator[None]:
+    """The engine on backend ``name`` ("python" or "native") inside the block."""
+    before = backends.NATIVE
+    backends.NATIVE = backends.select(name)
+    try:
+        yield
+    finally:
+        backends.NATIVE = before
+
+
 def play(variant: str, players: int, policy: Policy, *, games: int, cap: int,
-         probe: Callable[[Game, int], None] | None = None) -> tuple[int, float, int]:
-    """(decisions, seconds, largest hand) over ``games`` games, each cut at ``cap`` decisions."""
+         probe: Callable[[Game, int], None] | None = None, first: int = 0) -> tuple[int, float, int]:
+    """(decisions, seconds, largest hand) over ``games`` games (seeds from ``first``), each cut at ``cap``
+    decisions."""
     decisions, elapsed, largest = 0, 0.0, 0
-    for number in range(games):
+    for number in range(first, first + games):
         rng = random.Random(number)
         game = new_game(variant, players, seed=number)
         made = 0
@@ -106,6 +136,49 @@ def query_costs(variant: str, players: int, decisions: int) -> tuple[list[float]
     return checks, masks, solves
 
 
+def play_backends(variant: str, players: int, policy: Policy, *, games: int, cap: int, names: list[str]
+                  ) -> dict[str, tuple[int, float, int]]:
+    """:func:`play` on each backend of ``names``; with two, game by game in turn, each from empty memo tables."""
+    totals = {name: (0, 0.0, 0) for name in names}
+    if len(names) == 1:
+        with running(names[0]):
+            return {names[0]: play(variant, players, policy, games=games, cap=cap)}
+    for number in range(games):
+        for name in names:
+            with running(name):
+                clear_memos()
+                count, seconds, largest = play(variant, players, policy, games=1, cap=cap, first=number)
+            done = totals[name]
+            totals[name] = (done[0] + count, done[1] + seconds, max(done[2], largest))
+    return totals
+
+
+def lay_down_queries(decisions: int) -> None:
+    """µs per ``can_lay_down`` call on each backend, on the hands of players not yet down in uniform play of each
+    contract variant (the same hands, interleaved call by call)."""
+    print("\nThe compiled query, can_lay_down, on the hands of players not yet down in uniform play")
+    print(f"{'variant':<20} {'hands':>6} {'python µs':>10} {'native µs':>10} {'speed-up':>9}")
+    for variant, players in TABLES:
+        cases: list[tuple[list[int], tuple[Slot, ...], Variant]] = []
+
+        def probe(game: Game, seat: int, cases: list[tuple[list[int], tuple[Slot, ...], Variant]] = cases) -> None:
+            if game.phase is Phase.PLAY and game.variant.has_contracts and not game.down[seat]:
+                cases.append((list(game.hands[seat]), game.rules.contract, game.variant))
+
+        play(variant, players, POLICIES["uniform"], games=2, cap=decisions, probe=probe)
+        if not cases:
+            continue
+        times: dict[str, list[float]] = {"python": [], "native": []}
+        for hand, contract, variant_rules in cases:
+            for name in times:
+                with running(name):
+                    started = clock_ns()
+                    can_lay_down(hand, contract, variant_rules)
+                    times[name].append((clock_ns() - started) / 1000)
+        python, native = statistics.mean(times["python"]), statistics.mean(times["native"])
+        print(f"{variant:<20} {len(cases):>6} {python:>10.1f} {native:>10.1f} {python / native:>8.1f}×")
+
+
 def heuristic_games(variant: str, players: int, games: int) -> float:
     """Whole games of four heuristic bots per second."""
     started = clock()
@@ -128,27 +201,39 @@ def main() -> None:
     parser.add_argument("--heuristic-games", type=int, default=10, help="heuristic games (progressive-buy-it)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="what to time with (default wall)")
     parser.add_argument("--variants", nargs="*", default=[v for v, _ in TABLES], help="variants of the play table")
+    parser.add_argument("--backend", choices=("python", "native", "both"), default=backend(),
+                        help="the engine's backend (default: the one that runs, RUMMY_ENGINE); both: the two in turn")
     args = parser.parse_args()
+    names = ["python", "native"] if args.backend == "both" else [args.backend]
     global clock, clock_ns
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     clock_ns = time.process_time_ns if args.clock == "cpu" else time.perf_counter_ns
-    print(f"Clock: {args.clock}")
+    print(f"Clock: {args.clock}; backend: {args.backend}")
     print(f"Random legal play, {args.games} games per variant, one core (uniform games cut at {args.decisions})")
-    print(f"{'variant':<20} {'player':<8} {'decisions':>10} {'seconds':>8} {'decisions/s':>12} {'largest hand':>13}")
+    print(f"{'variant':<20} {'player':<8} {'backend':<7} {'decisions':>10} {'seconds':>8} {'decisions/s':>12} "
+          f"{'largest hand':>13}")
     for variant, players in TABLES:
         if variant not in args.variants:
             continue
-        for name, policy in POLICIES.items():
-            cap = args.decisions if name == "uniform" else 10**9
-            count, seconds, largest = play(variant, players, policy, games=args.games, cap=cap)
-            print(f"{variant:<20} {name:<8} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f} {largest:>13}")
-    print("\nQueries on the states of uniform play (progressive-buy-it, 4 players)")
-    checks, masks, solves = query_costs("progressive-buy-it", 4, min(args.decisions, 1500))
-    print(f"  check           {percentiles(checks)}")
-    print(f"  action_mask     {percentiles(masks)}")
-    print(f"  solver found    {percentiles(solves)}")
-    rate = heuristic_games("progressive-buy-it", 4, args.heuristic_games)
-    print(f"\nHeuristic bots, progressive-buy-it 4 players: {rate:.2f} games/s on one core")
+        for player, policy in POLICIES.items():
+            cap = args.decisions if player == "uniform" else 10**9
+            rows = play_backends(variant, players, policy, games=args.games, cap=cap, names=names)
+            for name, (count, seconds, largest) in rows.items():
+                print(f"{variant:<20} {player:<8} {name:<7} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f} "
+                      f"{largest:>13}")
+    for name in names:
+        with running(name):
+            print(f"\nQueries on the states of uniform play (progressive-buy-it, 4 players), backend {name}")
+            checks, masks, solves = query_costs("progressive-buy-it", 4, min(args.decisions, 1500))
+            print(f"  check           {percentiles(checks)}")
+            print(f"  action_mask     {percentiles(masks)}")
+            print(f"  solver found    {percentiles(solves)}")
+    if backends.BUILT is not None:
+        lay_down_queries(min(args.decisions, 1500))
+    for name in names:
+        with running(name):
+            rate = heuristic_games("progressive-buy-it", 4, args.heuristic_games)
+            print(f"\nHeuristic bots, progressive-buy-it 4 players, backend {name}: {rate:.2f} games/s on one core")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ import gzip
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -238,3 +240,43 @@ def test_the_switch() -> None:
     assert run("").stdout.strip() == "native"
     wrong = run("fast")
     assert wrong.returncode != 0 and "RUMMY_ENGINE must be 'python' or 'native'" in wrong.stderr
+
+
+SANITIZED_RUN = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("rummy.engine._native", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules["rummy.engine._native"] = module  # the engine imports this build, not the installed one
+import pytest
+import rummy.engine.backends
+assert rummy.engine.backends.BUILT is module
+sys.exit(pytest.main(["-n0", "-q", "-p", "no:cacheprovider", sys.argv[2],
+                      "-k", "not switch and not sanitizer"]))
+"""
+
+
+@pytest.mark.slow
+def test_under_address_sanitizer(tmp_path: Path) -> None:
+    """This module's differential tests (a short slice: the ``dev`` profile) against the compiled core built with
+    AddressSanitizer (gcc ``-fsanitize=address``, libasan preloaded into Python), so a memory error fails loudly."""
+    compiler = shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no gcc to build the core with AddressSanitizer")
+    libasan = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+    if not Path(libasan).is_file():
+        pytest.skip("gcc has no libasan")
+    source = Path(switch.__file__).with_name("_native_src") / "lay_down.c"
+    built = tmp_path / "_native_asan.so"
+    subprocess.run([compiler, "-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address", "-Wall",
+                    "-Wextra", "-Werror", "-fPIC", "-shared", f"-I{sysconfig.get_paths()['include']}", str(source),
+                    "-o", str(built)], check=True)
+    program = tmp_path / "run.py"
+    program.write_text(SANITIZED_RUN, encoding="utf-8")
+    environment = {**os.environ, "LD_PRELOAD": libasan, "ASAN_OPTIONS": "detect_leaks=0",
+                   "HYPOTHESIS_PROFILE": "dev", "RUMMY_ENGINE": ""}
+    result = subprocess.run([sys.executable, str(program), str(built), __file__], capture_output=True, text=True,
+                            env=environment, cwd=Path(__file__).parent.parent, check=False)
+    assert "AddressSanitizer" not in result.stderr, result.stderr[-4000:]
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
