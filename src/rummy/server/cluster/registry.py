@@ -3,7 +3,8 @@
 At start-up every unfinished table is rebuilt from its event log and its owner started, so its
 timers and bots run on even before anyone reconnects; a finished table is loaded when asked for.
 A table nothing can move (no client, no timer, no bot) leaves memory after ``idle_table_seconds``.
-The registry also enforces the table limits of :mod:`rummy.server.limits` (on a cluster, per worker).
+The registry also enforces the table limits of :mod:`rummy.server.limits`: on a cluster, in Redis for
+every worker at once (:mod:`rummy.server.cluster.shared_limits`).
 
 With a :class:`~rummy.server.cluster.membership.Cluster` the registry holds the tables this worker owns: a table
 is loaded here only once claimed (no live worker owned it), its fencing token raised before its log
@@ -14,6 +15,7 @@ is read (:meth:`~rummy.server.storage.database.Database.take_over`); any other t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
@@ -21,6 +23,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from rummy.server.cluster.links import ClusterLinks, LocalTable, RemoteTable
+from rummy.server.cluster.shared_limits import SharedLimits, address_tables_key, player_tables_key
 from rummy.server.limits import LimitError, UnattendedGames
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
@@ -52,6 +55,8 @@ class TableRegistry:
         self.unattended = UnattendedGames(settings.max_unattended_games_per_address, settings.max_unattended_games)
         self.cluster = cluster
         self.links: ClusterLinks | None = None
+        #: The table limits counted in Redis for the whole cluster (set with a cluster).
+        self.shared: SharedLimits | None = None
         self._chores: set[asyncio.Task[None]] = set()
         if cluster is not None:
             self.links = ClusterLinks(cluster, settings, self._owned_table)
@@ -162,18 +167,27 @@ class TableRegistry:
 
     def check_table_limits(self, host: Session, address: str) -> None:
         """Raise :class:`LimitError` when ``host``, or the players of ``address``, host as many
-        unfinished tables as the settings allow."""
+        unfinished tables here as the settings allow."""
         unfinished = [table for table in self.tables.values() if table.status != "finished"]
+        if sum(table.host == host.player_id for table in unfinished) >= self.settings.max_tables_per_player:
+            raise self._too_many_tables("player")
+        if sum(table.address == address for table in unfinished) >= self.settings.max_tables_per_address:
+            raise self._too_many_tables("address")
+
+    def _too_many_tables(self, whose: str) -> LimitError:
         minutes = max(1, round(self.settings.idle_table_seconds / 60))
         later = f"finish one, or try again once an unused one has closed (after {minutes} minutes without use)"
-        limit = self.settings.max_tables_per_player
-        if sum(table.host == host.player_id for table in unfinished) >= limit:
-            raise LimitError("too-many-tables",
-                             f"you host {limit} unfinished tables, the most this server allows: {later}")
-        limit = self.settings.max_tables_per_address
-        if sum(table.address == address for table in unfinished) >= limit:
-            raise LimitError("too-many-tables",
-                             f"your address hosts {limit} unfinished tables, the most this server allows: {later}")
+        if whose == "player":
+            return LimitError("too-many-tables", f"you host {self.settings.max_tables_per_player} unfinished "
+                                                 f"tables, the most this server allows: {later}")
+        return LimitError("too-many-tables", f"your address hosts {self.settings.max_tables_per_address} "
+                                             f"unfinished tables, the most this server allows: {later}")
+
+    def hosted(self) -> list[tuple[str, str]]:
+        """The unfinished tables of this worker as members of the cluster's counts (renewed every beat)."""
+        unfinished = [table for table in self.tables.values() if table.status != "finished"]
+        return ([(player_tables_key(table.host), table.id) for table in unfinished]
+                + [(address_tables_key(table.address), table.id) for table in unfinished])
 
     async def create(self, config: TableConfig, host: Session, address: str | None = None) -> Table:
         """A new table with the host in seat 0, written to the database, its owner started; ``address``
@@ -185,6 +199,21 @@ class TableRegistry:
             level = config.bots.get(index)
             seats.append(SeatState.bot(index, level) if level is not None else SeatState(index, "open"))
         table_id = secrets.token_urlsafe(6)
+        if address is not None and self.shared is not None:
+            full = await self.shared.take_table(table_id, host.player_id, address, self.settings.max_tables_per_player,
+                                                self.settings.max_tables_per_address)
+            if full is not None:
+                raise self._too_many_tables(full)
+        try:
+            return await self._make(table_id, config, host, seats, address)
+        except BaseException:
+            if address is not None and self.shared is not None:
+                with contextlib.suppress(Exception):
+                    await self.shared.drop_table(table_id, host.player_id, address)
+            raise
+
+    async def _make(self, table_id: str, config: TableConfig, host: Session, seats: list[SeatState],
+                    address: str | None) -> Table:
         table = Table(table_id, config, host.player_id, seats, db=self.db, bots=self.bots, settings=self.settings,
                       unattended=self.unattended, address=address)
         if self.cluster is not None:

@@ -30,6 +30,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from rummy.server.cluster.registry import TableRegistry
+from rummy.server.cluster.shared_limits import SharedLimits, SharedSocketCount
 from rummy.server.gc_pauses import keep_collector_pauses_short
 from rummy.server.http import (
     arrange,
@@ -93,12 +94,19 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
             await cluster.start()
             log.info("worker %s joined the cluster at %s", cluster.worker_id, redis_url.split("@")[-1])
         registry = TableRegistry(db, bots, config, cluster)
-        app.state.server = Server(db, SessionSigner(key), registry, bots, config,
-                                  SocketCount(config.max_sockets_per_address))
+        sockets = SocketCount(config.max_sockets_per_address)
+        chores = []
+        if cluster is not None:  # the per-player and per-address limits hold for the whole cluster
+            shared = SharedLimits(cluster.redis, cluster.worker_id, ttl_seconds=2 * config.lease_seconds)
+            registry.shared = shared
+            sockets = shared_sockets = SharedSocketCount(config.max_sockets_per_address, shared)
+            chores.append(asyncio.create_task(shared.renew_forever(
+                lambda: [*registry.hosted(), *shared_sockets.members()], config.heartbeat_seconds)))
+        app.state.server = Server(db, SessionSigner(key), registry, bots, config, sockets)
         restored = await registry.restore_unfinished()
         if restored:
             log.info("rebuilt %d unfinished table(s) from the event log", restored)
-        chores = [
+        chores += [
             asyncio.create_task(keep_collector_pauses_short(config.gc_freeze_seconds, config.gc_full_seconds)),
             asyncio.create_task(registry.evict_idle_forever()),
         ]
