@@ -362,18 +362,38 @@ def main() -> None:
             run_loop(bench(args, base, server))
         return
     outcomes = []
+    durability = "unknown settings"
     for count in [int(n) for n in args.workers.split(",")]:
-        print(f"--- {count} worker(s), PostgreSQL + Redis")
         with postgres() as db, redis_server() as redis, running_cluster(db.url, redis.url, count, args.port) as (
                 base, server):
+            durability = postgres_durability(db.url)
+            print(f"--- {count} worker(s), PostgreSQL ({durability}) + Redis")
             outcomes.append(run_loop(bench(args, base, server, (db.pid, redis.pid), f"{count} worker(s)")))
     print(f"\n{args.tables} tables × {args.seats} seats, think {args.think:g} s; CPU per action in ms "
           "(workers | PostgreSQL + Redis); the machine is shared, so figures vary from run to run")
+    print(f"PostgreSQL ran with {durability}: a throw-away database that never waits for the disk; a real one "
+          "syncs every commit (fsync=on), so its latency and CPU are higher than these")
     for o in outcomes:
         per_action = 1000 / o.actions_per_second if o.actions_per_second else 0.0
         print(f"{o.label:12} {o.actions_per_second:8.1f} actions/s   p50 {o.p50_ms:6.1f}   p99 {o.p99_ms:7.1f}   "
               f"max {o.max_ms:7.1f} ms   CPU {o.server_cpu * per_action:.2f} | {o.services_cpu * per_action:.2f} ms "
               f"({o.server_cpu:.2f} + {o.services_cpu:.2f} cores)")
+
+
+def postgres_durability(url: str) -> str:
+    """How the PostgreSQL at ``url`` writes, e.g. ``fsync=off, synchronous_commit=on`` (the bench's own
+    throw-away server runs without fsync: its figures are not those of a durable database)."""
+    import asyncpg
+
+    async def read() -> list[str]:
+        connection = await asyncpg.connect(url)
+        try:
+            return [str(await connection.fetchval(f"SHOW {name}")) for name in ("fsync", "synchronous_commit")]
+        finally:
+            await connection.close()
+
+    fsync, synchronous_commit = asyncio.run(read())
+    return f"fsync={fsync}, synchronous_commit={synchronous_commit}"
 
 
 @contextlib.contextmanager

@@ -127,11 +127,16 @@ def test_postgres_away_and_back(services: Services, workers: Any) -> None:
         back = await Player(at(worker), "Ann", cookie=ann.cookie).connect(table_id)  # type: ignore[arg-type]
         reply = await back.reply_to(await back.send("start"))
         assert reply["type"] == "ack", reply
-        pg_ctl(services, "stop")  # a restart with no request meanwhile: the pool's connections are all dead
+        await back.close()
+        later = await ann.create_table(variant="basic", seats=2, bots={"1": "easy"})
+        again = await Player(at(worker), "Ann", cookie=ann.cookie).connect(later)  # type: ignore[arg-type]
+        pg_ctl(services, "stop")  # a restart with no request meanwhile: every connection held is dead
         pg_ctl(services, "start")
         for path in ("/api/tables", "/api/history"):
-            first = await back.http("GET", path)
+            first = await again.http("GET", path)
             assert first.status_code == 200, first.text
-        await back.close()
+        reply = await again.reply_to(await again.send("start"))  # the event log's own connection too
+        assert reply["type"] == "ack", reply
+        await again.close()
 
     run(scenario())
