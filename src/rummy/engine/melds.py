@@ -166,44 +166,13 @@ def check_group(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, i
 def check_run(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, int, int]:
     """Validate a run; return ``(suit, low, wilds)``."""
     cards = spec.cards
-    bounds = variant.ace_mode.run_bounds
     naturals = [(i, c) for i, c in enumerate(cards) if not variant.is_wild(c)]
     if not naturals and variant.twos_natural_in_place:
         naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER and rank_of(c) == 2]
-    suits = {suit_of(c) for _, c in naturals}
-    if len(suits) > 1:
-        raise MeldError("run-mixed-suits", f"{spec} mixes suits")
     if naturals:
-        suit = suits.pop()
-        candidates: set[int] | None = None
-        for index, card in naturals:
-            values = _value_candidates(card, index, bounds)
-            candidates = values if candidates is None else candidates & values
-        valid = sorted(
-            v0 for v0 in candidates or ()
-            if v0 >= bounds[0] and v0 + len(cards) - 1 <= bounds[1]
-            and not (v0 == 1 and v0 + len(cards) - 1 == 14)
-        )
-        if not valid:
-            raise MeldError("run-not-consecutive", f"{spec} is not a run of consecutive cards")
-        low = valid[0]
-        if spec.declared is not None:
-            declared_low = rank_of(spec.declared)
-            if suit_of(spec.declared) != suit or declared_low not in (low, 14 if low == 14 else low):
-                raise MeldError(
-                    "declaration-contradicts",
-                    f"{spec} is declared to start at {card_name(spec.declared)}",
-                )
+        suit, low = _run_placed_by_naturals(spec, variant, naturals)
     else:
-        if not variant.all_wild_melds:
-            raise MeldError("all-wild-meld", f"{spec} has no natural card")
-        if spec.declared is None:
-            raise MeldError("declaration-required", f"{spec} has only wild cards: declare its lowest card")
-        suit, low = suit_of(spec.declared), rank_of(spec.declared)
-        if low < bounds[0]:
-            low = 14 if low == 1 else low
-        if low + len(cards) - 1 > bounds[1] or (low == 1 and low + len(cards) - 1 == 14):
-            raise MeldError("run-out-of-bounds", f"{spec} runs past the ace")
+        suit, low = _run_placed_by_declaration(spec, variant)
     if len(cards) < min_size:
         raise MeldError("meld-too-small", f"{spec} has {len(cards)} cards; at least {min_size} needed")
     wilds = 0
@@ -213,6 +182,53 @@ def check_run(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, int
             wilds += 1
     _check_wild_policy(variant, wilds, len(cards) - wilds, spec)
     return suit, low, wilds
+
+
+def _run_placed_by_naturals(spec: MeldSpec, variant: Variant, naturals: list[tuple[int, Card]]) -> tuple[int, int]:
+    """(suit, lowest value) of a run with natural cards: one suit, the lowest start that puts every natural
+    at its place within the ace's bounds, and a declaration, if any, that agrees."""
+    cards = spec.cards
+    bounds = variant.ace_mode.run_bounds
+    suits = {suit_of(c) for _, c in naturals}
+    if len(suits) > 1:
+        raise MeldError("run-mixed-suits", f"{spec} mixes suits")
+    suit = suits.pop()
+    candidates: set[int] | None = None
+    for index, card in naturals:
+        values = _value_candidates(card, index, bounds)
+        candidates = values if candidates is None else candidates & values
+    valid = sorted(
+        v0 for v0 in candidates or ()
+        if v0 >= bounds[0] and v0 + len(cards) - 1 <= bounds[1]
+        and not (v0 == 1 and v0 + len(cards) - 1 == 14)
+    )
+    if not valid:
+        raise MeldError("run-not-consecutive", f"{spec} is not a run of consecutive cards")
+    low = valid[0]
+    if spec.declared is not None:
+        declared_low = rank_of(spec.declared)
+        if suit_of(spec.declared) != suit or declared_low not in (low, 14 if low == 14 else low):
+            raise MeldError(
+                "declaration-contradicts",
+                f"{spec} is declared to start at {card_name(spec.declared)}",
+            )
+    return suit, low
+
+
+def _run_placed_by_declaration(spec: MeldSpec, variant: Variant) -> tuple[int, int]:
+    """(suit, lowest value) of a run of wild cards only: its declared lowest card, where the variant allows
+    such runs."""
+    bounds = variant.ace_mode.run_bounds
+    if not variant.all_wild_melds:
+        raise MeldError("all-wild-meld", f"{spec} has no natural card")
+    if spec.declared is None:
+        raise MeldError("declaration-required", f"{spec} has only wild cards: declare its lowest card")
+    suit, low = suit_of(spec.declared), rank_of(spec.declared)
+    if low < bounds[0]:
+        low = 14 if low == 1 else low
+    if low + len(spec.cards) - 1 > bounds[1] or (low == 1 and low + len(spec.cards) - 1 == 14):
+        raise MeldError("run-out-of-bounds", f"{spec} runs past the ace")
+    return suit, low
 
 
 def check_book(spec: MeldSpec, variant: Variant) -> None:
@@ -320,23 +336,34 @@ def lay_off(meld: TableMeld, card: Card, end: str | None, variant: Variant) -> T
     if meld.kind == "book":
         raise MeldError("layoff-not-allowed", "nothing can be laid off on a book")
     if not meld.is_run:
-        if end is not None:
-            raise MeldError("layoff-end", f"{end!r} only applies to runs; meld {meld.id} is a group")
-        if meld.kind == "pair" and not variant.pair_extendable:
-            raise MeldError("pair-not-extendable", f"nothing may be laid off on the pair {meld.id}")
-        if meld.rank == 0:
-            if not wild:
-                raise MeldError("layoff-does-not-fit", f"only wild cards may join the trio of wilds {meld.id}")
-            return _changed(meld, meld.cards + (card,), meld.low, meld.wilds + 1)
-        natural = _natural_here(card, variant, meld.rank, -1)
-        if natural and rank_of(card) != meld.rank:
-            raise MeldError(
-                "layoff-does-not-fit", f"{card_name(card)} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
-            )
-        wilds = meld.wilds + (0 if natural else 1)
-        if variant.wild_policy is not WildPolicy.NONE:  # (spares formatting the meld's name on every lay-off)
-            _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
-        return _changed(meld, meld.cards + (card,), meld.low, wilds)
+        return _lay_off_on_group(meld, card, end, variant, wild)
+    return _lay_off_on_run(meld, card, end, variant, wild)
+
+
+def _lay_off_on_group(meld: TableMeld, card: Card, end: str | None, variant: Variant, wild: bool) -> TableMeld:
+    """:func:`lay_off` on a set or pair: a natural of its rank or a wild card, within the wild policy."""
+    if end is not None:
+        raise MeldError("layoff-end", f"{end!r} only applies to runs; meld {meld.id} is a group")
+    if meld.kind == "pair" and not variant.pair_extendable:
+        raise MeldError("pair-not-extendable", f"nothing may be laid off on the pair {meld.id}")
+    if meld.rank == 0:
+        if not wild:
+            raise MeldError("layoff-does-not-fit", f"only wild cards may join the trio of wilds {meld.id}")
+        return _changed(meld, meld.cards + (card,), meld.low, meld.wilds + 1)
+    natural = _natural_here(card, variant, meld.rank, -1)
+    if natural and rank_of(card) != meld.rank:
+        raise MeldError(
+            "layoff-does-not-fit", f"{card_name(card)} does not fit meld {meld.id} ({rank_name(meld.rank)}s)"
+        )
+    wilds = meld.wilds + (0 if natural else 1)
+    if variant.wild_policy is not WildPolicy.NONE:  # (spares formatting the meld's name on every lay-off)
+        _check_wild_policy(variant, wilds, len(meld.cards) + 1 - wilds, f"meld {meld.id}")
+    return _changed(meld, meld.cards + (card,), meld.low, wilds)
+
+
+def _lay_off_on_run(meld: TableMeld, card: Card, end: str | None, variant: Variant, wild: bool) -> TableMeld:
+    """:func:`lay_off` on a run: at the open end the card continues (the one named, when it fits both),
+    within the wild policy."""
     low_ok, high_ok = _run_ends_open(meld, variant)
     if wild:
         fits_low, fits_high = low_ok, high_ok
