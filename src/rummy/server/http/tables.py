@@ -32,7 +32,7 @@ def absolute(request: Request, path: str) -> str:
     return str(request.base_url).rstrip("/") + path
 
 
-@router.post("", status_code=201, response_model=NewTableAnswer, responses=errors(400, 401, 413, 415, 429),
+@router.post("", status_code=201, response_model=NewTableAnswer, responses=errors(400, 401, 413, 415, 429, 503),
              openapi_extra=body_schema(NewTable))
 async def create_table(request: Request, server: ServerParts, session: CurrentSession, address: ClientAddress,
                        body: Annotated[NewTable, Depends(json_body(NewTable))]) -> Any:
