@@ -85,15 +85,39 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
 
 
 def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
-    """The candidate moves of the active player in the play phase, and how many of them are deferred."""
+    """The candidate moves of the active player in the play phase, and how many of them are deferred:
+    discards, new melds, then table plays (lay-offs, rearrangements, joker swaps) and going out."""
     seat = game.active
-    hand = game.hands[seat]
-    held = list(compress(range(CARD_COUNT), hand))  # the card kinds held, ascending
+    held = list(compress(range(CARD_COUNT), game.hands[seat]))  # the card kinds held, ascending
     moves: list[Action | Deferred] = _discards(game, held)
     variant = game.variant
     if variant.uses_books:
         moves.extend(_purchase_actions(game, held))
         return moves, 0
+    deferred = _list_new_melds(game, held, moves)
+    # The timing rules of rules.table._check_timing (rules.md §3.8, §5.8), tested once for every lay-off listed.
+    may_layoff = not variant.layoff_requires_down or game.down[seat]
+    swaps = game.down[seat] and variant.joker_swap is not _NO_SWAP
+    if not game.table or not (may_layoff or swaps):
+        return moves, deferred
+    offers = table_offers(game.table, variant)
+    next_turn_wait = variant.layoff_timing is _NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
+    if may_layoff and not next_turn_wait:
+        deferred += _list_layoffs_and_rearrangements(game, offers, held, moves)
+    if swaps:
+        _list_swaps(game, offers, moves)
+    if game.sizes[seat] <= 5 and may_layoff:
+        going_out = _going_out_batch(game, held)
+        if going_out is not None and _applies(game, going_out):
+            moves.append(going_out)
+    return moves, deferred
+
+
+def _list_new_melds(game: GameState, held: list[Card], moves: list[Action | Deferred]) -> int:
+    """Add the lay-down of the contract (or a deferred one) and the single new melds the player may make to
+    ``moves``; return how many were deferred."""
+    seat = game.active
+    variant = game.variant
     candidates: list[Action] = []
     deferred = 0
     if variant.has_contracts and not game.down[seat]:
@@ -106,45 +130,49 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
     moves.extend(action for action in candidates if _applies(game, action))
-    # The timing rules of rules.table._check_timing (rules.md §3.8, §5.8), tested once for every lay-off listed.
-    may_layoff = not variant.layoff_requires_down or game.down[seat]
-    swaps = game.down[seat] and variant.joker_swap is not _NO_SWAP
-    if not game.table or not (may_layoff or swaps):
-        return moves, deferred
-    offers = table_offers(game.table, variant)
-    next_turn_wait = variant.layoff_timing is _NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
-    if may_layoff and not next_turn_wait:
-        layoffs = [simple_action(seat, _LAYOFF, card, meld_id, end)
-                   for card, meld_id, end in offers.layoffs if hand[card]]
-        if game.sizes[seat] > 2 and not game.stolen_pending:
-            # Legal by construction (reference: rules.table.step_layoff and check_completable, rules.md §2.6,
-            # §2.10): the offers are what lay_off takes, the timing is tested above, and a hand of 2+ left
-            # always keeps a discard.
-            moves.extend(layoffs)
-        else:
-            wild_takers = _wild_takers(game)
-            moves.extend(action for action in layoffs if _layoff_keeps_turn_completable(game, action, wild_takers)
-                         or _applies(game, action))
-        if variant.rearrange_mode is not _NO_REARRANGING:
-            rearrangements = list(_rearrangements(game, offers, held))
-            deferred += sum(1 for move in rearrangements if type(move) is Deferred)
-            moves.extend(rearrangements)
-    if swaps:
-        owes = game.stolen_pending and variant.stolen_joker_must_be_played  # else owing changes nothing
-        quick = (variant.joker_swap is _SWAP_TO_HAND and not owes and game.sizes[seat] >= 3
-                 and not (variant.joker_swap_timing is _SWAP_NEXT_TURN
-                          and game.down_turn[seat] >= game.own_turns[seat]))
-        for verb, card, meld_id, end in offers.swaps:
-            if hand[card]:
-                action = simple_action(seat, verb, card, meld_id, end)
-                if (quick and verb is _SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
-                        game, action):
-                    moves.append(action)
-    if game.sizes[seat] <= 5 and may_layoff:
-        going_out = _going_out_batch(game, held)
-        if going_out is not None and _applies(game, going_out):
-            moves.append(going_out)
-    return moves, deferred
+    return deferred
+
+
+def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, held: list[Card],
+                                     moves: list[Action | Deferred]) -> int:
+    """Add the legal lay-offs and, where the variant allows them, the rearrangements of the table to
+    ``moves`` (the timing is already tested); return how many were deferred."""
+    seat = game.active
+    hand = game.hands[seat]
+    layoffs = [simple_action(seat, _LAYOFF, card, meld_id, end)
+               for card, meld_id, end in offers.layoffs if hand[card]]
+    if game.sizes[seat] > 2 and not game.stolen_pending:
+        # Legal by construction (reference: rules.table.step_layoff and check_completable, rules.md §2.6,
+        # §2.10): the offers are what lay_off takes, the timing is tested above, and a hand of 2+ left
+        # always keeps a discard.
+        moves.extend(layoffs)
+    else:
+        wild_takers = _wild_takers(game)
+        moves.extend(action for action in layoffs if _layoff_keeps_turn_completable(game, action, wild_takers)
+                     or _applies(game, action))
+    if game.variant.rearrange_mode is _NO_REARRANGING:
+        return 0
+    rearrangements = list(_rearrangements(game, offers, held))
+    moves.extend(rearrangements)
+    return sum(1 for move in rearrangements if type(move) is Deferred)
+
+
+def _list_swaps(game: GameState, offers: TableOffers, moves: list[Action | Deferred]) -> None:
+    """Add the legal joker swaps to ``moves`` (to hand: legal at a glance when the wild can be played back
+    this turn)."""
+    seat = game.active
+    hand = game.hands[seat]
+    variant = game.variant
+    owes = game.stolen_pending and variant.stolen_joker_must_be_played  # else owing changes nothing
+    quick = (variant.joker_swap is _SWAP_TO_HAND and not owes and game.sizes[seat] >= 3
+             and not (variant.joker_swap_timing is _SWAP_NEXT_TURN
+                      and game.down_turn[seat] >= game.own_turns[seat]))
+    for verb, card, meld_id, end in offers.swaps:
+        if hand[card]:
+            action = simple_action(seat, verb, card, meld_id, end)
+            if (quick and verb is _SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
+                    game, action):
+                moves.append(action)
 
 
 # Actions are immutable, so the simple ones are made once and shared: (seat, verb, card, meld, end) -> action.
