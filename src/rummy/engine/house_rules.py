@@ -87,43 +87,60 @@ def apply_options(base: Variant, options: Mapping[str, Any]) -> Variant:
 
 
 def _check_combinations(v: Variant, given: set[str]) -> None:
-    def bad(message: str) -> VariantError:
-        return VariantError(f"variant {v.id!r}: {message}")
+    """Raise :class:`VariantError` when the options ``given`` make a variant whose rules contradict each
+    other (checked in this order: players and wild swaps, claims, books, contracts and the pack)."""
+    _check_players_and_swaps(v)
+    _check_claims(v, given)
+    _check_books(v)
+    _check_contracts_and_pack(v, given)
 
+
+def _bad(v: Variant, message: str) -> VariantError:
+    return VariantError(f"variant {v.id!r}: {message}")
+
+
+def _check_players_and_swaps(v: Variant) -> None:
     if v.players_min > v.players_max:
-        raise bad(f"players.min ({v.players_min}) exceeds players.max ({v.players_max})")
+        raise _bad(v, f"players.min ({v.players_min}) exceeds players.max ({v.players_max})")
     if v.joker_swap is JokerSwap.TO_HAND and JOKER_RANK not in v.wild_ranks and 2 not in v.wild_ranks:
-        raise bad("joker_swap = to_hand needs wild cards (wild_ranks)")
+        raise _bad(v, "joker_swap = to_hand needs wild cards (wild_ranks)")
     if v.joker_swap is JokerSwap.RELOCATE_IN_RUN and not v.wild_ranks:
-        raise bad("joker_swap = relocate_in_run needs wild cards (wild_ranks)")
+        raise _bad(v, "joker_swap = relocate_in_run needs wild cards (wild_ranks)")
+
+
+def _check_claims(v: Variant, given: set[str]) -> None:
     if v.claim_mode is ClaimMode.NONE and given & _CLAIM_KEYS:
         keys = ", ".join(sorted(given & _CLAIM_KEYS))
-        raise bad(f"{keys} set, but this variant has no claims (claim_mode = none)")
-    if v.claim_mode is ClaimMode.PRE_DRAW and "active_first_refusal" in given and v.active_first_refusal:
-        pass  # pre_draw with first refusal: the window opens after the active player declines
+        raise _bad(v, f"{keys} set, but this variant has no claims (claim_mode = none)")
+    # pre_draw with first refusal is fine: the window opens after the active player declines.
     if v.claim_mode in (ClaimMode.AFTER_DECLINE, ClaimMode.ACTIVE_FIRST_THEN_OTHERS) and not v.active_first_refusal:
-        raise bad(f"active_first_refusal = false contradicts claim_mode = {v.claim_mode}")
+        raise _bad(v, f"active_first_refusal = false contradicts claim_mode = {v.claim_mode}")
+
+
+def _check_books(v: Variant) -> None:
     if v.rearrange_mode is not RearrangeMode.NONE and not v.has_contracts:
-        raise bad("rearrange_mode needs a contract variant")
+        raise _bad(v, "rearrange_mode needs a contract variant")
     if v.uses_books != (v.scoring is Scoring.BOOK):
-        raise bad(f"going_out_mode = {GoingOutMode.BOOK} belongs to book scoring (purchase), and only it")
+        raise _bad(v, f"going_out_mode = {GoingOutMode.BOOK} belongs to book scoring (purchase), and only it")
     if v.uses_books and v.wild_ranks:
-        raise bad("purchase has no wild cards")
-    if v.decks is not None and v.jokers_per_deck == 0 and JOKER_RANK in v.wild_ranks:
-        pass  # jokers wild but none in the pack: legal, just no jokers dealt
+        raise _bad(v, "purchase has no wild cards")
+
+
+def _check_contracts_and_pack(v: Variant, given: set[str]) -> None:
+    # Jokers wild but none in the pack (jokers_per_deck = 0) is legal: no jokers are dealt.
     if v.has_contracts and v.contract_exact_sizes and "contract_oversize_melds" in given and (
         v.contract_oversize_melds
     ):
-        raise bad("contract_exact_sizes and contract_oversize_melds contradict each other")
+        raise _bad(v, "contract_exact_sizes and contract_oversize_melds contradict each other")
     if v.scoring is Scoring.WINNER_COLLECTS and not v.target_by_players:
-        raise bad("basic needs target_by_players")
+        raise _bad(v, "basic needs target_by_players")
     if v.jokers_per_deck and JOKER_RANK not in v.wild_ranks:
-        raise bad("jokers in the pack (jokers_per_deck) must be wild (wild_ranks), or set jokers_per_deck = 0")
+        raise _bad(v, "jokers in the pack (jokers_per_deck) must be wild (wild_ranks), or set jokers_per_deck = 0")
     for number, spec in enumerate(v.rounds if v.contract_sizes_exact else (), start=1):
         for slot in spec.contract:
             if v.meld_size(slot) > slot.min_size:  # no meld may be that short: no hand could lay down
-                raise bad(f"round {number}'s contract needs a {slot.kind} of exactly {slot.min_size}, shorter "
-                          f"than the shortest run allowed (run_min {v.run_min})")
+                raise _bad(v, f"round {number}'s contract needs a {slot.kind} of exactly {slot.min_size}, "
+                              f"shorter than the shortest run allowed (run_min {v.run_min})")
 
 
 def _parse_contract(text: Any) -> tuple[Slot, ...]:

@@ -100,6 +100,18 @@ def _check_play_listing(game: GameState, listed: list[Action]) -> None:
           [action for action in discards if _legal(game, action)])
     if variant.uses_books:
         return
+    _check_table_plays(game, by_verb)
+    if variant.has_contracts and not game.down[seat]:
+        _check_lay_down(game, by_verb.get(Verb.DOWN, []))
+    if variant.rearrange_mode is not RearrangeMode.NONE and game.table:
+        _check_spare_builds(game)
+
+
+def _check_table_plays(game: GameState, by_verb: dict[Verb, list[Action]]) -> None:
+    """The lay-offs and joker swaps listed are the legal ones (each table meld checked first)."""
+    seat = game.active
+    hand = game.hands[seat]
+    variant = game.variant
     for meld in game.table:
         _check_meld(game, meld)
     layoffs = [Action(seat, Verb.LAYOFF, card=card, meld=meld.id, end=end) for meld in game.table
@@ -114,15 +126,18 @@ def _check_play_listing(game: GameState, listed: list[Action]) -> None:
         _same(game, "moves._play_actions swaps (_wild_can_be_played_back)",
               "rules.table.step_swap and check_completable (rules.md §3.8)",
               sorted(listed_swaps, key=str), sorted((a for a in swaps if _legal(game, a)), key=str))
-    if variant.has_contracts and not game.down[seat]:
-        _check_lay_down(game, by_verb.get(Verb.DOWN, []))
-    if variant.rearrange_mode is not RearrangeMode.NONE and game.table:
-        offers = table_offers(game.table, variant)
-        for build in offers.spare_builds(hand, _kinds(hand)):
-            valid = all(_valid(spec, variant) for spec in build.melds())
-            if build.valid != valid:
-                raise disagree(game, "SpareBuild.valid (counts)", "melds.table_meld (rules.md §2.4)",
-                               f"rearrangement of {build.sources} into {build.melds()} judged valid={build.valid}")
+
+
+def _check_spare_builds(game: GameState) -> None:
+    """Each rearrangement the table offers is judged valid exactly when its melds are (rules.md §2.4)."""
+    hand = game.hands[game.active]
+    variant = game.variant
+    offers = table_offers(game.table, variant)
+    for build in offers.spare_builds(hand, _kinds(hand)):
+        valid = all(_valid(spec, variant) for spec in build.melds())
+        if build.valid != valid:
+            raise disagree(game, "SpareBuild.valid (counts)", "melds.table_meld (rules.md §2.4)",
+                           f"rearrangement of {build.sources} into {build.melds()} judged valid={build.valid}")
 
 
 def _check_lay_down(game: GameState, listed: list[Action]) -> None:
