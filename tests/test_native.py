@@ -153,6 +153,24 @@ def test_same_answer_on_real_hands() -> None:
     assert compiled > 1000
 
 
+@pytest.mark.parametrize("variant", CONTRACT_VARIANTS)
+def test_same_answer_on_the_hands_of_random_games(variant: str) -> None:
+    """Every hand of a player not yet down, at every decision of random games (uniform: hands grow large)."""
+    asked = 0
+    for seed in range(count(4)):
+        game = new_game(variant, 4, seed=seed)
+        policy = "uniform" if seed % 2 else "steered"
+        for _turn in random_play(game, random.Random(seed), policy=policy, decisions=400):
+            for seat in range(game.n):
+                if game.down[seat]:
+                    continue
+                hand = list(game.hands[seat])
+                python, native = both_answers(hand, game.rules.contract, game.variant, True, False)
+                assert python == native, (variant, seed, game.rules.contract, hand)
+                asked += 1
+    assert asked > count(4) * 100
+
+
 def test_uncovered_mixes_go_to_python() -> None:
     """The dispatch: the compiled core answers the covered mixes, and None sends the others to Python."""
     may_i = get_variant("may-i")
@@ -195,7 +213,7 @@ def assert_same_games(variant: str | Variant, players: int, seed: int, policy: s
 @pytest.mark.parametrize("variant", BUILT_IN)
 @pytest.mark.parametrize("policy", ["uniform", "steered"])
 def test_games_list_the_same_moves(variant: str, policy: str) -> None:
-    for seed in range(count(3)):
+    for seed in range(count(10)):
         assert_same_games(variant, 4, seed, policy, 300)
 
 
@@ -210,14 +228,14 @@ GAME_MIXES = [
 
 @pytest.mark.parametrize(("variant", "options"), GAME_MIXES)
 def test_house_rule_games_list_the_same_moves(variant: str, options: dict[str, Any]) -> None:
-    for seed in range(count(2)):
-        assert_same_games(get_variant(variant, options), 4, seed, "steered", 300)
+    for seed in range(count(6)):
+        assert_same_games(get_variant(variant, options), 4, seed, "uniform" if seed % 2 else "steered", 300)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", BUILT_IN)
 def test_many_games_list_the_same_moves(variant: str) -> None:
-    for seed in range(100, 100 + count(12)):
+    for seed in range(100, 100 + count(100)):
         assert_same_games(variant, 4, seed, "uniform" if seed % 2 else "steered", 800)
 
 
