@@ -31,6 +31,7 @@ from rummy.engine.deadlock import wild_cards, wild_flags
 from rummy.engine.melds import MeldSpec
 from rummy.engine.memo import memo_table, put
 from rummy.engine.solver import find_lay_down, first_lay_down
+from rummy.engine.solver.native import lay_down_exists
 from rummy.engine.state import GameState
 from rummy.engine.variants import RUN, Slot, Variant
 
@@ -123,7 +124,10 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
         for refutation in reversed(refuted[1]):
             if _refuted_by(variant, contract, hand, size, refutation):
                 return False
-    found = first_lay_down(hand, contract, variant)
+    compiled = lay_down_exists(hand, contract, variant, True, False)  # the compiled core (None: the Python search)
+    if compiled:  # (it builds no lay-down: no witness to keep)
+        return True
+    found = None if compiled is False else first_lay_down(hand, contract, variant)
     if found is None:
         if refuted is None or refuted[0] is not variant:
             refuted = put(_REFUTATIONS, refuted_key, (variant, []))
