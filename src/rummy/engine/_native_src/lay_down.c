@@ -3,10 +3,11 @@
  *
  * The Python engine is the reference; this module answers, exactly as it does, the queries it covers:
  *
- *   lay_down_exists(hand, spec) -> bool
+ *   lay_down_exists(hand, spec) -> bool | None
  *       Whether a contract can be laid down from a hand (a final discard allowed, nothing required to be
  *       used): rummy.engine.solver.contract.can_lay_down under the rules packed in `spec` by
- *       rummy.engine.solver.native.contract_spec (the facts of VariantRules and ContractPlan).
+ *       rummy.engine.solver.native.contract_spec (the facts of VariantRules and ContractPlan).  The dispatch,
+ *       rummy.engine.solver.native.lay_down_exists, sends here only the rule mixes this search covers.
  *
  * The Python search (rummy.engine.solver.search.LayDownSearch) looks for the *best* lay-down; this one only
  * asks whether there is one, over the same model of melds (solver/__init__.py, "Conventions and limits"):

@@ -1,9 +1,10 @@
 """The contract solver's queries answered by the compiled core (``rummy.engine._native``), and their dispatch.
 
 Compiled so far: whether a contract can be laid down from a hand (:func:`rummy.engine.solver.can_lay_down`,
-and the "none" answers of :func:`~rummy.engine.solver.first_lay_down`), under a final discard allowed and
-nothing required to be used, for every variant and house rule except the mixes below, which the Python
-search answers (:func:`lay_down_exists` returns None for them, and the caller runs the Python code):
+the "none" answers of :func:`~rummy.engine.solver.first_lay_down`, and the listing's answer,
+:func:`rummy.engine.lay_down.can_lay_down_now`, where it would run the Python search), under a final discard
+allowed and nothing required to be used, for every variant and house rule except the mixes below, which the
+Python search answers (:func:`lay_down_exists` returns None for them, and the caller runs the Python code):
 
 * ``twos_natural_in_place`` (the Python search splits the twos into wild and natural ones);
 * ``contract_sizes_exact``;
