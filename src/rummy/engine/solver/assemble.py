@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rummy.engine.solver.groups import GroupSolution
 from rummy.engine.solver.planned import PlannedMeld
 from rummy.engine.solver.search import LayDownSearch
@@ -29,7 +31,18 @@ def build_lay_down(search: LayDownSearch) -> tuple[PlannedMeld, ...]:
         wilds_used += sum(group_wilds)
     wild_cards = sorted(search.wilds[:wilds_used])  # the most valuable wilds, in card order
     wild_iter = iter(wild_cards)  # (taken in order: the wilds of each meld stay in card order)
-    # Runs: runs with naturals keep their place, runs of wilds only go to the lowest free spot.
+    _place_runs(search, melds, wild_iter)
+    if groups is not None:
+        _place_groups(rules, plan, groups, group_sizes, group_wilds, pool, melds, wild_iter)
+    result = tuple(m for m in melds if m is not None)
+    assert len(result) == len(plan.slots)
+    return result
+
+
+def _place_runs(search: LayDownSearch, melds: list[PlannedMeld | None], wild_iter: Iterator[int]) -> None:
+    """The run slots of ``melds``: runs with naturals keep their place, runs of wilds only go to the lowest
+    free spot; the extra wilds lengthen them in order."""
+    rules, plan = search.rules, search.plan
     extra = search.best_extra
     taken_suits: dict[int, list[tuple[int, int]]] = {}
     for _, s, a, b, _ in search.best_runs:
@@ -57,32 +70,34 @@ def build_lay_down(search: LayDownSearch) -> tuple[PlannedMeld, ...]:
         cards = tuple(row[v] if row[v] in have else next(wild_iter) for v in range(a, b + 1))
         declared = row[a] if not naturals else None
         melds[plan.run_index[i]] = PlannedMeld("run", cards, declared)
-    # Groups.
-    if groups is not None:
-        labels, _ = groups
-        free_ranks = [r for r in range(1, 14) if r not in labels] if 0 in labels else []
-        for j, label in enumerate(labels):
-            _, accepts, is_pair = plan.group_slots[j]
-            kind = "pair" if is_pair else "set"
-            if label:
-                nats: list[int] = []  # (in card order)
-                want = group_sizes[j]
-                for c in range(label - 1, 52, 13):
-                    while pool[c] and len(nats) < want:
-                        pool[c] -= 1
-                        nats.append(c)
-                nats.extend(next(wild_iter) for _ in range(group_wilds[j]))
-                melds[plan.group_index[j]] = PlannedMeld(kind, tuple(nats))
+
+
+def _place_groups(rules: VariantRules, plan: ContractPlan, groups: GroupSolution, group_sizes: list[int],
+                  group_wilds: list[int], pool: list[int], melds: list[PlannedMeld | None],
+                  wild_iter: Iterator[int]) -> None:
+    """The group slots of ``melds``: the naturals of each slot's rank from ``pool`` (in card order), then its
+    wilds; a slot of wilds only declares a rank no other slot takes where the variant asks for one."""
+    labels, _ = groups
+    free_ranks = [r for r in range(1, 14) if r not in labels] if 0 in labels else []
+    for j, label in enumerate(labels):
+        _, accepts, is_pair = plan.group_slots[j]
+        kind = "pair" if is_pair else "set"
+        if label:
+            nats: list[int] = []  # (in card order)
+            want = group_sizes[j]
+            for c in range(label - 1, 52, 13):
+                while pool[c] and len(nats) < want:
+                    pool[c] -= 1
+                    nats.append(c)
+            nats.extend(next(wild_iter) for _ in range(group_wilds[j]))
+            melds[plan.group_index[j]] = PlannedMeld(kind, tuple(nats))
+        else:
+            cards = tuple(next(wild_iter) for _ in range(group_wilds[j]))
+            if rules.all_wild and accepts:
+                rank = free_ranks.pop(0) if free_ranks else 1
+                melds[plan.group_index[j]] = PlannedMeld(kind, cards, rank)
             else:
-                cards = tuple(next(wild_iter) for _ in range(group_wilds[j]))
-                if rules.all_wild and accepts:
-                    rank = free_ranks.pop(0) if free_ranks else 1
-                    melds[plan.group_index[j]] = PlannedMeld(kind, cards, rank)
-                else:
-                    melds[plan.group_index[j]] = PlannedMeld("set", cards, None)
-    result = tuple(m for m in melds if m is not None)
-    assert len(result) == len(plan.slots)
-    return result
+                melds[plan.group_index[j]] = PlannedMeld("set", cards, None)
 
 
 def _place_wild_run(rules: VariantRules, size: int, taken: dict[int, list[tuple[int, int]]]) -> tuple[int, int]:

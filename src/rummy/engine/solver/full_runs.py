@@ -53,26 +53,9 @@ def offer_full_runs(search: LayDownSearch) -> None:
     layers = [[sum(1 for c in range(s * 13, s * 13 + 13) if pool[c] > k) for k in range(plan.n_runs)]
               for s in range(4)]
     for choice in combinations_with_replacement(places, plan.n_runs):
-        held = 0
-        for index, (s, _) in enumerate(choice):
-            k = 0  # runs of this suit before this one
-            while k < index and choice[index - 1 - k][0] == s:
-                k += 1
-            held += layers[s][k]
-        if held < lacking:
+        if _naturals_held(choice, layers) < lacking:
             continue
-        runs: list[tuple[int, int, int, int, list[int], int]] = []
-        naturals: list[int] = []
-        for i, (s, a) in enumerate(choice):
-            row = rules.card_at[s]
-            taken = [row[v] for v in range(a, a + 13) if pool[row[v]]]
-            for c in taken:
-                pool[c] -= 1
-            naturals += taken
-            runs.append((i, s, a, a + 12, taken, len(taken)))
-        for _, _, _, _, taken, _ in runs:
-            for c in taken:
-                pool[c] += 1
+        runs, naturals = _full_runs_at(rules, pool, choice)
         forced = 13 * plan.n_runs - len(naturals)
         if forced > n_wilds:
             continue
@@ -82,15 +65,7 @@ def offer_full_runs(search: LayDownSearch) -> None:
                 wilds[forced + given + 1] - wilds[forced + given] > values[given]:
             given += 1
         if given:
-            giving = Counter(sorted(naturals, key=lambda c: (points[c], c))[:given])
-            for index, (i, s, a, b, taken, _) in enumerate(runs):
-                kept = []
-                for c in taken:
-                    if giving[c]:
-                        giving[c] -= 1
-                    else:
-                        kept.append(c)
-                runs[index] = (i, s, a, b, kept, len(kept))
+            _give_way(runs, sorted(naturals, key=lambda c: (points[c], c))[:given])
         used_pts = sum(values[given:]) + wilds[forced + given]
         search.stack[:] = runs
         search._offer(search.dead_pts + search.live_pts + search.wild_total - used_pts,
@@ -99,3 +74,48 @@ def offer_full_runs(search: LayDownSearch) -> None:
         search.stack.clear()
         if search.done:
             return
+
+
+def _naturals_held(choice: tuple[tuple[int, int], ...], layers: list[list[int]]) -> int:
+    """How many naturals the full runs at ``choice`` would hold: the k-th run of a suit holds
+    ``layers[suit][k]``."""
+    held = 0
+    for index, (s, _) in enumerate(choice):
+        k = 0  # runs of this suit before this one
+        while k < index and choice[index - 1 - k][0] == s:
+            k += 1
+        held += layers[s][k]
+    return held
+
+
+def _full_runs_at(rules: VariantRules, pool: list[int], choice: tuple[tuple[int, int], ...]
+                  ) -> tuple[list[tuple[int, int, int, int, list[int], int]], list[int]]:
+    """The full runs at ``choice`` (suit, lowest value) as search stack entries, each holding the naturals
+    of ``pool`` at its places (taken run by run, so two runs of a suit share none), and all those naturals.
+    ``pool`` is left as it was."""
+    runs: list[tuple[int, int, int, int, list[int], int]] = []
+    naturals: list[int] = []
+    for i, (s, a) in enumerate(choice):
+        row = rules.card_at[s]
+        taken = [row[v] for v in range(a, a + 13) if pool[row[v]]]
+        for c in taken:
+            pool[c] -= 1
+        naturals += taken
+        runs.append((i, s, a, a + 12, taken, len(taken)))
+    for _, _, _, _, taken, _ in runs:
+        for c in taken:
+            pool[c] += 1
+    return runs, naturals
+
+
+def _give_way(runs: list[tuple[int, int, int, int, list[int], int]], giving_way: list[int]) -> None:
+    """Take the naturals ``giving_way`` out of ``runs`` (wilds take their places)."""
+    giving = Counter(giving_way)
+    for index, (i, s, a, b, taken, _) in enumerate(runs):
+        kept = []
+        for c in taken:
+            if giving[c]:
+                giving[c] -= 1
+            else:
+                kept.append(c)
+        runs[index] = (i, s, a, b, kept, len(kept))
