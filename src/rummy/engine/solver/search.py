@@ -218,14 +218,7 @@ class LayDownSearch:
         # Every run holds a natural unless runs of wilds only are placed concretely (then no skipping).
         sparse = self.defer_wild_runs or not rules.all_wild
         a_last = hi - lm + 1
-        reach: tuple[int, ...] | None = None  # per low value, the most points a run from there can take
-        others = pair_cut = 0
-        if cuts.masks is not None:
-            reach = rules.run_points(cuts.masks[s], wr)
-            if cuts.after:
-                later = cuts.later
-                others = max(later[s + 1:] if cuts.next_same else later[:s] + later[s + 1:], default=0)
-                pair_cut = cuts.base - cuts.groups_bound  # what this run and the next one must take together
+        reach, others, pair_cut = _suit_cuts(rules, cuts, s, wr)
         a = (ka if (ka is not None and ka > lo) else lo) - 1
         while a < a_last:
             a += 1
@@ -355,6 +348,11 @@ class LayDownSearch:
                 ends[c] -= 1
             if self.done:
                 break
+        self._put_back(s, taken, track)
+
+    def _put_back(self, s: int, taken: list[int], track: bool) -> None:
+        """Return the naturals ``taken`` (of suit ``s``) to the pool; with ``track``, keep the masks in step."""
+        pool, rank_cnt, masks_now = self.pool, self.rank_cnt, self.masks
         for c in taken:
             if track and not pool[c]:
                 masks_now[s] |= 1 << (RANK_OF[c] - 1)
@@ -413,13 +411,7 @@ class LayDownSearch:
                 break
             if not rules.adjacent and self._touches(s, a, b):
                 continue
-            least = size - wr
-            if policy == POLICY_RATIO:
-                least = max(least, (size + 1) // 2)
-            elif policy == POLICY_ONE:
-                least = max(least, size - 1)
-            if least <= 0:
-                least = 0 if allow_wild_only else 1
+            least = _least_naturals(policy, size, wr, allow_wild_only)
             nf = len(forced)
             for n in range(len(avail) + nf, max(least, nf) - 1, -1):
                 for extra in combinations(avail, n - nf):
@@ -542,3 +534,29 @@ class _SlotCuts:
 
 
 _NO_CUTS = _SlotCuts(None)  # (nothing to cut against: shared by every slot until a lay-down is found)
+
+
+def _suit_cuts(rules: VariantRules, cuts: _SlotCuts, s: int, wr: int) -> tuple[tuple[int, ...] | None, int, int]:
+    """What cuts the runs of suit ``s`` in a slot: per low value the most points a run from there can take
+    (None: nothing to cut against), the most a run of another suit can take for the next slot, and what this
+    run and the next one must take together."""
+    if cuts.masks is None:
+        return None, 0, 0
+    reach = rules.run_points(cuts.masks[s], wr)
+    if not cuts.after:
+        return reach, 0, 0
+    later = cuts.later
+    others = max(later[s + 1:] if cuts.next_same else later[:s] + later[s + 1:], default=0)
+    return reach, others, cuts.base - cuts.groups_bound
+
+
+def _least_naturals(policy: int, size: int, wr: int, allow_wild_only: bool) -> int:
+    """The fewest naturals a run of ``size`` cards holds with at most ``wr`` wilds under the wild ``policy``."""
+    least = size - wr
+    if policy == POLICY_RATIO:
+        least = max(least, (size + 1) // 2)
+    elif policy == POLICY_ONE:
+        least = max(least, size - 1)
+    if least <= 0:
+        least = 0 if allow_wild_only else 1
+    return least

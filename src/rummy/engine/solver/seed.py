@@ -100,39 +100,12 @@ def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wi
     rules, plan = search.rules, search.plan
     pool, rank_cnt, groupable, points = search.pool, search.rank_cnt, search.groupable, rules.points
     masks = search.masks  # kept in step with the pool
-    lo, hi = rules.lo, rules.hi
     wr = search.n_wilds
     rpts = rcnt = rgp = rgc = 0
     chosen: list[list[int]] = []
     for i in range(plan.n_runs):
-        lm = plan.run_mins[i]
         budget = first_wilds if i == 0 else wr
-        best: tuple[int, int, int, int, int] | None = None  # (points, -wilds, suit, low, high)
-        for s in range(4) if suits is None else (suits[i],):
-            row = rules.card_at[s]
-            mask = masks[s]
-            if rules.adjacent:
-                found = rules.best_run(mask, budget, lm)
-                if found is not None and (best is None or (found[0], -found[1]) > best[:2]):
-                    best = (found[0], -found[1], s, found[2], found[3])
-                continue
-            reach = rules.run_points(mask, budget)  # per low value, the most points a run from there can take
-            for a in range(lo, hi - lm + 2):
-                if best is not None and reach[a] < best[0]:
-                    break
-                tp = w = n = 0
-                for b in range(a, min(hi, a + 12) + 1):
-                    if pool[row[b]]:  # (a run of at most 13 values never meets the same card twice)
-                        tp += points[row[b]]
-                        n += 1
-                    else:
-                        w += 1
-                        if w > budget:
-                            break
-                    if b - a + 1 < lm or not n or search._touches(s, a, b):
-                        continue
-                    if best is None or (tp, -w) > best[:2]:
-                        best = (tp, -w, s, a, b)
+        best = _best_greedy_run(search, range(4) if suits is None else (suits[i],), budget, plan.run_mins[i])
         if best is None:
             break
         tp, minus_w, s, a, b = best
@@ -160,3 +133,48 @@ def _offer_greedy(search: LayDownSearch, suits: tuple[int, ...] | None, first_wi
             pool[c] += 1
             rank_cnt[RANK_OF[c]] += 1
     search.stack.clear()
+
+
+# A greedy run: (points of its naturals, -wilds, suit, low, high).
+GreedyRun = tuple[int, int, int, int, int]
+
+
+def _best_greedy_run(search: LayDownSearch, suits: range | tuple[int], budget: int, lm: int) -> GreedyRun | None:
+    """The run of at least ``lm`` cards and at most ``budget`` wilds, of one of ``suits``, worth the most
+    points of the pool (then with the fewest wilds; the first found of equals), or None."""
+    rules = search.rules
+    best: GreedyRun | None = None
+    for s in suits:
+        if rules.adjacent:
+            found = rules.best_run(search.masks[s], budget, lm)
+            if found is not None and (best is None or (found[0], -found[1]) > best[:2]):
+                best = (found[0], -found[1], s, found[2], found[3])
+            continue
+        best = _best_run_not_touching(search, s, budget, lm, best)
+    return best
+
+
+def _best_run_not_touching(search: LayDownSearch, s: int, budget: int, lm: int,
+                           best: GreedyRun | None) -> GreedyRun | None:
+    """``best``, or a better run of suit ``s`` that touches no run already taken (runs may not touch)."""
+    rules, pool, points = search.rules, search.pool, search.rules.points
+    lo, hi = rules.lo, rules.hi
+    row = rules.card_at[s]
+    reach = rules.run_points(search.masks[s], budget)  # per low value, the most points a run from there can take
+    for a in range(lo, hi - lm + 2):
+        if best is not None and reach[a] < best[0]:
+            break
+        tp = w = n = 0
+        for b in range(a, min(hi, a + 12) + 1):
+            if pool[row[b]]:  # (a run of at most 13 values never meets the same card twice)
+                tp += points[row[b]]
+                n += 1
+            else:
+                w += 1
+                if w > budget:
+                    break
+            if b - a + 1 < lm or not n or search._touches(s, a, b):
+                continue
+            if best is None or (tp, -w) > best[:2]:
+                best = (tp, -w, s, a, b)
+    return best
