@@ -35,48 +35,41 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
     no slot takes stay in hand, and candidates are tried in a fixed order, so in the last block of
     identical slots a candidate passed over is lost for good.
     """
-    rules, plan = search.rules, search.plan
-    cnt = search.rank_cnt
-    gslots, gsame = plan.group_slots, plan.group_same
-    g = len(gslots)
-    last_block = plan.group_last_block
-    need = plan.group_need(rules, wr)
-    budget = search.budget  # 0 with require_all: then every natural and wild must be used
-    cands: list[int] = []
-    for r in range(1, 14):
-        if cnt[r]:
-            if cnt[r] >= need:
-                cands.append(r)
-            else:
-                budget -= cnt[r]
-    if budget < 0:
+    found = _label_candidates(search, wr)
+    if found is None:
         return None
-    ncand = len(cands)
-    rp = rules.rank_points
-    counts = sorted((cnt[r] for r in cands), reverse=True)
-    if sum(counts[g:]) > budget:  # at most g distinct ranks can be used
-        return None
-    cands.sort(key=lambda r: (-rp[r] * cnt[r], r))
+    cands, budget = found
+    rp, cnt = search.rules.rank_points, search.rank_cnt
     vals = [rp[r] * cnt[r] for r in cands]
     counts = [cnt[r] for r in cands]
     total_nat = sum(counts)
     left_before = search.dead_cnt + sum(cnt) - total_nat  # naturals of ranks no slot can take
-    if g == 1:
+    if len(search.plan.group_slots) == 1:
         return _label_one_group(search, wr, cands, vals, counts, budget, total_nat, left_before)
+    return _label_slots(search, wr, cands, vals, counts, budget, left_before)
+
+
+def _label_slots(search: LayDownSearch, wr: int, cands: list[int], vals: list[int], counts: list[int],
+                 budget: int, left_before: int) -> tuple[int, int, GroupSolution] | None:
+    """:func:`label_groups` for two or more group slots: a branch and bound over the label of each slot in
+    turn (a candidate rank, best first, or wilds only), bounded by the best candidates still free."""
+    rules, plan = search.rules, search.plan
+    gslots, gsame = plan.group_slots, plan.group_same
+    g = len(gslots)
+    last_block = plan.group_last_block
+    ncand = len(cands)
+    total_nat = sum(counts)
     w_before = search.n_wilds - wr
     wp = search.top_wild_pts
     w_gain_base = wp[w_before]
     wild_gain = wp[w_before + wr] - w_gain_base
-    same_rank = rules.same_rank
-    wild_range = rules.wild_range
+    same_rank, wild_range = rules.same_rank, rules.wild_range
     wild_min = [rules.wild_only_group_size(*slot) for slot in gslots]
     # assigned[k]: (min_size, accepts_wilds) of the slots labelled with candidate k so far, sorted.
     assigned: list[tuple[tuple[int, bool], ...]] = [()] * ncand
-    lo_of = [0] * ncand
-    hi_of = [0] * ncand
+    lo_of, hi_of = [0] * ncand, [0] * ncand  # wilds the slots of candidate k need at least, at most
     labels = [0] * g
-    best_val = -1
-    best_cnt = -1
+    best_val = best_cnt = -1
     best_labels: tuple[int, ...] | None = None
     forbid_one = search.forbid_one
 
@@ -84,37 +77,21 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
         nonlocal best_val, best_cnt, best_labels
         if j == g:
             wg = wr if hi_sum >= wr else hi_sum
-            if total_nat - ncnt + wr - wg > budget:
-                return
-            if forbid_one and left_before + total_nat - ncnt + wr - wg == 1:
-                return
-            val = npts + wp[w_before + wg] - w_gain_base
-            tot = ncnt + wg
-            if val > best_val or (val == best_val and tot > best_cnt):
-                best_val, best_cnt, best_labels = val, tot, tuple(labels)
+            left = total_nat - ncnt + wr - wg  # naturals of candidate ranks and wilds left in hand
+            if left <= budget and not (forbid_one and left_before + left == 1):
+                val = npts + wp[w_before + wg] - w_gain_base
+                if val > best_val or (val == best_val and ncnt + wg > best_cnt):
+                    best_val, best_cnt, best_labels = val, ncnt + wg, tuple(labels)
             return
         start = kmin if gsame[j] else 0
         tail = j >= last_block
         if j == last_block:
             lost = 0
-        rem = g - j
-        ub = npts + wild_gain
-        taken = 0
-        edge = ncand  # the candidate completing the bound; a later one is worth at most ``but_one + vals[k]``
-        but_one = ub
-        for k in range(start if tail else 0, ncand):
-            if not assigned[k]:
-                ub += vals[k]
-                taken += 1
-                if taken == rem - 1:
-                    but_one = ub
-                if taken == rem:
-                    edge = k
-                    break
+        # edge: the candidate completing the bound; a later one is worth at most ``but_one + vals[k]``
+        ub, but_one, edge = _label_bound(npts + wild_gain, start if tail else 0, g - j, assigned, vals)
         if ub < best_val:
             return
-        m, accepts, _ = gslots[j]
-        slot_t = (m, accepts)
+        slot_t = gslots[j][:2]  # (min_size, accepts_wilds)
         for k in range(start, ncand):
             held = assigned[k]
             if k > edge and not held and but_one + vals[k] < best_val:
@@ -135,10 +112,8 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
                         old = (held, lo_of[k], hi_of[k])
                         assigned[k], lo_of[k], hi_of[k] = joined, lo2, hi2
                         labels[j] = cands[k]
-                        if held:
-                            rec(j + 1, k, new_lo, new_hi, npts, ncnt, lost)
-                        else:
-                            rec(j + 1, k, new_lo, new_hi, npts + vals[k], ncnt + counts[k], lost)
+                        gain, gained = (0, 0) if held else (vals[k], counts[k])  # (a rank's naturals join once)
+                        rec(j + 1, k, new_lo, new_hi, npts + gain, ncnt + gained, lost)
                         assigned[k], lo_of[k], hi_of[k] = old
             if tail and not held:
                 lost += counts[k]  # passed over: later identical slots cannot take it
@@ -153,6 +128,50 @@ def label_groups(search: LayDownSearch, wr: int) -> tuple[int, int, GroupSolutio
     if best_labels is None:
         return None
     return best_val, best_cnt, (best_labels, None)
+
+
+def _label_candidates(search: LayDownSearch, wr: int) -> tuple[list[int], int] | None:
+    """The ranks a group slot could take with ``wr`` wilds (best first: most points, then lowest rank) and
+    the slack left once the naturals of the other ranks stay in hand; None when that slack is exceeded."""
+    rules, plan = search.rules, search.plan
+    cnt = search.rank_cnt
+    need = plan.group_need(rules, wr)
+    budget = search.budget  # 0 with require_all: then every natural and wild must be used
+    cands: list[int] = []
+    for r in range(1, 14):
+        if cnt[r]:
+            if cnt[r] >= need:
+                cands.append(r)
+            else:
+                budget -= cnt[r]
+    if budget < 0:
+        return None
+    counts = sorted((cnt[r] for r in cands), reverse=True)
+    if sum(counts[len(plan.group_slots):]) > budget:  # at most g distinct ranks can be used
+        return None
+    rp = rules.rank_points
+    cands.sort(key=lambda r: (-rp[r] * cnt[r], r))
+    return cands, budget
+
+
+def _label_bound(ub: int, first: int, rem: int, assigned: list[tuple[tuple[int, bool], ...]], vals: list[int]
+                 ) -> tuple[int, int, int]:
+    """The most points ``rem`` more slots can reach from ``ub``, taking the best candidates from ``first`` on
+    not yet assigned; the same with one slot fewer; and the candidate completing the bound (``len(vals)`` if
+    none does)."""
+    taken = 0
+    edge = len(vals)
+    but_one = ub
+    for k in range(first, len(vals)):
+        if not assigned[k]:
+            ub += vals[k]
+            taken += 1
+            if taken == rem - 1:
+                but_one = ub
+            if taken == rem:
+                edge = k
+                break
+    return ub, but_one, edge
 
 
 def _label_one_group(search: LayDownSearch, wr: int, cands: list[int], vals: list[int], counts: list[int],
