@@ -57,7 +57,7 @@ SOLVER_OPTIONS: dict[str, list[Any]] = {
     "pair_wilds": [True, False],
     "allow_same_rank_groups": [True, False],
     "allow_adjacent_runs": [True, False],
-    "contract_exact_sizes": [False, False, True],  # (not compiled: the dispatch's Python side)
+    "contract_exact_sizes": [False, False, True],
     "twos_natural_in_place": [False, False, True],  # (not compiled)
 }
 
@@ -180,8 +180,8 @@ def test_uncovered_mixes_go_to_python() -> None:
         assert lay_down_exists(hand, contract, may_i, True, False) is True
         assert lay_down_exists(hand, contract, may_i, False, False) is None
         assert lay_down_exists(hand, contract, may_i, True, True) is None
-        for options in ({"twos_natural_in_place": True}, {"contract_exact_sizes": True}):
-            assert lay_down_exists(hand, contract, apply_options(may_i, options), True, False) is None
+        assert lay_down_exists(hand, contract, apply_options(may_i, {"twos_natural_in_place": True}), True,
+                               False) is None
         assert lay_down_exists(hand[:52], contract, may_i, True, False) is None  # malformed: Python raises
         assert lay_down_exists([-1] + hand[1:], contract, may_i, True, False) is None
     with running("python"):
@@ -223,6 +223,7 @@ GAME_MIXES = [
     ("progressive-buy-it", {"wild_policy": "at_most_one", "allow_same_rank_groups": False}),
     ("progressive-15", {"wild_policy": "not_outnumber", "ace_mode": "low_only"}),
     ("progressive-15", {"twos_natural_in_place": True}),  # (the Python side of the dispatch)
+    ("progressive-buy-it", {"contract_exact_sizes": True}),
 ]
 
 

@@ -39,8 +39,8 @@ enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
 
 /* The layout of a spec (rummy.engine.solver.native.contract_spec): a header, the run slots, the group slots, the wild flags. */
 enum {
-    SPEC_LO, SPEC_HI, SPEC_POLICY, SPEC_ALL_WILD, SPEC_TRIO_MIN, SPEC_SAME_RANK, SPEC_ADJACENT, SPEC_NEED,
-    SPEC_RUNS, SPEC_GROUPS, SPEC_HEADER
+    SPEC_LO, SPEC_HI, SPEC_POLICY, SPEC_ALL_WILD, SPEC_TRIO_MIN, SPEC_SAME_RANK, SPEC_ADJACENT, SPEC_EXACT,
+    SPEC_NEED, SPEC_RUNS, SPEC_GROUPS, SPEC_HEADER
 };
 
 typedef struct {
@@ -56,7 +56,7 @@ typedef struct {
 /* One existence search: the rules, the contract, and the cards not yet placed. */
 typedef struct {
     int lo, hi, policy, trio_min;
-    bool all_wild, same_rank, adjacent;
+    bool all_wild, same_rank, adjacent, exact; /* exact: every meld holds exactly its slot's size */
     int n_runs, n_groups, need;
     int run_min[MAX_SLOTS];
     GroupSlot group[MAX_SLOTS];
@@ -82,14 +82,18 @@ static int max_wilds(const Search *search, int naturals)
     return 1;
 }
 
-/* Size of the smallest group of wilds only that fills a group slot, or 0: VariantRules.wild_only_group_size. */
+/* Size of the smallest group of wilds only that fills a group slot, or 0: VariantRules.wild_only_group_size;
+ * with exact sizes only one of the slot's size (groups.general_groups). */
 static int wild_only_group_size(const Search *search, const GroupSlot *slot)
 {
+    int size = 0;
     if (search->all_wild && slot->accepts_wilds)
-        return slot->min_size;
-    if (search->trio_min && !slot->is_pair)
-        return slot->min_size > search->trio_min ? slot->min_size : search->trio_min;
-    return 0;
+        size = slot->min_size;
+    else if (search->trio_min && !slot->is_pair)
+        size = slot->min_size > search->trio_min ? slot->min_size : search->trio_min;
+    if (search->exact && size != slot->min_size)
+        return 0;
+    return size;
 }
 
 /* Whether a run of `naturals` and `wilds` is valid under the wild policy (LayDownSearch._runs_full's `least`). */
@@ -113,7 +117,8 @@ static bool touches(const Search *search, int slot, int suit, int low, int high)
 
 /* Fill the group slots from `slot` on with the naturals of the pool and `wilds_left` wilds (groups.label_groups,
  * general_groups, asked only whether some filling exists).  Without same-rank groups a group takes every
- * natural of its rank (more naturals never make a group invalid, and no natural must be used).  Identical
+ * natural of its rank, or with exact sizes as many as its size (more naturals never make a group invalid:
+ * fewer wilds needed, as many allowed or more; and no natural must be used).  Identical
  * slots take labels in non-decreasing order (wilds only first): any filling can be reordered so. */
 static bool fill_groups(Search *search, int slot, int wilds_left)
 {
@@ -134,8 +139,9 @@ static bool fill_groups(Search *search, int slot, int wilds_left)
         int held = search->rank_cnt[rank];
         if (!held || (!search->same_rank && search->rank_groups[rank]))
             continue;
-        int fewest = search->same_rank ? 1 : held;
-        for (int naturals = held; naturals >= fewest; naturals--) {
+        int most_naturals = search->exact && held > here->min_size ? here->min_size : held;
+        int fewest = search->same_rank ? 1 : most_naturals;
+        for (int naturals = most_naturals; naturals >= fewest; naturals--) {
             int deficit = here->min_size > naturals ? here->min_size - naturals : 0;
             int most = here->accepts_wilds ? max_wilds(search, naturals) : 0;
             if (deficit > most || deficit > wilds_left)
@@ -193,7 +199,7 @@ static bool fill_run_values(Search *search, int slot, int suit, int low, int hig
  * less); under "not outnumber" it may not (natural, wild, wild, natural), so every length is tried. */
 static int longest_run_tried(const Search *search, int min_size, int low)
 {
-    if (search->policy != POLICY_RATIO)
+    if (search->policy != POLICY_RATIO || search->exact) /* (exact sizes: LayDownSearch._runs_full) */
         return min_size;
     int longest = search->hi - low + 1;
     return longest < 13 ? longest : 13;
@@ -242,6 +248,7 @@ static bool read_spec(Search *search, const unsigned char *spec, Py_ssize_t leng
     search->trio_min = spec[SPEC_TRIO_MIN];
     search->same_rank = spec[SPEC_SAME_RANK];
     search->adjacent = spec[SPEC_ADJACENT];
+    search->exact = spec[SPEC_EXACT];
     search->need = spec[SPEC_NEED];
     search->n_runs = spec[SPEC_RUNS];
     search->n_groups = spec[SPEC_GROUPS];

@@ -7,7 +7,6 @@ allowed and nothing required to be used, for every variant and house rule except
 Python search answers (:func:`lay_down_exists` returns None for them, and the caller runs the Python code):
 
 * ``twos_natural_in_place`` (the Python search splits the twos into wild and natural ones);
-* ``contract_sizes_exact``;
 * ``final_discard_allowed`` false or ``must_use_all`` true (the lay-down must leave 0 or at least 2 cards, or
   none);
 * a contract of more than 16 run or group slots or needing more than 255 cards, a hand that is not a list or
@@ -36,19 +35,18 @@ _SPECS: dict[int, tuple[ContractPlan, bytes | None]] = memo_table("native: contr
 
 def covers(variant: Variant, final_discard_allowed: bool, must_use_all: bool) -> bool:
     """Whether the compiled search answers for these rules (the module docstring lists what it leaves out)."""
-    return (final_discard_allowed and not must_use_all and not variant.twos_natural_in_place
-            and not variant.contract_sizes_exact)
+    return final_discard_allowed and not must_use_all and not variant.twos_natural_in_place
 
 
 def contract_spec(rules: VariantRules, plan: ContractPlan) -> bytes | None:
     """The rules and contract as the C search reads them (``lay_down.c``, ``read_spec``), or None when it does
-    not cover them: lo, hi, wild policy, all-wild melds, trio size, same-rank groups, adjacent runs, cards
-    needed, the number of run and group slots; each run slot's minimum; each group slot's (size, accepts
+    not cover them: lo, hi, wild policy, all-wild melds, trio size, same-rank groups, adjacent runs, exact
+    sizes, cards needed, the number of run and group slots; each run slot's minimum; each group slot's (size, accepts
     wilds, is a pair); a wild flag per card."""
     if plan.n_runs > _MAX_SLOTS or plan.n_groups > _MAX_SLOTS or plan.need > 255:
         return None
     header = [rules.lo, rules.hi, rules.policy, rules.all_wild, rules.trio_min or 0, rules.same_rank,
-              rules.adjacent, plan.need, plan.n_runs, plan.n_groups]
+              rules.adjacent, rules.exact, plan.need, plan.n_runs, plan.n_groups]
     groups = [int(value) for slot in plan.group_slots for value in slot]
     return bytes(header + list(plan.run_mins) + groups + [int(wild) for wild in rules.wild])
 
