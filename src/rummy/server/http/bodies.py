@@ -25,27 +25,37 @@ MAX_BODY_BYTES = 65_536
 B = TypeVar("B", bound=Body)
 
 
-async def read_json(request: Request) -> Any:
-    """The request's JSON body: ``Content-Type: application/json`` (no HTML form can send it across
-    sites), at most :data:`MAX_BODY_BYTES`, strict JSON; an empty body is ``{}``."""
+async def read_limited(request: Request, limit: int, refuse: Callable[[str, str], Exception],
+                       what: str = "the body", went_away: str = "bad-request") -> bytes:
+    """The request's body, sent as ``Content-Type: application/json`` (no HTML form can send it across
+    sites) and at most ``limit`` bytes, or ``refuse(code, sentence)`` raised: ``unsupported-media-type``,
+    ``too-large`` (at once when the declared length says so: never wait for, or hold, a body that will be
+    refused), or ``went_away`` when the client left before sending it all."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type != "application/json":
-        raise RequestError("unsupported-media-type",
-                           f"the body must be sent as Content-Type: application/json, not {media_type or 'none'!r}")
-    too_large = RequestError("too-large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+        raise refuse("unsupported-media-type",
+                     f"send {what} as Content-Type: application/json, not {media_type or 'none'!r}")
+    too_large = refuse("too-large", f"{what} is larger than {limit} bytes")
     declared = request.headers.get("content-length", "")
-    if declared.isdecimal() and int(declared) > MAX_BODY_BYTES:
-        raise too_large  # at once: never wait for (or hold) a body that will be refused
+    if declared.isdecimal() and int(declared) > limit:
+        raise too_large
     body = bytearray()
     try:
         async for chunk in request.stream():
             body += chunk
-            if len(body) > MAX_BODY_BYTES:
+            if len(body) > limit:
                 raise too_large
     except ClientDisconnect:
-        raise RequestError("bad-request", "the client went away before sending the body") from None
+        raise refuse(went_away, f"the client went away before sending {what}") from None
+    return bytes(body)
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON body (:func:`read_limited`, at most :data:`MAX_BODY_BYTES`), strict JSON; an
+    empty body is ``{}``."""
+    body = await read_limited(request, MAX_BODY_BYTES, RequestError)
     try:
-        return loads(bytes(body) or b"{}")
+        return loads(body or b"{}")
     except StrictJSONError as error:
         raise RequestError("bad-request", f"the body is not accepted: {error}") from None
 

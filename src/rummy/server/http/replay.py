@@ -28,13 +28,12 @@ from typing import Annotated, Protocol
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from starlette.requests import ClientDisconnect
 
 from rummy.engine import Game, RecordError, get_variant
 from rummy.record import Record, from_data, record_of
 from rummy.server.events.game_results import game_of_log
 from rummy.server.events.replay_frames import ReplayLimits, ReplayRefused, build_replay
-from rummy.server.http.bodies import body_schema
+from rummy.server.http.bodies import body_schema, read_limited
 from rummy.server.http.dependencies import ServerParts
 from rummy.server.http.guard import address_key, error_response
 from rummy.server.http.models import RecordFile, errors, json_file
@@ -173,26 +172,11 @@ def _seat(text: str | None) -> int | None:
 async def _record_body(request: Request, limit: int) -> Record:
     """The uploaded record: JSON at most ``limit`` bytes, strict (no key twice, no number past ±2**53,
     no lone surrogate), then checked by the record format."""
-    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media_type != "application/json":
-        raise ReplayRefused("unsupported-media-type",
-                            f"send the record as Content-Type: application/json, not {media_type or 'none'!r}")
-    too_large = ReplayRefused("too-large", f"the record is larger than {limit} bytes")
-    declared = request.headers.get("content-length", "")
-    if declared.isdecimal() and int(declared) > limit:
-        raise too_large
-    body = bytearray()
-    try:
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limit:
-                raise too_large
-    except ClientDisconnect:
-        raise ReplayRefused("bad-record", "the client went away before sending the record") from None
+    body = await read_limited(request, limit, ReplayRefused, what="the record", went_away="bad-record")
     if not body:
         raise ReplayRefused("bad-record", "the body is empty: send a rummy-record/1 file")
     try:
-        data = loads(bytes(body))
+        data = loads(body)
     except StrictJSONError as error:
         raise ReplayRefused("bad-record", f"the record is not accepted: {error}") from None
     try:
