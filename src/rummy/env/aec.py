@@ -27,6 +27,7 @@ from pettingzoo import AECEnv
 
 from rummy.engine import (
     ACTION_SPACE_VERSION,
+    CARD_COUNT,
     COMPOSITE_VERBS,
     Action,
     ActionSpace,
@@ -45,6 +46,11 @@ from rummy.engine import (
 from rummy.features import Encoder, Observation
 
 REWARDS = ("score", "win")
+#: The keys ``reset(options=...)`` understands.
+RESET_OPTIONS = ("variant", "rules", "players")
+#: Keys ``reset`` accepts and ignores: PettingZoo's ``api_test`` resets with ``options={"options": 1}`` to check
+#: the signature.
+IGNORED_RESET_OPTIONS = ("options",)
 RENDER_MODES = ("ansi", "human")
 
 
@@ -64,13 +70,23 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             raise UsageError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
         if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
             raise UsageError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
-        self.rules = get_variant(variant, dict(options or {}))
-        new_game(self.rules, players, seed=0)  # refuses a player count the variant does not allow
-        self.players = players
-        self.options = dict(options or {})
         self.reward_mode = reward
         self.max_cycles = max_cycles
         self.render_mode = render_mode
+        self._configure(variant, players, options)
+        self._seeds = random.Random(seed)
+        self.game: Game = new_game(self.rules, players, seed=self._seeds.getrandbits(63))
+        self.actions_taken = 0
+        self._forget_decision()
+
+    def _configure(self, variant: str, players: int, options: Mapping[str, Any] | None) -> None:
+        """The table: variant, house rules, player count, and the spaces that follow from them."""
+        rules = get_variant(variant, dict(options or {}))
+        new_game(rules, players, seed=0)  # refuses a player count the variant does not allow
+        self.variant_name = variant
+        self.rules = rules
+        self.players = players
+        self.options = dict(options or {})
         self.space = ActionSpace(self.rules, players)
         self.encoder = Encoder(self.rules, players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -80,12 +96,10 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self.observation_spaces = {agent: spaces.Dict({"observation": box, "action_mask": mask})
                                    for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.space.size) for agent in self.possible_agents}
-        self._seeds = random.Random(seed)
-        self.game: Game = new_game(self.rules, players, seed=self._seeds.getrandbits(63))
-        self.actions_taken = 0
+        self._state_size = players * self.encoder.size + CARD_COUNT
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._state_size,), dtype=np.float32)
         self._composite_start = next(f.start for f in self.space.families if f.verb == "composite")
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
-        self._forget_decision()
 
     # -- PettingZoo API -----------------------------------------------------------------------
 
@@ -96,8 +110,17 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game.  ``seed`` fixes its deal (and seeds the seeds of the games after it); ``options`` is
-        accepted for the PettingZoo signature and unused: house rules are chosen when the env is made."""
+        """A new game.  ``seed`` fixes its deal (and seeds the seeds of the games after it).
+
+        ``options`` may change the table for this game and the ones after it: ``"variant"`` (a variant's
+        name), ``"rules"`` (its house rules, a mapping; omitted, the variant's defaults when the variant
+        changes, else the current ones) and ``"players"``.  The spaces, ``possible_agents`` and
+        ``state_space`` are made again for the new table (the action and observation sizes depend on the
+        variant, its rules and the player count): ask for them again after such a reset.  An unknown key
+        raises :class:`~rummy.engine.UsageError`; an unknown variant, rule or value, or a player count the
+        variant does not allow, raises the engine's error, and the table is then left as it was."""
+        if options:
+            self._reconfigure(options)
         if seed is not None:
             self._seeds = random.Random(seed)
         self.game = new_game(self.rules, self.players, seed=self._seeds.getrandbits(63))
@@ -110,6 +133,23 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._forget_decision()
         self.agent_selection = self._agent_to_act()
+
+    def state(self) -> Observation:
+        """The whole game as one fixed-size vector, for centralised critics (``state_space``).
+
+        **It sees everything**, every hand and the stock included, so it is for training only, never an
+        agent's input at play.  It is every seat's observation vector in seat order (seat 0 first; each
+        holds that seat's own hand, as :meth:`observe` gives it), then the copies of each card kind (53)
+        left in the stock.  Deterministic: the same game gives the same bytes."""
+        out = np.empty(self._state_size, dtype=np.float32)
+        size = self.encoder.size
+        for seat in range(self.players):
+            out[seat * size:(seat + 1) * size] = self.encoder.encode_game(self.game, seat)
+        stock = out[self.players * size:]
+        stock[:] = 0.0
+        for card in self.game.stock:
+            stock[card] += 1.0
+        return out
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; each
@@ -180,6 +220,23 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         return self.encoder.encode_game(self.game, seat)
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _reconfigure(self, options: Mapping[str, Any]) -> None:
+        """Apply ``reset``'s ``options`` (see :meth:`reset`); nothing changes when one is refused."""
+        unknown = sorted(set(options) - {*RESET_OPTIONS, *IGNORED_RESET_OPTIONS})
+        if unknown:
+            raise UsageError(f"unknown reset option {', '.join(map(repr, unknown))} "
+                             f"(known: {', '.join(RESET_OPTIONS)})")
+        variant = options.get("variant", self.variant_name)
+        if not isinstance(variant, str):
+            raise UsageError(f"reset option 'variant' must be a variant's name, not {variant!r}")
+        players = options.get("players", self.players)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise UsageError(f"reset option 'players' must be an integer, not {players!r}")
+        rules = options.get("rules", self.options if variant == self.variant_name else {})
+        if not isinstance(rules, Mapping):
+            raise UsageError(f"reset option 'rules' must be a mapping of house rules, not {rules!r}")
+        self._configure(variant, players, rules)  # raises before changing anything when refused
 
     def _forget_decision(self) -> None:
         """Drop what was worked out for the state before a move: the vectors, the mask and the candidates."""

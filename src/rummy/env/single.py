@@ -11,6 +11,11 @@ An id the mask refuses changes nothing: with ``illegal_action="penalize"`` (defa
 samplers and Gymnasium's checker can step) the step returns the same observation, a reward of
 ``-illegal_penalty`` and ``info["illegal"]`` with the engine's reason; with ``"raise"`` it raises the
 engine's error.  ``illegal_actions`` counts them.
+
+:meth:`SingleSeatEnv.action_masks` gives the mask as booleans, the protocol of sb3-contrib's ``MaskablePPO``
+(no ``ActionMasker`` wrapper needed).  ``reset(options=...)`` may change the table: ``"variant"``,
+``"rules"`` (house rules), ``"opponents"`` (bot names, one per other seat) and ``"players"`` (which must
+agree with the opponents); the spaces are then made again (see :meth:`RummyAECEnv.reset`).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import numpy as np
 
 from rummy.bots import Bot, decide, make_bot
 from rummy.engine import RummyError, UsageError
-from rummy.env.aec import RummyAECEnv
+from rummy.env.aec import IGNORED_RESET_OPTIONS, RESET_OPTIONS, RummyAECEnv
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
@@ -63,8 +68,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None:
-            self._bot_seed = seed
+        if options:
+            self._reconfigure(options)
+        if seed is not None or options:
+            self._bot_seed = self._bot_seed if seed is None else seed
             self._make_bots()
         self.aec.reset(seed=seed)
         reward = self._bots_play()
@@ -93,6 +100,37 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         observation = self.aec.observe(self.agent)
         info = self._info(observation, reward)
         return observation, float(reward), self.aec.terminations[self.agent], self.aec.truncations[self.agent], info
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The learner's action mask now, as booleans (sb3-contrib's ``MaskablePPO`` calls this; a new array)."""
+        mask: np.ndarray[Any, np.dtype[np.bool_]] = self.aec.observe(self.agent)["action_mask"].astype(np.bool_)
+        return mask
+
+    def _reconfigure(self, options: dict[str, Any]) -> None:
+        """Apply ``reset``'s ``options`` (see the module docstring); nothing changes when one is refused."""
+        unknown = sorted(set(options) - {*RESET_OPTIONS, *IGNORED_RESET_OPTIONS, "opponents"})
+        if unknown:
+            raise UsageError(f"unknown reset option {', '.join(map(repr, unknown))} "
+                             f"(known: {', '.join((*RESET_OPTIONS, 'opponents'))})")
+        opponents = options.get("opponents", self.opponent_names)
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            raise UsageError(f"reset option 'opponents' must be a list of bot names, not {opponents!r}")
+        opponents = list(opponents)
+        players = options.get("players", len(opponents) + 1)
+        if players != len(opponents) + 1:
+            raise UsageError(f"reset option 'players' is {players!r} but there are {len(opponents)} opponents: "
+                             "give 'opponents', one bot per other seat")
+        if not 0 <= self.seat < players:
+            raise UsageError(f"seat {self.seat} is not at a table of {players} players")
+        for name in opponents:
+            make_bot(name, seed=0)  # raises on an unknown bot before anything changes
+        table = {key: options[key] for key in RESET_OPTIONS if key in options}
+        table["players"] = players
+        self.aec._reconfigure(table)
+        self.agent = self.aec.possible_agents[self.seat]
+        self.opponent_names = opponents
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
 
     def render(self) -> str | None:
         from rummy.env.aec import render_text
