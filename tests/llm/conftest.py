@@ -31,7 +31,11 @@ def listed_moves(body: dict[str, Any]) -> list[str]:
     """The moves of the decision's first user message."""
     text = body["messages"][1]["content"]
     block = text.split("Legal moves:\n", 1)[1].split("\n\n", 1)[0]
-    return [re.sub(r"^\d+\. ", "", line) for line in block.splitlines()]
+    return [re.sub(r"^\d+\. ", "", line) for line in block.splitlines() if not line.startswith(" ")]
+
+
+#: The ``usage`` every answer of the fake endpoint reports.
+PROMPT_TOKENS, COMPLETION_TOKENS = 100, 7
 
 
 class FakeEndpoint:
@@ -80,7 +84,8 @@ class FakeEndpoint:
             "slow": move,
         }
         content = answers[kind]
-        payload = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+        payload = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+                   "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS}}
         return 200, json.dumps(payload).encode(), SLOW_SECONDS if kind == "slow" else 0.0
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

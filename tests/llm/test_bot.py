@@ -20,6 +20,7 @@ from rummy.engine.game import Game, new_game
 from rummy.engine.view import PlayerView
 from rummy.llm.bot import LlmBot
 from rummy.search.determinize import search_view
+from tests.llm.conftest import COMPLETION_TOKENS, PROMPT_TOKENS
 
 if TYPE_CHECKING:
     from conftest import FakeEndpoint
@@ -52,7 +53,9 @@ def play_view() -> PlayerView:
 
 
 def counts(bot: LlmBot) -> dict[str, int]:
-    return {key: value for key, value in bot.counters.to_json().items() if value}
+    """The bot's nonzero counters but the tokens (checked on their own)."""
+    return {key: value for key, value in bot.counters.to_json().items()
+            if value and not key.endswith("_tokens")}
 
 
 def test_a_listed_move_is_played_at_once(endpoint: FakeEndpoint) -> None:
@@ -60,6 +63,7 @@ def test_a_listed_move_is_played_at_once(endpoint: FakeEndpoint) -> None:
     bot = llm(endpoint)
     assert bot.choose(view) in view.legal_actions
     assert counts(bot) == {"decisions": 1, "requests": 1, "answers": 1, "parsed": 1, "legal": 1}
+    assert (bot.counters.prompt_tokens, bot.counters.completion_tokens) == (PROMPT_TOKENS, COMPLETION_TOKENS)
     assert endpoint.requests[0]["model"] == "fake"
     assert endpoint.requests[0]["temperature"] == 0.0
 

@@ -70,3 +70,33 @@ def test_prompts_hold_only_what_the_seat_may_see(endpoint: FakeEndpoint) -> None
     assert llm.counters.legal == checked and llm.counters.fallbacks == 0
     c = llm.counters
     assert c.decisions == c.forced + c.legal + c.fallbacks and c.requests == c.answers + c.errors
+
+
+def test_sim_prints_the_llm_seats_counters_and_sends_plain_names(endpoint: FakeEndpoint, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.llm.conftest import COMPLETION_TOKENS, PROMPT_TOKENS
+
+    endpoint.script = ["garbage", "number", "500", "number"]
+    log = tmp_path / "llm.jsonl"
+    players = f"llm:model=fake:base_url={endpoint.url}:log={log}:retries=1,heuristic,heuristic"
+    arguments = ["sim", "--variant", "basic", "--players", players, "--games", "1", "--workers", "1", "--seed", "4"]
+    assert main(arguments) == 0
+    text = capsys.readouterr().out
+    line = next(line for line in text.splitlines() if line.startswith(f"  {players.split(',')[0]}:"))
+    requests = len(endpoint.requests)
+    answered = requests - 1  # one scripted HTTP 500
+    assert f" {requests} requests," in line and " 1 errors," in line and " 1 unparsable," in line
+    assert f"{(PROMPT_TOKENS + COMPLETION_TOKENS) * answered} tokens" in line and " 0 fallbacks," in line
+    retries = int(line.split(" retries,")[0].rsplit(" ", 1)[1])
+    assert retries == 2  # after the garbage and after the error
+    # the model is told the seat's bot name, never its endpoint or its log
+    for body in endpoint.requests:
+        sent = json.dumps(body["messages"])
+        assert endpoint.url not in sent and str(log) not in sent and "base_url" not in sent
+    assert "(llm)" in endpoint.requests[0]["messages"][1]["content"]
+    endpoint.requests.clear()
+    endpoint.script = ["garbage", "number", "500", "number"]
+    assert main([*arguments, "--json"]) == 0
+    counters = json.loads(capsys.readouterr().out)["players"][0]["counters"]
+    assert counters["requests"] == len(endpoint.requests) and counters["retries"] == 2
+    assert counters["prompt_tokens"] == PROMPT_TOKENS * (len(endpoint.requests) - 1)

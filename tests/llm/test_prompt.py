@@ -65,3 +65,43 @@ def test_the_refusal_repeats_the_answer_format() -> None:
     assert message == {"role": "user", "content": "Your answer was refused: 'hm' is neither a listed move. "
                        f"Answer with one line: the move as written above (for example `{view.legal_actions[-1]}`) "
                        "or its number."}
+
+
+def test_the_seat_names_sent_are_plain_names() -> None:
+    from rummy.engine import new_game
+    from rummy.llm.observation import seat_name
+
+    spec = "llm:model=m:base_url=http://10.1.2.3:8000/v1:log=/var/tmp/seat.jsonl"
+    assert seat_name(spec) == "llm" and seat_name(spec + "#2") == "llm#2"
+    assert seat_name("Ann") == "Ann" and seat_name("heuristic#3") == "heuristic#3"
+    game = new_game("basic", [spec, "ismcts:simulations=50"], seed=2)
+    view = game.view(game.active)
+    for observation in ("text", "json"):
+        user = prompt_messages(view, observation)[1]["content"]
+        assert "10.1.2.3" not in user and "seat.jsonl" not in user and "simulations" not in user
+    assert "p0 llm" in prompt_messages(view)[1]["content"]
+
+
+def test_each_listed_lay_down_says_where_its_wilds_stand() -> None:
+    from rummy.engine import get_variant, new_game, parse_action
+    from rummy.llm.prompt import numbered_moves, wild_places
+
+    game, view = first_view("may-i", "play", seat_is_active=True)
+    move = parse_action(f"p{view.seat} down run:3D-2H-5D-JK set:TC-TD-TH", 4)
+    assert wild_places(move, view) == "run:3D-2H-5D-JK: 2H as 4D, JK as 6D"
+    group = parse_action(f"p{view.seat} down set:AH-AS-JK-JK", 4)
+    assert wild_places(group, view) == "set:AH-AS-JK-JK: JK as any A, JK as any A"
+    assert wild_places(parse_action(f"p{view.seat} down set:TC-TD-TH", 4), view) == ""
+    assert get_variant("may-i") is not None
+    # in the prompt, the line under each such move; moves without wilds have none
+    for seed in range(60):
+        game = new_game("may-i", 4, seed=seed)
+        for seat in range(4):
+            view = game.view(seat)
+            listed = numbered_moves(view).splitlines()
+            for number, action in enumerate(view.legal_actions, 1):
+                at = listed.index(f"{number}. {action}")
+                places = wild_places(action, view)
+                follows = listed[at + 1] if at + 1 < len(listed) else ""
+                assert follows == (f"   wilds: {places}" if places else follows) and (
+                    places or not follows.startswith("   wilds:"))

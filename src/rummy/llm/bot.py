@@ -35,6 +35,8 @@ class LlmCounters:
     errors: int = 0  # requests that failed (timeout, connection, HTTP status, malformed reply)
     retries: int = 0  # requests beyond the first of a decision
     fallbacks: int = 0  # decisions settled by the fallback move
+    prompt_tokens: int = 0  # tokens of the requests, as the endpoint reports them (0 where it does not)
+    completion_tokens: int = 0  # tokens of the answers, likewise
 
     def to_json(self) -> dict[str, int]:
         return asdict(self)
@@ -134,11 +136,16 @@ class LlmBot:
         """One request: (the legal action or None, the answer or None, why it was refused, the outcome)."""
         counters = self.counters
         counters.requests += 1
+        client = self.client
+        before = client.prompt_tokens, client.completion_tokens
         try:
-            answer = self.client.complete(messages)
+            answer = client.complete(messages)
         except LlmError as error:
             counters.errors += 1
             return None, None, str(error), "error"
+        finally:
+            counters.prompt_tokens += client.prompt_tokens - before[0]
+            counters.completion_tokens += client.completion_tokens - before[1]
         counters.answers += 1
         try:
             parsed = parse_answer(answer, view)

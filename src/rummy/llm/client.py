@@ -104,6 +104,8 @@ class ChatClient:
         self.model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.prompt_tokens = 0  # as the endpoint reports them (``usage``); 0 where it does not
+        self.completion_tokens = 0
         self._httpx = httpx
         self._client: httpx.Client = httpx.Client(base_url=endpoint.base_url, headers=headers,
                                                   timeout=httpx.Timeout(timeout))
@@ -130,7 +132,18 @@ class ChatClient:
             body = response.json()
         except ValueError:
             raise LlmError("the reply is not JSON") from None
+        self._count_tokens(body)
         return answer_text(body)
+
+    def _count_tokens(self, body: Any) -> None:
+        """Add the reply's ``usage`` (OpenAI's ``prompt_tokens`` and ``completion_tokens``) where it has one."""
+        usage = body.get("usage") if isinstance(body, dict) else None
+        if not isinstance(usage, dict):
+            return
+        for key in ("prompt_tokens", "completion_tokens"):
+            value = usage.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                setattr(self, key, getattr(self, key) + value)
 
     def close(self) -> None:
         self._client.close()

@@ -14,6 +14,7 @@ Game: may-i, round 1 of 7; contract: a set of 3 + a set of 3
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rummy.engine import PlayerView, UsageError, card_name, card_names, table_facts
@@ -42,8 +43,18 @@ def _round_words(view: PlayerView, facts: dict[str, Any]) -> str:
     return f"round {view.round} of {rounds}" if rounds is not None else f"round {view.round}"
 
 
+def seat_name(name: str) -> str:
+    """A seat's name as the model is told it: a bot spec's bot name only, without its options (a model,
+    an endpoint's URL, a log's path: ``llm:model=m:base_url=URL#2`` is ``llm#2``); other names unchanged."""
+    head, colon, _ = name.partition(":")
+    if not colon:
+        return name
+    repeat = re.search(r"#\d+$", name)
+    return head.strip() + (repeat.group() if repeat and not head.endswith(repeat.group()) else "")
+
+
 def _seat_line(view: PlayerView, seat: int, facts: dict[str, Any]) -> str:
-    name = view.players[seat]
+    name = seat_name(view.players[seat])
     you = " (you)" if seat == view.seat else ""
     parts = [f"{view.hand_sizes[seat]} cards"]
     if facts["has_contracts"]:
@@ -75,8 +86,8 @@ def observation_text(view: PlayerView) -> str:
     head = f"Game: {view.variant}, {_round_words(view, facts)}"
     lines = [head + (f"; contract: {contract}" if facts["has_contracts"] and contract else "")]
     lines.append(
-        f"You are p{view.seat} ({view.players[view.seat]}); dealer p{view.dealer}; active player p{view.active}; "
-        f"phase: {PHASE_WORDS.get(view.phase, view.phase)}"
+        f"You are p{view.seat} ({seat_name(view.players[view.seat])}); dealer p{view.dealer}; "
+        f"active player p{view.active}; phase: {PHASE_WORDS.get(view.phase, view.phase)}"
     )
     lines.append(f"Your hand ({len(view.hand)} cards): {_cards(view.hand)}")
     lines.append("Players:")
@@ -104,6 +115,7 @@ def observation_json(view: PlayerView) -> dict[str, Any]:
             "discard", "discard_count", "stock_count", "down", "totals", "contract", "claim_card", "discard_dead",
             "purchase_cards")
     observation = {key: full[key] for key in keep}
+    observation["players"] = [seat_name(name) for name in view.players]
     observation["claims_left"] = facts["claims_left"]
     observation["claim_name"] = facts["claim_name"]
     if facts["money"]:

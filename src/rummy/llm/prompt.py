@@ -14,8 +14,9 @@ follow-up message that tells the model why an answer was refused.
 from __future__ import annotations
 
 import json
+from typing import Any, cast
 
-from rummy.engine import PlayerView, UsageError, Verb
+from rummy.engine import Action, PlayerView, RummyError, UsageError, Verb, arrange_json
 from rummy.llm.instructions import phase_instructions
 from rummy.llm.observation import observation_json, observation_text
 from rummy.text.how_to_play import how_to_play
@@ -58,8 +59,39 @@ def answer_format(view: PlayerView) -> str:
 
 
 def numbered_moves(view: PlayerView) -> str:
-    """The legal moves, numbered from 1, in the record's action syntax."""
-    return "\n".join(f"{number}. {action}" for number, action in enumerate(view.legal_actions, 1))
+    """The legal moves, numbered from 1, in the record's action syntax; under a move that lays wilds in melds,
+    an indented line says where each stands (``   wilds: run:3D-2H-5D-JK: 2H as 4D, JK as 6D``), as the engine
+    arranges it."""
+    lines = []
+    for number, action in enumerate(view.legal_actions, 1):
+        lines.append(f"{number}. {action}")
+        places = wild_places(action, view)
+        if places:
+            lines.append(f"   wilds: {places}")
+    return "\n".join(lines)
+
+
+def wild_places(action: Action, view: PlayerView) -> str:
+    """Where each wild of ``action``'s new melds stands, as the engine arranges them ("" when none is wild):
+    ``JK as 6D`` in a run, ``JK as any A`` in a group."""
+    parts: list[str] = []
+    if view.rules is None:  # a view without its rules cannot arrange melds
+        return ""
+    for spec in action.melds:
+        try:
+            arranged = arrange_json(str(spec), view.rules)
+        except (RummyError, ValueError):  # not a meld on its own (cannot happen for a legal move); say nothing
+            continue
+        cards, stands, wild = (cast(list[Any], arranged[key]) for key in ("cards", "as", "wild"))
+        places = [f"{card} as {_stands_for(str(stand))}"
+                  for card, stand, is_wild in zip(cards, stands, wild, strict=True) if is_wild]
+        if places:
+            parts.append(f"{arranged['spec']}: " + ", ".join(places))
+    return "; ".join(parts)
+
+
+def _stands_for(name: str) -> str:
+    return f"any {name[:-1]}" if name.endswith("*") else name
 
 
 def user_message(view: PlayerView, observation: str = "text") -> str:

@@ -45,7 +45,25 @@ def table_text(results: SimResults) -> str:
         notes.append(f"{results.shared} game(s) had co-winners.")
     if results.unwon:
         notes.append(f"{results.unwon} game(s) ended without a winner.")
-    return "\n".join([title, "", *lines, "", " ".join(notes)])
+    return "\n".join([title, "", *lines, "", " ".join(notes), *counter_lines(results)])
+
+
+def counter_lines(results: SimResults) -> list[str]:
+    """The counters of the players whose bots keep some (the ``llm`` bot's requests, retries, fallbacks and
+    tokens), a line each; none when no player has any."""
+    lines = []
+    for player in results.players:
+        c = player.counters
+        if c is None:
+            continue
+        tokens = c.get("prompt_tokens", 0) + c.get("completion_tokens", 0)
+        lines.append(
+            f"  {player.name}: {c.get('decisions', 0)} decisions, {c.get('requests', 0)} requests,"
+            f" {c.get('retries', 0)} retries, {c.get('errors', 0)} errors, {c.get('illegal', 0)} illegal,"
+            f" {c.get('unparsable', 0)} unparsable, {c.get('fallbacks', 0)} fallbacks, {tokens} tokens"
+            f" ({c.get('prompt_tokens', 0)} prompt + {c.get('completion_tokens', 0)} completion)"
+        )
+    return ["", "Counters:", *lines] if lines else []
 
 
 CSV_FIELDS = ["name", "seat_kind", "games", "wins", "win_share", "ci95_low", "ci95_high", "mean_score",

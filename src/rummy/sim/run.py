@@ -72,6 +72,9 @@ class GameSummary:
     rounds: tuple[tuple[int, int | None, tuple[int, ...]], ...]  # (round, went_out seat, scores)
     buys: tuple[int, ...]
     decisions: int
+    #: per seat, the bot's counters where it keeps some (the ``llm`` bot: requests, retries, fallbacks,
+    #: tokens …), else None
+    counters: tuple[dict[str, int] | None, ...] = ()
 
 
 def record_path(directory: str | Path, index: int) -> Path:
@@ -118,7 +121,15 @@ def play_one(config: SimConfig, index: int) -> GameSummary:
         rounds=tuple((r.round, r.went_out, r.scores) for r in game.results),
         buys=tuple(sum(r.claims[seat] for r in game.results) for seat in range(game.n)),
         decisions=decisions,
+        counters=tuple(bot_counters(bot) for bot in bots),
     )
+
+
+def bot_counters(bot: Bot) -> dict[str, int] | None:
+    """The counters of a bot that keeps some (``counters.to_json()``, as the ``llm`` bot's), else None."""
+    counters = getattr(bot, "counters", None)
+    to_json = getattr(counters, "to_json", None)
+    return dict(to_json()) if callable(to_json) else None
 
 
 def play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameSummary]:

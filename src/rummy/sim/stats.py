@@ -34,6 +34,7 @@ class PlayerStats:
     rounds_out: int = 0
     points: int = 0
     scores: list[int] = field(default_factory=list)
+    counters: dict[str, int] | None = None  # summed over its games, for bots that keep counters (``llm``)
 
 
 @dataclass
@@ -78,6 +79,7 @@ class SimResults:
                 "mean_points_per_round": round(p.points / rounds, 3) if rounds else 0.0,
                 "buys": p.buys,
                 "rounds_out": p.rounds_out,
+                **({"counters": dict(p.counters)} if p.counters is not None else {}),
             }
             for p in self.players
         ]
@@ -94,6 +96,10 @@ def aggregate(config: SimConfig, summaries: Iterable[GameSummary]) -> SimResults
         for seat, player in enumerate(seating):
             players[player].scores.append(summary.scores[seat])
             players[player].buys += summary.buys[seat]
+            counted = summary.counters[seat] if summary.counters else None
+            if counted is not None:
+                total = players[player].counters or {}
+                players[player].counters = {key: total.get(key, 0) + value for key, value in counted.items()}
         for seat in summary.winners:
             players[seating[seat]].wins += 1
             if len(summary.winners) > 1:
