@@ -1,6 +1,9 @@
 """Environment benchmark: steps per second of :mod:`rummy.env`'s AEC environment under a random masked policy.
 
-Run: ``python bench/env.py [--steps N] [--repeat R] [--variant NAME ...]``.
+Run: ``python bench/env.py [--steps N | --games G] [--repeat R] [--variant NAME ...]``.
+
+``--games G`` times ``G`` whole games per table (every round, not just the first; the figure to quote), while
+``--steps N`` stops after ``N`` steps, which may be inside the first round of a long game.
 
 One step is the observation (vector and action mask) of the agent to act, a uniformly random id among those
 its mask allows, and ``env.step``; CPU time of one core, the fastest of ``R`` runs.  The step's time is then
@@ -40,17 +43,22 @@ def fresh(function: Callable[..., Result], *arguments: Any) -> Result:
         return pool.submit(function, *arguments).result()
 
 
-def env_steps(variant: str, players: int, steps: int, seed: int = 0) -> tuple[int, float, Played]:
-    """Steps of a random masked policy: (steps, CPU seconds, the games played)."""
+def env_steps(variant: str, players: int, steps: int, seed: int = 0, whole: int = 0) -> tuple[int, float, Played]:
+    """Steps of a random masked policy: (steps, CPU seconds, the games played); with ``whole``, exactly that
+    many whole games (``steps`` is then ignored)."""
     env = aec_env(variant, players, seed=seed)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     games = [env.game]
     done = 0
     started = time.process_time()
-    while done < steps:
+    finished = 0
+    while (finished < whole) if whole else (done < steps):
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
+            finished += 1
+            if whole and finished == whole:
+                break
             env.reset()
             games.append(env.game)
             continue
@@ -96,6 +104,7 @@ def engine_steps(variant: str, players: int, steps: int, seed: int = 0) -> tuple
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=5000, help="steps per table")
+    parser.add_argument("--games", type=int, default=0, help="whole games per table instead of --steps")
     parser.add_argument("--repeat", type=int, default=1, help="runs per figure; the fastest is shown")
     parser.add_argument("--variant", action="append", help="only this variant (repeatable; default: all five)")
     args = parser.parse_args()
@@ -107,11 +116,11 @@ def main() -> None:
         rules = aec_env(variant, players).rules
         step_seconds = engine_seconds = bare_seconds = float("inf")
         for _ in range(args.repeat):
-            count, seconds, played = fresh(env_steps, variant, players, args.steps)
+            count, seconds, played = fresh(env_steps, variant, players, args.steps, 0, args.games)
             step_seconds = min(step_seconds, seconds / count)
             replayed, seconds = fresh(engine_replay, rules, players, played)
             engine_seconds = min(engine_seconds, seconds / replayed)
-            bare, seconds = fresh(engine_steps, variant, players, args.steps)
+            bare, seconds = fresh(engine_steps, variant, players, args.steps if not args.games else count)
             bare_seconds = min(bare_seconds, seconds / bare)
         env_part = step_seconds - engine_seconds
         print(f"{variant:<20} {players:>7} {1 / step_seconds:>12,.0f} {step_seconds * 1e6:>8.0f}"
