@@ -274,7 +274,8 @@ def step(player: Player, done: Counter[str]) -> bool:
     if discards:
         card = choose_discard(view["hand"], discards)
         if player.drag and done["discard"] % 2 == 0:
-            player.drag_to(player.hand_card(card), page.locator("#discard"))
+            player.drag_to(player.hand_card(card), page.locator("#discard > .card").first)  # the top card: the
+            # pile's box also holds the earlier discards, clipped, and its middle can fall outside what shows
         else:
             player.hand_card(card).click()
             page.wait_for_selector("#discard-button:has-text('Discard')")

@@ -205,7 +205,10 @@ class Player:
         return command_id
 
     async def send_raw(self, message: Any) -> None:
-        await self.socket.send(message if isinstance(message, str) else json.dumps(message))
+        try:
+            await self.socket.send(message if isinstance(message, str) else json.dumps(message))
+        except websockets.ConnectionClosed as closed:  # the server went away before the reader noticed
+            raise ConnectionError(f"{self.name}: the connection closed") from closed
 
     async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20,
                        start: int = 0, reply: str | None = None) -> dict[str, Any]:
