@@ -37,9 +37,8 @@ def imports_of(path: Path) -> set[str]:
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
-            submodules = [alias for alias in node.names if _is_module(f"{base}.{alias.name}")]
-            if len(submodules) < len(node.names):  # ``from rummy.engine import rules`` imports the submodule only
-                found.add(base)
+            if base != "rummy":  # ``from rummy import sim`` names a subpackage; any other package's __init__ runs
+                found.add(base)  # (so inside the engine ``from rummy.engine import rules`` would loop through it)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
@@ -53,11 +52,6 @@ def imports_and_registered_bots(path: Path) -> set[str]:
 
         found.update(target.split(":")[0] for target in rummy.bots.BOTS.values())
     return found
-
-
-def _is_module(name: str) -> bool:
-    path = SOURCE.joinpath(*name.split("."))
-    return path.is_dir() or path.with_suffix(".py").is_file()
 
 
 def in_engine(name: str) -> bool:

@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rummy.engine import rules
+import rummy.engine.rules as rules
 from rummy.engine.actions import Action, parse_action
 from rummy.engine.applied import Applied
 from rummy.engine.candidates import CandidateMoves

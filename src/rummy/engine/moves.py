@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from functools import partial
 from itertools import combinations, compress
 
-from rummy.engine import shortcut_checks as _checks
+import rummy.engine.shortcut_checks as _checks
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of

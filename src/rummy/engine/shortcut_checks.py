@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from rummy.engine import rules
+import rummy.engine.rules as rules
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, card_names

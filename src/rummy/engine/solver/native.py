@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy.engine import backends
+import rummy.engine.backends as backends
 from rummy.engine.cards import CARD_COUNT
 from rummy.engine.memo import memo_table, put
 from rummy.engine.solver.tables import ContractPlan, VariantRules, rules_for
