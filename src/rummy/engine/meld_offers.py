@@ -10,7 +10,7 @@ stands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar, cast
 
 from rummy.engine.actions import Verb
@@ -73,16 +73,23 @@ def _accepted_cards(meld: TableMeld, variant: Variant) -> frozenset[Card]:
 
 
 def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
-    """Every (card kind, end) :func:`~rummy.engine.melds.lay_off` accepts on ``meld``, found by trying them."""
+    """Every (card kind, end) :func:`~rummy.engine.melds.lay_off` accepts on ``meld``, found by trying the
+    cards :func:`layoff_candidates` names."""
+    return tuple(layoffs_among(layoff_candidates(meld, variant), meld, variant))
+
+
+def layoffs_among(cards: Iterable[Card], meld: TableMeld, variant: Variant) -> list[tuple[Card, str | None]]:
+    """The (card kind, end) pairs of ``cards`` that :func:`~rummy.engine.melds.lay_off` accepts on ``meld``,
+    trying each at every end :func:`~rummy.engine.melds.layoff_ends` names, in card order."""
     accepted = []
-    for card in layoff_candidates(meld, variant):
+    for card in cards:
         for end in layoff_ends(meld, card, variant):
             try:
                 lay_off(meld, card, end, variant)
             except MeldError:
                 continue
             accepted.append((card, end))
-    return tuple(accepted)
+    return accepted
 
 
 def layoff_candidates(meld: TableMeld, variant: Variant) -> list[Card]:

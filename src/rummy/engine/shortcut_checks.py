@@ -34,8 +34,8 @@ from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, card_names
 from rummy.engine.errors import IllegalActionError, MeldError
-from rummy.engine.meld_offers import accepted_layoffs, split_points
-from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, swap_wild, table_meld
+from rummy.engine.meld_offers import accepted_layoffs, layoffs_among, split_points
+from rummy.engine.melds import MeldSpec, TableMeld, swap_wild, table_meld
 from rummy.engine.modes import JokerSwap, RearrangeMode
 from rummy.engine.solver import find_lay_down, first_lay_down
 from rummy.engine.state import GameState, Phase
@@ -179,16 +179,9 @@ def _check_meld(game: GameState, meld: TableMeld) -> None:
 
 def every_layoff(meld: TableMeld, variant: Variant) -> list[tuple[Card, str | None]]:
     """Every (card kind, end) :func:`~rummy.engine.melds.lay_off` takes on ``meld``, found by trying every card
-    at every end :func:`~rummy.engine.melds.layoff_ends` names (the reference of the lay-off table)."""
-    accepted = []
-    for card in range(CARD_COUNT):
-        for end in layoff_ends(meld, card, variant):
-            try:
-                lay_off(meld, card, end, variant)
-            except MeldError:
-                continue
-            accepted.append((card, end))
-    return accepted
+    at every end :func:`~rummy.engine.melds.layoff_ends` names (the reference of the lay-off table, which
+    tries only the cards its candidates name)."""
+    return layoffs_among(range(CARD_COUNT), meld, variant)
 
 
 def _swaps(meld: TableMeld, card: Card, variant: Variant) -> bool:
