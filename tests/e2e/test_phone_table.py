@@ -285,7 +285,12 @@ class Round:
             for card in cards.split("=")[0].split("-"):
                 self.pick(card)
             self.press(f"#builder-{kind}")
-            page.wait_for_function("() => !document.querySelector('#hand .card.selected')")
+            # the builder asks the server to arrange the picked cards: it stages the meld (the selection
+            # clears) or shows the server's refusal; either way the answer is on the page
+            page.wait_for_function("""() => !document.querySelector('#hand .card.selected')
+                                        || !!document.querySelector('#builder .error')""", timeout=60_000)
+            refusal = page.locator("#builder .error")
+            assert not refusal.count(), f"the builder refused {spec} of the legal {body!r}: {refusal.inner_text()}"
         page.wait_for_selector("#builder-submit:not([disabled])")
         self.look_at_builder("the builder is filled")
         self.shot("builder")
