@@ -15,7 +15,17 @@ see ``docs/engine.md``.
 """
 
 from rummy.engine import rules
-from rummy.engine.action_space import ACTION_SPACE_VERSION, COMPOSITE_VERBS, DEFAULT_COMPOSITE_SLOTS, ActionSpace
+from rummy.engine.action_space import (
+    ACTION_SPACE_SIZE,
+    ACTION_SPACE_VERSION,
+    COMPOSITE_SLOTS,
+    COMPOSITE_VERBS,
+    DEFAULT_COMPOSITE_SLOTS,
+    MAX_PLAYERS,
+    MELD_SLOTS,
+    ActionSpace,
+    ActionSpaceError,
+)
 from rummy.engine.actions import PLAY_STEP_VERBS, Action, Verb, parse_action
 from rummy.engine.arrange import arrange_json, arrange_meld, layoff_bodies, order_layoffs
 from rummy.engine.backends import backend
@@ -69,7 +79,8 @@ __all__ = [
     "Game", "new_game", "Phase", "ClaimWindow", "PlayerView", "player_view", "RoundResult",
     # actions and the action space
     "Action", "Verb", "parse_action", "PLAY_STEP_VERBS", "ActionSpace", "ACTION_SPACE_VERSION",
-    "COMPOSITE_VERBS", "DEFAULT_COMPOSITE_SLOTS",
+    "COMPOSITE_VERBS", "DEFAULT_COMPOSITE_SLOTS", "ACTION_SPACE_SIZE", "COMPOSITE_SLOTS", "MELD_SLOTS", "MAX_PLAYERS",
+    "ActionSpaceError",
     # cards
     "Card", "Counts", "CARD_COUNT", "JOKER", "RANKS", "card_name", "card_names", "parse_card", "make_card",
     "rank_of", "suit_of", "pack", "from_counts", "to_counts",

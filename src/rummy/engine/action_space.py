@@ -1,25 +1,38 @@
-"""A fixed numbering of a variant's actions, for search and reinforcement learning.
+"""One fixed numbering of the actions of every variant, house rule and table of up to eight, for search and
+reinforcement learning (the action universe, version :data:`ACTION_SPACE_VERSION`).
 
-An :class:`ActionSpace` numbers every finite verb for one rule set and player count: draw, take, buy,
-pass; discard × card kind; lay off × meld slot × card kind × run end; swap × meld slot × card kind;
-relocate × meld slot × card kind × run end; purchase × card kind × new purchase card; trade × other seat ×
-new purchase card; exchange × new purchase card.  Families a rule set cannot use are left out, so the
-numbering depends only on the variant's data and the player count.  A meld slot is a position in the
-table's order of melds (not a meld id), bounded by the melds the pack could ever form.
+Every table numbers its actions in the same :data:`ACTION_SPACE_SIZE` ids, in the blocks of
+:data:`FAMILIES` (fixed-size blocks first, then the blocks of moves onto a meld slot):
+
+* 0 draw, 1 take, 2 buy (May-I, claim), 3 pass;
+* discard × card kind (53: clubs, diamonds, hearts, spades each ace…king, then the joker);
+* composite × :data:`COMPOSITE_SLOTS` slots;
+* purchase × card kind × new purchase card; trade × other seat (1…7 to the left) × new purchase card;
+  exchange × new purchase card;
+* lay off × meld slot × card kind × end; swap × meld slot × card kind; relocate × meld slot × card kind ×
+  end (end 0: a group, a run's low end, or a wild relocated to the hand; 1: a run's high end).
+
+An id means the same at every table; ids a table cannot use (a family its rules lack, a seat it does not
+have, a meld slot beyond its table) are never legal, so its mask leaves them out.  A meld slot is a position in
+the table's order of melds (not a meld id); :data:`MELD_SLOTS` covers every table of the five variants with
+their packs and meld sizes up to eight players (``may-i`` with eight: 216 cards in melds of three).  House
+rules that allow more melds on the table (more decks, melds of two) leave moves onto slots past the last
+unnumbered, as composite moves past the last slot are (:attr:`ActionSpace.complete` says so).
 
 Composite moves (lay-downs, new melds, rearrangements, batches that go out, books) have no finite
-numbering; they are reached through ``composite_slots`` numbered slots at the end of the space: slot *k*
-is the *k*-th composite move among :func:`~rummy.engine.moves.legal_actions`' candidates, in their order
-(the solver's lay-down first).  That list is deterministic for a state, so ids are too.
+numbering; slot *k* is the *k*-th composite move among :func:`~rummy.engine.moves.legal_actions`' candidates, in
+their order (the solver's lay-down first).  That list is deterministic for a state, so ids are too; the
+environment's observation describes each slot's move (:mod:`rummy.features`).
 
-The numbering is versioned (:data:`ACTION_SPACE_VERSION`); any change to it changes the version.
+Version 1 numbered each table on its own (1,891 ids in ``basic``, 15,353 in ``may-i`` with eight players), only
+ids 0–56 being common; any change to the numbering changes the version.
 
 >>> from rummy.engine.actions import parse_action
 >>> from rummy.engine.game import new_game
 >>> game = new_game("basic", 2, seed=3)
 >>> space = ActionSpace(game.variant, game.n)
 >>> space.size, space.id_of(game, parse_action(f"p{game.active} draw", 2))
-(1891, 0)
+(22402, 0)
 >>> [str(space.action_of(game, game.active, i)) for i, legal in enumerate(space.mask(game, game.active)) if legal]
 ['p1 draw', 'p1 take']
 """
@@ -39,16 +52,25 @@ from rummy.engine.state import GameState
 from rummy.engine.variants import Variant
 
 #: The version of the numbering; it changes whenever an id could mean something else.
-ACTION_SPACE_VERSION = 1
+ACTION_SPACE_VERSION = 2
+#: The most seats a table of the universe has.
+MAX_PLAYERS = 8
 #: Composite moves reachable through numbered slots (the first ones among the candidates).
-DEFAULT_COMPOSITE_SLOTS = 32
+COMPOSITE_SLOTS = 32
+DEFAULT_COMPOSITE_SLOTS = COMPOSITE_SLOTS  # the name of version 1
+#: Meld slots numbered for lay-offs, swaps and relocations: the most melds of the five variants' tables.
+MELD_SLOTS = 72
+#: Ends of a lay-off or relocation (0: a group, a run's low end, or to the hand; 1: a run's high end).
+ENDS = 2
 
+COMPOSITE = "composite"
 COMPOSITE_VERBS = frozenset({Verb.DOWN, Verb.MELD, Verb.REARRANGE, Verb.BATCH, Verb.BOOK})
 _SIMPLE = (Verb.DRAW, Verb.TAKE, Verb.BUY, Verb.PASS)
 _TABLE_STEPS = frozenset({Verb.LAYOFF, Verb.SWAP, Verb.MOVE})
 _ENDS = ("low", "high")
 
-__all__ = ["ACTION_SPACE_VERSION", "ActionSpace", "ActionSpaceError", "Family", "max_table_melds"]
+__all__ = ["ACTION_SPACE_SIZE", "ACTION_SPACE_VERSION", "COMPOSITE_SLOTS", "FAMILIES", "MAX_PLAYERS", "MELD_SLOTS",
+           "ActionSpace", "ActionSpaceError", "Family", "max_table_melds"]
 
 
 class ActionSpaceError(RummyError, ValueError):
@@ -75,36 +97,59 @@ class Family:
         return self.start + self.size
 
 
-class ActionSpace:
-    """The numbering of ``variant``'s actions for ``players`` seats (see the module docstring)."""
+def _universe() -> tuple[Family, ...]:
+    shapes: list[tuple[Verb | str, tuple[int, ...]]] = [(verb, ()) for verb in _SIMPLE]
+    shapes += [(Verb.DISCARD, (CARD_COUNT,)), (COMPOSITE, (COMPOSITE_SLOTS,)),
+               (Verb.PURCHASE, (CARD_COUNT, CARD_COUNT)), (Verb.TRADE, (MAX_PLAYERS - 1, CARD_COUNT)),
+               (Verb.EXCHANGE, (CARD_COUNT,)), (Verb.LAYOFF, (MELD_SLOTS, CARD_COUNT, ENDS)),
+               (Verb.SWAP, (MELD_SLOTS, CARD_COUNT)), (Verb.MOVE, (MELD_SLOTS, CARD_COUNT, ENDS))]
+    families: list[Family] = []
+    start = 0
+    for verb, shape in shapes:
+        families.append(Family(verb, start, shape))
+        start = families[-1].stop
+    return tuple(families)
 
-    def __init__(self, variant: Variant, players: int, *, composite_slots: int = DEFAULT_COMPOSITE_SLOTS) -> None:
+
+#: The blocks of the universe, in id order.
+FAMILIES = _universe()
+#: Ids in the universe, the same for every table.
+ACTION_SPACE_SIZE = FAMILIES[-1].stop
+
+
+def _used_verbs(variant: Variant) -> frozenset[Verb | str]:
+    """The families ``variant``'s rules can use."""
+    used: set[Verb | str] = {*_SIMPLE, Verb.DISCARD, COMPOSITE}
+    if not variant.uses_books:
+        used.add(Verb.LAYOFF)
+    if variant.joker_swap is JokerSwap.TO_HAND:
+        used.add(Verb.SWAP)
+    if variant.joker_swap is JokerSwap.RELOCATE_IN_RUN:
+        used.add(Verb.MOVE)
+    if variant.uses_purchase_cards:
+        used |= {Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE}
+    return frozenset(used)
+
+
+class ActionSpace:
+    """The universe's ids as ``variant``'s table of ``players`` seats uses them (see the module docstring)."""
+
+    families = FAMILIES
+    size = ACTION_SPACE_SIZE
+    composite_slots = COMPOSITE_SLOTS
+    meld_slots = MELD_SLOTS
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ActionSpaceError(f"the action space numbers tables of 2…{MAX_PLAYERS} players, not {players}")
         self.variant = variant
         self.players = players
-        self.composite_slots = composite_slots
-        self.meld_slots = max_table_melds(variant, players)
-        self.layoff_ends = 2  # index 0: the low end of a run, or a group; 1: the high end of a run
-        self.move_ends = 1 if variant.wild_relocation_scope is WildRelocationScope.HAND else 2
-        families: list[tuple[Verb | str, tuple[int, ...]]] = [(verb, ()) for verb in _SIMPLE]
-        families.append((Verb.DISCARD, (CARD_COUNT,)))
-        if not variant.uses_books:
-            families.append((Verb.LAYOFF, (self.meld_slots, CARD_COUNT, self.layoff_ends)))
-        if variant.joker_swap is JokerSwap.TO_HAND:
-            families.append((Verb.SWAP, (self.meld_slots, CARD_COUNT)))
-        if variant.joker_swap is JokerSwap.RELOCATE_IN_RUN:
-            families.append((Verb.MOVE, (self.meld_slots, CARD_COUNT, self.move_ends)))
-        if variant.uses_purchase_cards:
-            families += [(Verb.PURCHASE, (CARD_COUNT, CARD_COUNT)), (Verb.TRADE, (players - 1, CARD_COUNT)),
-                         (Verb.EXCHANGE, (CARD_COUNT,))]
-        families.append(("composite", (composite_slots,)))
-        self.families: tuple[Family, ...] = ()
-        start = 0
-        for verb, shape in families:
-            family = Family(verb, start, shape)
-            self.families += (family,)
-            start = family.stop
-        self.size = start
-        self._by_verb = {family.verb: family for family in self.families}
+        #: The families this table can use; every id of the others is always masked.
+        self.used: frozenset[Verb | str] = _used_verbs(variant)
+        #: Whether every move onto the table has an id (false when the rules allow more than ``MELD_SLOTS`` melds).
+        self.complete = max_table_melds(variant, players) <= MELD_SLOTS
+        self.move_to_hand = variant.wild_relocation_scope is WildRelocationScope.HAND
+        self._by_verb = {family.verb: family for family in FAMILIES}
         self._discard_start = self._by_verb[Verb.DISCARD].start
         self._implicit_ends: dict[tuple[int, Card], tuple[TableMeld, int]] = memo_table("implicit lay-off ends", 50_000,
                                                                                        owner=self)
@@ -112,21 +157,27 @@ class ActionSpace:
     def __repr__(self) -> str:
         return f"ActionSpace({self.variant.id!r}, players={self.players}, size={self.size}, v{ACTION_SPACE_VERSION})"
 
+    def family_of(self, action_id: int) -> Family:
+        """The block of ``action_id``; raises :class:`ActionSpaceError` outside the space."""
+        if not 0 <= action_id < ACTION_SPACE_SIZE:
+            raise ActionSpaceError(f"action id {action_id} outside 0…{ACTION_SPACE_SIZE - 1}")
+        return next(f for f in FAMILIES if f.start <= action_id < f.stop)
+
     # -- ids of actions ------------------------------------------------------------------------
 
     def id_of(self, state: GameState, action: Action) -> int:
         """The id of ``action`` in ``state`` (its meld slot is looked up on the table); raises
         :class:`ActionSpaceError` for an action the space does not number (a composite move that is not
-        among the current candidates, a meld that is not on the table)."""
+        among the current candidates, a meld that is not on the table or past the last meld slot)."""
         verb = action.verb
         if verb in COMPOSITE_VERBS:
             composites = self._composites(state, action.seat)
             if action in composites:
-                return self._by_verb["composite"].start + composites.index(action)
+                return self._by_verb[COMPOSITE].start + composites.index(action)
             raise ActionSpaceError(f"{action} is not among the {len(composites)} numbered composite moves")
-        family = self._by_verb.get(verb)
-        if family is None:
+        if verb not in self.used:
             raise ActionSpaceError(f"{verb.value} has no ids in {self.variant.id}")
+        family = self._by_verb[verb]
         if verb in _SIMPLE:
             return family.start
         if verb is Verb.DISCARD:
@@ -145,14 +196,15 @@ class ActionSpace:
 
     def _table_id(self, state: GameState, action: Action, family: Family, slot: int) -> int:
         """The id of a lay-off, swap or move onto the meld in ``slot``."""
+        if slot >= MELD_SLOTS:
+            raise ActionSpaceError(f"{action}: meld slot {slot} is past the last numbered one ({MELD_SLOTS - 1})")
         index = slot * CARD_COUNT + _card(action.card)
         if action.verb is Verb.SWAP:
             return family.start + index
-        ends = family.shape[2]
-        return family.start + index * ends + self._end_index(state, action, slot, ends)
+        return family.start + index * ENDS + self._end_index(state, action, slot)
 
-    def _end_index(self, state: GameState, action: Action, slot: int, ends: int) -> int:
-        if ends == 1 or action.end == "low":
+    def _end_index(self, state: GameState, action: Action, slot: int) -> int:
+        if action.end == "low" or (action.verb is Verb.MOVE and self.move_to_hand):
             return 0
         if action.end == "high":
             return 1
@@ -174,13 +226,14 @@ class ActionSpace:
 
     def action_of(self, state: GameState, seat: int, action_id: int) -> Action:
         """The action ``action_id`` names for ``seat`` in ``state``; raises :class:`ActionSpaceError` when it
-        names none (outside the space, an empty meld slot, an unfilled composite slot)."""
-        if not 0 <= action_id < self.size:
-            raise ActionSpaceError(f"action id {action_id} outside 0…{self.size - 1}")
-        family = next(f for f in self.families if f.start <= action_id < f.stop)
+        names none (outside the space, a family the table cannot use, an empty meld slot, an unfilled composite
+        slot)."""
+        family = self.family_of(action_id)
         offset = action_id - family.start
         verb = family.verb
-        if verb == "composite":
+        if verb not in self.used:
+            raise ActionSpaceError(f"action id {action_id} is a {verb} id, which {self.variant.id} never uses")
+        if verb == COMPOSITE:
             composites = self._composites(state, seat)
             if offset >= len(composites):
                 raise ActionSpaceError(f"composite slot {offset} is empty ({len(composites)} composite moves now)")
@@ -193,10 +246,16 @@ class ActionSpace:
         if verb is Verb.PURCHASE:
             return Action(seat, verb, card=offset // CARD_COUNT, new_pc=offset % CARD_COUNT)
         if verb is Verb.TRADE:
+            if offset // CARD_COUNT >= self.players - 1:
+                raise ActionSpaceError(f"action id {action_id} trades with a seat this table of {self.players} lacks")
             target = (seat + 1 + offset // CARD_COUNT) % self.players
             return Action(seat, verb, target=target, new_pc=offset % CARD_COUNT)
         if verb is Verb.EXCHANGE:
             return Action(seat, verb, new_pc=offset)
+        return self._table_action(state, seat, verb, family, offset)
+
+    def _table_action(self, state: GameState, seat: int, verb: Verb, family: Family, offset: int) -> Action:
+        """The lay-off, swap or move at ``offset`` of ``family``."""
         ends = family.shape[2] if len(family.shape) == 3 else 1
         index, end_index = divmod(offset, ends)
         slot, card = divmod(index, CARD_COUNT)
@@ -204,7 +263,10 @@ class ActionSpace:
             raise ActionSpaceError(f"meld slot {slot} is empty ({len(state.table)} melds on the table)")
         meld = state.table[slot]
         end: str | None = None
-        if verb is not Verb.SWAP and ends == 2:
+        if verb is Verb.MOVE and self.move_to_hand:
+            if end_index:
+                raise ActionSpaceError(f"a wild relocated to the hand has no end ({self.variant.id})")
+        elif verb is not Verb.SWAP:
             end = _ENDS[end_index] if meld.is_run else (None if end_index == 0 else "high")
         return Action(seat, verb, meld=meld.id, card=card, end=end)
 
@@ -219,15 +281,16 @@ class ActionSpace:
         return mask
 
     def legal_ids(self, state: GameState, seat: int) -> list[int]:
-        """The ids that are legal for ``seat`` now, ascending."""
+        """The ids that are legal for ``seat`` now, ascending (a move onto a meld past the last meld slot
+        has none)."""
         ids = set()
-        composite = self._by_verb["composite"].start
+        composite = self._by_verb[COMPOSITE].start
         count = 0
         slots: dict[int | None, int] | None = None
         for entry in legal_actions(state, seat).entries():  # composite moves are counted, not worked out
             verb = entry.verb
             if verb in COMPOSITE_VERBS:
-                if count < self.composite_slots:
+                if count < COMPOSITE_SLOTS:
                     ids.add(composite + count)
                 count += 1
                 continue
@@ -240,7 +303,8 @@ class ActionSpace:
                 slot = slots.get(entry.meld)
                 if slot is None:
                     slot = _slot_of(state, entry.meld, entry)  # raises: no such meld
-                ids.add(self._table_id(state, entry, self._by_verb[verb], slot))
+                if slot < MELD_SLOTS:
+                    ids.add(self._table_id(state, entry, self._by_verb[verb], slot))
             else:
                 ids.add(self.id_of(state, entry))
         return sorted(ids)
@@ -248,7 +312,7 @@ class ActionSpace:
     def _composites(self, state: GameState, seat: int) -> list[Action]:
         moves = legal_actions(state, seat)
         indexes = [i for i, verb in enumerate(moves.verbs()) if verb in COMPOSITE_VERBS]
-        return [moves[i] for i in indexes[: self.composite_slots]]
+        return [moves[i] for i in indexes[:COMPOSITE_SLOTS]]
 
 
 def max_table_melds(variant: Variant, players: int) -> int:
@@ -269,4 +333,3 @@ def _slot_of(state: GameState, meld_id: int | None, action: Action) -> int:
         if meld.id == meld_id:
             return slot
     raise ActionSpaceError(f"{action}: there is no meld {meld_id} on the table")
-
