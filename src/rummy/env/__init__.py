@@ -1,4 +1,5 @@
-"""Environments for learning agents: a PettingZoo AEC environment and a Gymnasium single-seat wrapper.
+"""Environments for learning agents: a PettingZoo AEC environment, a Gymnasium single-seat wrapper and a vector
+environment of single-seat tables (Gymnasium's vector API).
 
 Needs the optional extra ``rl`` (``pip install 'rummy[rl]'``: pettingzoo, gymnasium, numpy); the engine
 itself has no dependencies.  See ``docs/env.md`` for the observation, the actions and the rewards.
@@ -25,10 +26,11 @@ except ImportError as missing:  # pragma: no cover - depends on the installed ex
 
 from rummy.env.aec import RummyAECEnv
 from rummy.env.single import SingleSeatEnv
+from rummy.env.vector import SingleSeatVectorEnv
 from rummy.features import SEAT_FIELDS, Block, observation_layout
 
-__all__ = ["SEAT_FIELDS", "Block", "RummyAECEnv", "SingleSeatEnv", "aec_env", "env", "gym_env",
-           "observation_layout"]
+__all__ = ["SEAT_FIELDS", "Block", "RummyAECEnv", "SingleSeatEnv", "SingleSeatVectorEnv", "aec_env", "env",
+           "gym_env", "observation_layout", "vector_env"]
 
 
 def aec_env(variant: str = "may-i", players: int = 4, options: Mapping[str, Any] | None = None, *,
@@ -46,3 +48,12 @@ def gym_env(variant: str = "may-i", opponents: Sequence[str] = ("heuristic", "he
             options: Mapping[str, Any] | None = None, **settings: Any) -> SingleSeatEnv:
     """A Gymnasium environment: one learning seat against ``opponents`` (:class:`SingleSeatEnv`)."""
     return SingleSeatEnv(variant, opponents, options, **settings)
+
+
+def vector_env(num_envs: int, variant: str = "may-i",
+               opponents: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+               options: Mapping[str, Any] | None = None, **settings: Any) -> SingleSeatVectorEnv:
+    """A Gymnasium vector environment: ``num_envs`` single-seat tables stepped together (:class:`SingleSeatVectorEnv`;
+    ``seed`` seeds table ``i`` with ``seed + i``, ``autoreset_mode`` is ``"next_step"``, ``"same_step"`` or
+    ``"disabled"``, other settings as :func:`gym_env`)."""
+    return SingleSeatVectorEnv(num_envs, variant, opponents, options, **settings)
