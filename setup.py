@@ -42,7 +42,9 @@ setup(
     ext_modules=[
         Extension(
             "rummy.engine._native",
-            sources=["src/rummy/engine/_native_src/lay_down.c"],
+            sources=["src/rummy/engine/_native_src/lay_down.c",
+                     "src/rummy/engine/_native_src/best_lay_down.c"],
+            depends=["src/rummy/engine/_native_src/core.h"],
             extra_compile_args=COMPILE_ARGS,
             optional=True,
         ),

@@ -1,8 +1,9 @@
 """The compiled core (``rummy.engine._native``) answers exactly as the Python engine does (docs/engine.md,
 "Backends").
 
-* Its query, "can this hand lay the contract down?", against the Python search on random hands, contracts
-  and house-rule mixes (hypothesis), and on the recorded real hands of ``tests/solver_real_hands.json.gz``.
+* Its queries, "can this hand lay the contract down?" and "what is its best lay-down?" (the same melds, cards
+  and order), against the Python search on random hands, contracts and house-rule mixes (hypothesis), dense
+  hands, the hands of random games, and the recorded real hands of ``tests/solver_real_hands.json.gz``.
 * Random games of every built-in variant (and of house-rule mixes) played once per backend from the same
   seed: the legal list (entries and order) must be the same at every decision.
 * The dispatch: which option mixes go to the Python search, explicitly; the ``RUMMY_ENGINE`` switch.
@@ -33,7 +34,8 @@ import rummy.engine.backends as switch  # the switch, whose NATIVE the tests set
 from rummy.engine import VariantError, backend, can_lay_down, clear_memos, new_game
 from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
 from rummy.engine.house_rules import apply_options, get_variant
-from rummy.engine.solver.native import covers, lay_down_exists
+from rummy.engine.solver import PlannedMeld, find_lay_down
+from rummy.engine.solver.native import best_lay_down, covers, lay_down_exists
 from rummy.engine.variants import GROUP, RUN, Slot, Variant
 from tests.profiles import count, examples
 from tests.random_games import random_play
@@ -84,6 +86,25 @@ def both_answers(hand: list[int], contract: tuple[Slot, ...], variant: Variant, 
     return python, native
 
 
+def both_best(hand: list[int], contract: tuple[Slot, ...], variant: Variant, final_discard_allowed: bool = True,
+              must_use_all: bool = False) -> tuple[list[str] | None, list[str] | None]:
+    """``find_lay_down`` on each backend, its melds as notation: (python, native)."""
+    kw = {"final_discard_allowed": final_discard_allowed, "must_use_all": must_use_all}
+    answers: list[list[str] | None] = []
+    for name in ("python", "native"):
+        with running(name):
+            found = find_lay_down(hand, contract, variant, **kw)
+        answers.append(None if found is None else [str(meld) for meld in found])
+    return answers[0], answers[1]
+
+
+def compiled_best(hand: list[int], contract: tuple[Slot, ...], variant: Variant) -> bool:
+    """Whether the compiled core answers ``find_lay_down`` for this hand (a final discard allowed, nothing that
+    must be used)."""
+    with running("native"):
+        return best_lay_down(hand, contract, variant, True, False) is not None
+
+
 @st.composite
 def house_rules(draw: st.DrawFn) -> Variant:
     base = draw(st.sampled_from(CONTRACT_VARIANTS))
@@ -123,6 +144,15 @@ def test_same_answer_on_random_hands(variant: Variant, hand: list[int], contract
 
 
 @settings(max_examples=examples(600), suppress_health_check=[HealthCheck.filter_too_much])
+@given(house_rules(), hands(), contracts)
+def test_same_best_lay_down_on_random_hands(variant: Variant, hand: list[int], contract: tuple[Slot, ...]) -> None:
+    """The best lay-down (melds, their cards and order): the flags the compiled core covers (the others are
+    pinned to Python by test_uncovered_mixes_go_to_python)."""
+    python, native = both_best(hand, contract, variant)
+    assert python == native, (variant.options, contract, hand)
+
+
+@settings(max_examples=examples(600), suppress_health_check=[HealthCheck.filter_too_much])
 @given(house_rules(), st.data())
 def test_same_answer_on_the_variants_own_contracts(variant: Variant, data: st.DataObject) -> None:
     """Dense hands of 10 to 30 cards against the contracts of the variant's own rounds."""
@@ -133,6 +163,9 @@ def test_same_answer_on_the_variants_own_contracts(variant: Variant, data: st.Da
     hand = to_counts(rng.sample(deck, rng.randint(10, 30)))
     python, native = both_answers(hand, contract, variant, True, False)
     assert python == native, (variant.options, contract, hand)
+    if python and data.draw(st.booleans()):  # (the best lay-down on half of the hands that have one)
+        best_python, best_native = both_best(hand, contract, variant)
+        assert best_python == best_native, (variant.options, contract, hand)
 
 
 def test_same_answer_on_real_hands() -> None:
@@ -140,7 +173,7 @@ def test_same_answer_on_real_hands() -> None:
     with gzip.open(REAL_HANDS, "rt", encoding="utf-8") as file:
         cases: list[dict[str, Any]] = json.load(file)
     variants: dict[str, Variant] = {}
-    compiled = 0
+    compiled = compiled_bests = 0
     for case in cases[::count(1)]:
         key = json.dumps([case["variant"], case["options"]], sort_keys=True)
         variant = variants.setdefault(key, get_variant(case["variant"], case["options"]))
@@ -150,7 +183,13 @@ def test_same_answer_on_real_hands() -> None:
             python, native = both_answers(hand, contract, variant, final_discard_allowed, must_use_all)
             assert python == native == (want is not None), (key, case["contract"], case["hand"])
             compiled += covers(variant, final_discard_allowed, must_use_all)
+            if final_discard_allowed and not must_use_all and compiled_best(hand, contract, variant):
+                with running("native"):  # (the recorded answer is the Python search's: tests/test_solver.py)
+                    found = find_lay_down(hand, contract, variant)
+                assert want == (None if found is None else [str(meld) for meld in found]), (key, case["hand"])
+                compiled_bests += 1
     assert compiled > 1000
+    assert compiled_bests > 500
 
 
 @pytest.mark.parametrize("variant", CONTRACT_VARIANTS)
@@ -167,6 +206,9 @@ def test_same_answer_on_the_hands_of_random_games(variant: str) -> None:
                 hand = list(game.hands[seat])
                 python, native = both_answers(hand, game.rules.contract, game.variant, True, False)
                 assert python == native, (variant, seed, game.rules.contract, hand)
+                if python and asked % 3 == 0:  # (the best lay-down, on a third of the hands that have one)
+                    best_python, best_native = both_best(hand, game.rules.contract, game.variant)
+                    assert best_python == best_native, (variant, seed, game.rules.contract, hand)
                 asked += 1
     assert asked > count(4) * 100
 
@@ -186,6 +228,41 @@ def test_uncovered_mixes_go_to_python() -> None:
         assert lay_down_exists([-1] + hand[1:], contract, may_i, True, False) is None
     with running("python"):
         assert lay_down_exists(hand, contract, may_i, True, False) is None
+
+
+def test_uncovered_best_lay_downs_go_to_python() -> None:
+    """The dispatch of the best lay-down: the compiled core answers the Python search's greedy mode (wild policy
+    "none", all-wild melds, sizes not exact, every group slot accepting wilds) with a final discard allowed and
+    nothing that must be used; None sends everything else to Python, which answers."""
+    buy_it = get_variant("progressive-buy-it")
+    contract = buy_it.round_rules(1, 4).contract  # two sets of three
+    hand = to_counts(parse_card(t) for t in "9C 9D 9S 5H 5S JK 2C KD".split())
+    nothing = to_counts(parse_card(t) for t in "9C 4D 7S 5H QS 3C 2C KD".split())
+
+    def compiled(hand: list[int], contract: tuple[Slot, ...], variant: Variant, final_discard_allowed: bool = True,
+                 must_use_all: bool = False) -> tuple[tuple[PlannedMeld, ...] | None] | None:
+        with running("native"):
+            return best_lay_down(hand, contract, variant, final_discard_allowed, must_use_all)
+
+    answer = compiled(hand, contract, buy_it)
+    assert answer is not None and [str(meld) for meld in answer[0] or ()] == ["set:9C-9D-9S", "set:5H-5S-JK"]
+    assert compiled(nothing, contract, buy_it) == (None,)
+    assert compiled(hand, contract, buy_it, final_discard_allowed=False) is None
+    assert compiled(hand, contract, buy_it, must_use_all=True) is None
+    for options in ({"twos_natural_in_place": True}, {"wild_policy": "not_outnumber"}, {"all_wild_melds": False},
+                    {"contract_exact_sizes": True}):
+        assert compiled(hand, contract, apply_options(buy_it, options)) is None, options
+    assert compiled(hand, contract, get_variant("may-i")) is None  # (its wilds may not outnumber)
+    pairs = (Slot(GROUP, 2), Slot(GROUP, 3))
+    assert compiled(hand, pairs, apply_options(buy_it, {"pair_wilds": False})) is None  # a pair refusing wilds
+    assert compiled(hand, pairs, buy_it) is not None
+    runs = (Slot(RUN, 4), Slot(RUN, 4))  # runs only: a hand of 26 cards or more may fill two runs of 13
+    big = [1 if card < 26 else 0 for card in range(53)]
+    assert compiled(big, runs, buy_it) is None
+    assert compiled(big[:25] + [0] * 28, runs, buy_it) is not None
+    assert compiled(hand[:52], contract, buy_it) is None  # malformed: Python raises
+    with running("python"):
+        assert best_lay_down(hand, contract, buy_it, True, False) is None
 
 
 def _legal_lists(variant: str | Variant, players: int, seed: int, policy: str, decisions: int,
@@ -286,10 +363,10 @@ def test_under_address_sanitizer(tmp_path: Path) -> None:
                              check=True).stdout.strip()
     if not Path(libasan).is_file():
         pytest.skip("gcc has no libasan")
-    source = Path(switch.__file__).with_name("_native_src") / "lay_down.c"
+    sources = sorted(str(path) for path in (Path(switch.__file__).with_name("_native_src")).glob("*.c"))
     built = tmp_path / "_native_asan.so"
     subprocess.run([compiler, "-std=c11", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address", "-Wall",
-                    "-Wextra", "-Werror", "-fPIC", "-shared", f"-I{sysconfig.get_paths()['include']}", str(source),
+                    "-Wextra", "-Werror", "-fPIC", "-shared", f"-I{sysconfig.get_paths()['include']}", *sources,
                     "-o", str(built)], check=True)
     program = tmp_path / "run.py"
     program.write_text(SANITIZED_RUN, encoding="utf-8")

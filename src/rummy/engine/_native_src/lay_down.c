@@ -9,6 +9,9 @@
  *       rummy.engine.solver.native.contract_spec (the facts of VariantRules and ContractPlan).  The dispatch,
  *       rummy.engine.solver.native.lay_down_exists, sends here only the rule mixes this search covers.
  *
+ *   best_lay_down(hand, spec, extra) -> tuple | False | None
+ *       The best lay-down itself, in best_lay_down.c.
+ *
  * The Python search (rummy.engine.solver.search.LayDownSearch) looks for the *best* lay-down; this one only
  * asks whether there is one, over the same model of melds (solver/__init__.py, "Conventions and limits"):
  *
@@ -23,16 +26,10 @@
  *
  * Exchange arguments keep the search small while exact (each is noted where it is used).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "core.h"
 
 #include <stdbool.h>
 #include <string.h>
-
-#define CARD_COUNT 53
-#define NATURALS 52
-#define MAX_SLOTS 16
-#define UNLIMITED (1 << 20) /* tables.INF */
 
 /* Wild policies: tables.POLICY_NONE, POLICY_RATIO, POLICY_ONE. */
 enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
@@ -271,9 +268,8 @@ static bool read_spec(Search *search, const unsigned char *spec, Py_ssize_t leng
     return true;
 }
 
-/* Read a count vector into `hand`: 1 when it is 53 counts from 0 to 255, 0 when it is not (the Python search
- * then answers: it raises the engine's own errors), -1 with an exception set when a count is not an int. */
-static int read_hand(PyObject *hand_object, int *hand)
+/* Read a count vector into `hand` (core.h). */
+int read_hand(PyObject *hand_object, int *hand)
 {
     if (!PyList_Check(hand_object) && !PyTuple_Check(hand_object))
         return 0;
@@ -334,6 +330,8 @@ static PyObject *lay_down_exists(PyObject *module, PyObject *const *args, Py_ssi
 static PyMethodDef native_methods[] = {
     {"lay_down_exists", (PyCFunction)(void (*)(void))lay_down_exists, METH_FASTCALL,
      "lay_down_exists(hand, spec) -> bool | None: whether the contract packed in spec can be laid down from hand."},
+    {"best_lay_down", (PyCFunction)(void (*)(void))best_lay_down, METH_FASTCALL,
+     "best_lay_down(hand, spec, extra) -> tuple | False | None: the best lay-down (best_lay_down.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,7 +14,7 @@ from rummy.engine.errors import MeldError
 from rummy.engine.melds import separate_melds_error, table_meld
 from rummy.engine.memo import per_object
 from rummy.engine.solver.assemble import build_lay_down
-from rummy.engine.solver.native import lay_down_exists
+from rummy.engine.solver.native import best_lay_down, lay_down_exists
 from rummy.engine.solver.planned import PlannedMeld
 from rummy.engine.solver.search import LayDownSearch
 from rummy.engine.solver.tables import INF, ContractPlan, VariantRules, check_hand_length, rules_for
@@ -40,6 +40,9 @@ def find_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
     >>> find_lay_down(hand, v.round_rules(1, 4).contract, v, must_use_all=True) is None
     True
     """
+    compiled = best_lay_down(hand, contract, variant, final_discard_allowed, must_use_all)  # None: not covered
+    if compiled is not None:
+        return compiled[0]
     if variant.twos_natural_in_place:
         return min(_lay_downs_with_natural_twos(hand, contract, variant, final_discard_allowed, must_use_all,
                                                 first_only=False),

@@ -12,6 +12,13 @@ Python search answers (:func:`lay_down_exists` returns None for them, and the ca
 * a contract of more than 16 run or group slots or needing more than 255 cards, a hand that is not a list or
   tuple of 53 counts from 0 to 255 (the Python code raises the engine's errors for a malformed one).
 
+Compiled too: the best lay-down itself (:func:`~rummy.engine.solver.find_lay_down`, through
+:func:`best_lay_down`), the same melds, cards and order, where the Python search runs in its greedy mode (wild
+policy "none", all-wild melds allowed, sizes not exact, every group slot accepting wilds, a group slot or touching
+runs allowed: ``progressive-buy-it`` and ``progressive-15`` as dealt), with a final discard allowed and nothing that
+must be used; every other mix (``may-i``'s wild policy among them), and a contract of runs only from a hand that
+could fill them with 13 cards each, goes to the Python search.
+
 The Python search stays the reference; ``tests/test_native.py`` compares the two answers on random hands,
 contracts and house-rule mixes, and the legal lists of random games played on both backends in lockstep.
 """
@@ -23,14 +30,17 @@ from collections.abc import Sequence
 import rummy.engine.backends as backends
 from rummy.engine.cards import CARD_COUNT
 from rummy.engine.memo import memo_table, put
-from rummy.engine.solver.tables import ContractPlan, VariantRules, rules_for
+from rummy.engine.solver.planned import PlannedMeld
+from rummy.engine.solver.tables import POLICY_NONE, ContractPlan, VariantRules, rules_for
 from rummy.engine.variants import Slot, Variant
 
-__all__ = ["contract_spec", "covers", "lay_down_exists"]
+__all__ = ["best_lay_down", "best_spec", "contract_spec", "covers", "covers_best", "lay_down_exists"]
 
 _MAX_SLOTS = 16  # (the C search's MAX_SLOTS)
 # id(plan) -> (plan, its spec or None when the compiled search does not cover it).
 _SPECS: dict[int, tuple[ContractPlan, bytes | None]] = memo_table("native: contract specs", 1024)
+# id(plan) -> (plan, its spec and extra facts for the best lay-down, or None when not covered).
+_BEST_SPECS: dict[int, tuple[ContractPlan, tuple[bytes, bytes] | None]] = memo_table("native: best specs", 1024)
 
 
 def covers(variant: Variant, final_discard_allowed: bool, must_use_all: bool) -> bool:
@@ -71,3 +81,47 @@ def lay_down_exists(hand: Sequence[int], contract: Sequence[Slot], variant: Vari
         return None
     found: bool | None = native.lay_down_exists(hand, spec)
     return found
+
+
+def covers_best(rules: VariantRules, plan: ContractPlan) -> bool:
+    """Whether the compiled best lay-down answers for these rules and this contract (besides :func:`covers`): the
+    Python search runs in its greedy mode (``LayDownSearch.greedy``: wild policy "none", all-wild melds, sizes not
+    exact, every group slot accepting wilds, a group slot or touching runs allowed) and the contract is possible."""
+    return (rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
+            and (rules.pair_wilds or not plan.has_pair) and (plan.n_groups > 0 or rules.adjacent)
+            and not plan.impossible)
+
+
+def best_spec(rules: VariantRules, plan: ContractPlan) -> tuple[bytes, bytes] | None:
+    """The rules and contract as ``best_lay_down.c`` reads them: :func:`contract_spec`, and the contract place of each
+    sorted run slot and group slot and the points of each card (``read_rules``); None when not covered."""
+    spec = contract_spec(rules, plan)
+    if spec is None or not covers_best(rules, plan) or max(rules.points) > 255 or min(rules.points) < 0:
+        return None
+    return spec, bytes([*plan.run_index, *plan.group_index, *rules.points])
+
+
+def best_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Variant, final_discard_allowed: bool,
+                  must_use_all: bool) -> tuple[tuple[PlannedMeld, ...] | None] | None:
+    """The compiled core's answer to :func:`~rummy.engine.solver.find_lay_down` as a 1-tuple (the lay-down, or
+    None when there is none), or None when the Python search answers: the Python backend runs, or the compiled
+    one does not cover the case (the rules: :func:`covers` and :func:`covers_best`; the hand: a contract of runs
+    only from a hand of 13 cards a run or more, whose runs of 13 cards the Python search tries apart).
+    """
+    native = backends.NATIVE
+    if native is None or not covers(variant, final_discard_allowed, must_use_all) or len(hand) != CARD_COUNT:
+        return None
+    rules = rules_for(variant)
+    plan = rules.plan(contract)
+    known = _BEST_SPECS.get(id(plan))
+    if known is None or known[0] is not plan:
+        known = put(_BEST_SPECS, id(plan), (plan, best_spec(rules, plan)))
+    specs = known[1]
+    if specs is None:
+        return None
+    found = native.best_lay_down(hand, specs[0], specs[1])
+    if found is None:
+        return None
+    if found is False:
+        return (None,)
+    return (tuple([PlannedMeld(kind, cards, declared) for kind, cards, declared in found]),)

@@ -1,0 +1,25 @@
+/*
+ * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
+ * the best lay-down).
+ */
+#ifndef RUMMY_NATIVE_CORE_H
+#define RUMMY_NATIVE_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define CARD_COUNT 53
+#define NATURALS 52
+#define JOKER 52
+#define MAX_SLOTS 16
+#define UNLIMITED (1 << 20) /* tables.INF */
+
+/* Read a count vector into `hand`: 1 when it is a list or tuple of 53 counts from 0 to 255, 0 when it is not (the
+ * Python search then answers: it raises the engine's own errors), -1 with an exception set when a count is not an
+ * int (lay_down.c). */
+int read_hand(PyObject *hand_object, int *hand);
+
+/* best_lay_down(hand, spec, extra) (best_lay_down.c). */
+PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+#endif
