@@ -107,6 +107,7 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         terminations = np.zeros(self.num_envs, dtype=np.bool_)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         infos: dict[str, Any] = {}
+        tables_infos: list[tuple[dict[str, Any], bool]] = []
         mode = self.autoreset_mode
         for index, env in enumerate(self.envs):
             if self._done[index]:
@@ -121,15 +122,24 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
                     infos = self._add_info(infos, {"final_obs": observation, "final_info": info}, index)
                     observation, info = env.reset()
             self._keep(index, observation)
-            infos = self._add_info(infos, info, index)
+            tables_infos.append((info, info.get("action_mask") is observation["action_mask"]))
+        batch = self._batch()
+        if all(same for _, same in tables_infos):  # every info's mask is its observation's: batched once
+            for index, (info, _) in enumerate(tables_infos):
+                if len(info) > 1:
+                    infos = self._add_info(infos, {k: v for k, v in info.items() if k != "action_mask"}, index)
+            infos["action_mask"], infos["_action_mask"] = batch["action_mask"].copy(), np.ones(self.num_envs, np.bool_)
+        else:
+            for index, (info, _) in enumerate(tables_infos):
+                infos = self._add_info(infos, info, index)
         finished = terminations | truncations
         self._done = np.zeros_like(finished) if mode is AutoresetMode.SAME_STEP else finished
-        return self._batch(), rewards, terminations, truncations, infos
+        return batch, rewards, terminations, truncations, infos
 
     def action_masks(self) -> BoolArray:
         """Each table's action mask now, one row per table, as booleans (a new array); the row of a table whose
         next step resets it allows every id."""
-        masks = self._masks.astype(np.bool_)
+        masks = self._masks.view(np.bool_).copy()
         masks[self._done] = True
         return masks
 
