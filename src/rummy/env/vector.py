@@ -2,7 +2,6 @@
 API, one call stepping all of them, with batched numpy observations, rewards and masks.
 
 >>> import numpy as np
-from gymnasium import spaces
 >>> from rummy.env import vector_env
 >>> envs = vector_env(3, "basic", opponents=["random"], seed=5)
 >>> observations, infos = envs.reset(seed=5)
