@@ -151,7 +151,8 @@ def test_no_observation_depends_on_a_hidden_card(variant: str, players: int, opt
         seat = int(agent.split("_")[1])
         for other in range(players):
             twin = _hidden_shuffled(env.game, other, rng)
-            mine = env.encoder.encode(player_view(twin, other, with_actions=False))
+            selected = f"player_{other}" == env.agent_selection  # its candidates are in its observation
+            mine = env.encoder.encode(player_view(twin, other, with_actions=selected))
             assert np.array_equal(mine, env.observe(f"player_{other}")["observation"])
             checked += 1
         hand = observation["observation"][:53]
@@ -172,7 +173,7 @@ def test_the_environment_encodes_exactly_the_view(variant: str, players: int, op
         observation, _, terminated, truncated, _ = env.last()
         melds, piles = max(melds, len(env.game.table)), piles | {len(env.game.discard)}
         for seat, other in enumerate(env.possible_agents):
-            expected = env.encoder.encode(player_view(env.game, seat, with_actions=False))
+            expected = env.encoder.encode(player_view(env.game, seat, with_actions=other == env.agent_selection))
             assert env.observe(other)["observation"].tobytes() == expected.tobytes()
         if terminated or truncated:
             env.reset()

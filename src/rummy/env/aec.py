@@ -6,11 +6,14 @@ variant's priority order (a buy or May-I is a decision of that agent).  Rounds a
 the game ends when the variant's scoring says so, or every agent is truncated after
 ``max_cycles × players`` actions when ``max_cycles`` is given.
 
-Actions are ids of the engine's action space (:class:`rummy.engine.action_space.ActionSpace`); every
-observation is ``{"observation": vector, "action_mask": mask}`` from the agent's own view only (the mask is
-all zero for every agent but the selected one).  An id the mask refuses raises
-:class:`~rummy.engine.action_space.ActionSpaceError` or :class:`~rummy.engine.errors.IllegalActionError` and changes
-nothing.  Rewards (``reward=``): ``"score"`` (default) gives each seat, at every round end, its round score
+Actions are ids of the engine's action universe (:class:`rummy.engine.action_space.ActionSpace`, version
+:data:`ACTION_SPACE_VERSION`: the same :data:`~rummy.engine.ACTION_SPACE_SIZE` ids at every table, ids a table
+cannot use always masked); every observation is ``{"observation": vector, "action_mask": mask}`` from the
+agent's own view only (the mask is all zero for every agent but the selected one, and the vector's
+``candidates`` block describes the composite moves the selected agent's composite slots name).  An id the
+mask refuses raises :class:`~rummy.engine.action_space.ActionSpaceError` or
+:class:`~rummy.engine.errors.IllegalActionError` and changes nothing.  Rewards (``reward=``): ``"score"``
+(default) gives each seat, at every round end, its round score
 minus the mean of the others' (negated where fewer points are better, so more is always better);
 ``"win"`` gives 1 to each winner and -1 to every other seat when the game ends.
 """
@@ -28,9 +31,11 @@ from pettingzoo import AECEnv
 from rummy.engine import (
     ACTION_SPACE_VERSION,
     CARD_COUNT,
+    COMPOSITE_SLOTS,
     COMPOSITE_VERBS,
     Action,
     ActionSpace,
+    ActionSpaceError,
     Game,
     Phase,
     PlayerView,
@@ -57,8 +62,10 @@ RENDER_MODES = ("ansi", "human")
 class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
     """One game of ``variant`` for ``players`` agents (see the module docstring)."""
 
-    metadata = {"name": "rummy_v1", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
+    metadata = {"name": "rummy_v2", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "action_space_version": ACTION_SPACE_VERSION}
+    #: The version of the action numbering (also in ``metadata``); ids mean the same at every table of a version.
+    action_space_version = ACTION_SPACE_VERSION
 
     def __init__(self, variant: str = "may-i", players: int = 4, options: Mapping[str, Any] | None = None, *,
                  seed: int | None = None, reward: str = "score", max_cycles: int | None = None,
@@ -115,8 +122,9 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         ``options`` may change the table for this game and the ones after it: ``"variant"`` (a variant's
         name), ``"rules"`` (its house rules, a mapping; omitted, the variant's defaults when the variant
         changes, else the current ones) and ``"players"``.  The spaces, ``possible_agents`` and
-        ``state_space`` are made again for the new table (the action and observation sizes depend on the
-        variant, its rules and the player count): ask for them again after such a reset.  An unknown key
+        ``state_space`` are made again for the new table: the action space is the same universe at every
+        table, but the observation's size depends on the player count, so ask for them again after such a
+        reset.  An unknown key
         raises :class:`~rummy.engine.UsageError`; an unknown variant, rule or value, or a player count the
         variant does not allow, raises the engine's error, and the table is then left as it was."""
         if options:
@@ -143,8 +151,8 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         left in the stock.  Deterministic: the same game gives the same bytes."""
         out = np.empty(self._state_size, dtype=np.float32)
         size = self.encoder.size
-        for seat in range(self.players):
-            out[seat * size:(seat + 1) * size] = self.encoder.encode_game(self.game, seat)
+        for seat, agent in enumerate(self.possible_agents):
+            out[seat * size:(seat + 1) * size] = self._vector(agent)
         stock = out[self.players * size:]
         stock[:] = 0.0
         for card in self.game.stock:
@@ -154,11 +162,20 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; each
         worked out once per step)."""
+        mask = self._selected_mask() if agent == self.agent_selection else self._no_mask
+        return {"observation": self._vector(agent).copy(), "action_mask": mask.copy()}
+
+    def _vector(self, agent: str) -> Observation:
+        """``agent``'s observation vector now (worked out once per step; not a copy): the selected agent's
+        describes the composite moves of its mask's slots."""
         vector = self._vectors.get(agent)
         if vector is None:
-            vector = self._vectors[agent] = self.encoder.encode_game(self.game, self._seat[agent])
-        mask = self._selected_mask() if agent == self.agent_selection else self._no_mask
-        return {"observation": vector.copy(), "action_mask": mask.copy()}
+            candidates: list[Action] = []
+            if agent == self.agent_selection:
+                self._selected_mask()
+                candidates = self._composites
+            vector = self._vectors[agent] = self.encoder.encode_game(self.game, self._seat[agent], candidates)
+        return vector
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -217,7 +234,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
 
     def encode(self, seat: int) -> Observation:
         """``seat``'s observation vector now (a new array)."""
-        return self.encoder.encode_game(self.game, seat)
+        return self._vector(self.possible_agents[seat]).copy()
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -253,14 +270,17 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             mask = bytearray(self.space.size)
             composites: list[Action] = []
             if seat in self.game.to_act:
-                space, game, slots = self.space, self.game, self.space.composite_slots
+                space, game = self.space, self.game
                 for move in legal_actions(game, seat):
                     if move.verb in COMPOSITE_VERBS:
-                        if len(composites) < slots:
+                        if len(composites) < COMPOSITE_SLOTS:
                             mask[self._composite_start + len(composites)] = 1
                             composites.append(move)
                     else:
-                        mask[space.id_of(game, move)] = 1
+                        try:
+                            mask[space.id_of(game, move)] = 1
+                        except ActionSpaceError:  # onto a meld past the last meld slot (house rules only)
+                            pass
             self._mask = np.frombuffer(mask, dtype=np.int8)
             self._masked_agent = self.agent_selection
             self._composites = composites

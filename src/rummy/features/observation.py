@@ -3,7 +3,9 @@ only.
 
 The vector is the concatenation of the blocks of :func:`observation_layout`, in order; card blocks have
 one entry per card kind (53: the 52 cards in suit order clubs, diamonds, hearts, spades, ace to king,
-then the joker), seat blocks one row per seat starting with the observing seat and going to its left.
+then the joker), seat blocks one row per seat starting with the observing seat and going to its left, and
+the last block one row per composite slot of the action space describing the move it names
+(:mod:`rummy.features.candidates`).
 ``docs/env.md`` lists every block; a test keeps the two in step.  The environment (:mod:`rummy.env`) and the
 ``learned`` bot (:mod:`rummy.bots.learned`) both read it from here.
 """
@@ -16,7 +18,21 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from rummy.engine import CARD_COUNT, GROUP, RUN, GameState, PlayerView, Slot, TableMeld, Variant, seats_to_act
+from rummy.engine import (
+    CARD_COUNT,
+    COMPOSITE_SLOTS,
+    COMPOSITE_VERBS,
+    GROUP,
+    RUN,
+    Action,
+    GameState,
+    PlayerView,
+    Slot,
+    TableMeld,
+    Variant,
+    seats_to_act,
+)
+from rummy.features.candidates import CANDIDATE_FIELDS, CANDIDATE_SIZE, CandidateEncoder
 
 PHASES = ("draw", "play", "claim", "round_over", "game_over")
 #: Per seat row, in this order.
@@ -55,6 +71,9 @@ def observation_layout(players: int) -> tuple[Block, ...]:
         ("piles", 4, "cards in the stock; cards in the discard pile; melds on the table; the kitty"),
         ("seats", players * len(SEAT_FIELDS), "per seat, the observer first then to its left: "
                                                + ", ".join(SEAT_FIELDS)),
+        ("candidates", COMPOSITE_SLOTS * CANDIDATE_SIZE,
+         f"per composite slot (action ids 57–88), the move it names: {', '.join(CANDIDATE_FIELDS)}, then the copies "
+         "of each card kind it plays from the hand (all zero for an empty slot)"),
     ]
     blocks: list[Block] = []
     start = 0
@@ -88,6 +107,9 @@ class Encoder:
         self._table = self.blocks["table"].start
         self._claim_card = self.blocks["claim_card"].start
         self._facts = self.blocks["phase"].start  # phase … seats: written as one run of numbers
+        self._facts_stop = self.blocks["seats"].stop
+        self._candidates = self.blocks["candidates"].start
+        self._candidate_rows = CandidateEncoder(variant)
         self._phase_bits = {phase: tuple(float(phase == other) for other in PHASES) for phase in PHASES}
         #: per observing seat, the seats of its rows: itself, then to its left
         self._rotations = tuple(tuple((seat + turn) % players for turn in range(players)) for seat in range(players))
@@ -97,7 +119,8 @@ class Encoder:
         self._melds = _TableCounts()
 
     def encode(self, view: PlayerView) -> Observation:
-        """The observation of ``view``'s seat."""
+        """The observation of ``view``'s seat (its composite candidates are those of ``view.legal_actions``, none
+        in a view without actions)."""
         if view.seat is None:
             raise ValueError("a spectator has no observation")
         out = np.zeros(self.size, dtype=np.float32)
@@ -113,11 +136,15 @@ class Encoder:
         ]
         self._write_facts(out, view.discard[-1] if view.discard else None, view.claim_card, view.phase, view.round,
                           view.contract, (view.stock_count, view.discard_count, len(view.table), view.kitty), rows)
+        composites = [action for action in view.legal_actions if action.verb in COMPOSITE_VERBS]
+        self._write_candidates(out, composites, view.table, len(view.hand))
         return out
 
-    def encode_game(self, game: GameState, seat: int) -> Observation:
+    def encode_game(self, game: GameState, seat: int, candidates: Sequence[Action] = ()) -> Observation:
         """The observation of ``seat`` in ``game``: equal to ``encode(player_view(game, seat))``, and reading
-        nothing that view does not hold (the seat's own hand and public facts)."""
+        nothing that view does not hold (the seat's own hand and public facts).  ``candidates`` are the
+        seat's composite candidates in their order (the caller lists them: the environment has them from its
+        mask; none gives an all-zero ``candidates`` block)."""
         if not 0 <= seat < self.players or game.n != self.players:
             raise ValueError(f"seat {seat} is not a seat of this {self.players}-player encoder")
         out = np.zeros(self.size, dtype=np.float32)
@@ -140,7 +167,15 @@ class Encoder:
         self._write_facts(out, discard[-1] if discard else None, game.window.card if game.window is not None else None,
                           game.phase, max(game.round_number, 1), game.rules.contract,
                           (len(game.stock), len(discard), len(game.table), game.kitty), rows)
+        self._write_candidates(out, candidates, game.table, game.sizes[seat])
         return out
+
+    def _write_candidates(self, out: Observation, candidates: Sequence[Action], table: Sequence[TableMeld],
+                          hand_size: int) -> None:
+        if candidates:
+            start = self._candidates
+            self._candidate_rows.write(out[start:start + COMPOSITE_SLOTS * CANDIDATE_SIZE], candidates,
+                                       {meld.id: meld.cards for meld in table}, hand_size)
 
     def _write_facts(self, out: Observation, top: int | None, claim_card: int | None, phase: str, round_number: int,
                      contract: tuple[Slot, ...], piles: tuple[int, int, int, int],
@@ -156,7 +191,7 @@ class Encoder:
         facts += piles
         for row in rows:
             facts += row
-        out[self._facts:] = facts
+        out[self._facts:self._facts_stop] = facts
 
     def _contract_facts(self, contract: tuple[Slot, ...]) -> tuple[int, int, int]:
         """Group slots, run slots and the fewest cards that fill ``contract`` (the same contract object serves a

@@ -1,0 +1,139 @@
+"""What the observation says of each composite candidate, so that the action id "composite slot *k*" means
+something to an agent.
+
+Composite moves (a lay-down, a new meld, a rearrangement, a batch that goes out, a book) have no finite
+numbering: the action space reaches the first :data:`~rummy.engine.COMPOSITE_SLOTS` of them among the seat's
+candidates through numbered slots.  The observation's ``candidates`` block gives every slot a row of
+:data:`CANDIDATE_SIZE` numbers, the fields of :data:`CANDIDATE_FIELDS` then the copies of each card kind
+(53) the move plays from the hand; an empty slot is all zero.  Every number comes from the move itself, the
+seat's hand size and the melds on the table, so the row shows nothing the seat cannot see.
+
+>>> from rummy.engine import get_variant, parse_action
+>>> row = CandidateEncoder(get_variant("basic", {})).row(parse_action("p0 meld set:5C-5D-5H", 2), {}, 7)
+>>> dict(zip(CANDIDATE_FIELDS, row[:len(CANDIDATE_FIELDS)].tolist()))["cards_left"]
+4.0
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from rummy.engine import CARD_COUNT, COMPOSITE_SLOTS, Action, Variant, Verb
+
+#: Per candidate slot, in this order (then the copies of each card kind the move plays from the hand).
+CANDIDATE_FIELDS = (
+    "filled",          # 1 when the slot holds a move
+    "down",            # the verb, one-hot: a lay-down (the contract) …
+    "meld",            # … new melds
+    "rearrange",       # … a rearrangement of table melds
+    "batch",           # … several steps judged together (a batch that goes out)
+    "book",            # … a book
+    "cards_played",    # cards that leave the hand
+    "wilds_played",    # wild cards among them
+    "points_shed",     # their points (the variant's card values)
+    "melds_made",      # melds the move puts on the table (a rearrangement's result melds included)
+    "groups_made",     # … of them sets, pairs or books
+    "runs_made",       # … of them runs
+    "melds_extended",  # table melds the move changes (lay-off, swap and relocation targets, rearranged melds)
+    "cards_left",      # cards in the hand afterwards (a wild a swap or relocation brings back counted)
+    "goes_out",        # 1 when the hand is empty afterwards
+)
+CANDIDATE_SIZE = len(CANDIDATE_FIELDS) + CARD_COUNT
+_CARDS = len(CANDIDATE_FIELDS)
+_LEFT = CANDIDATE_FIELDS.index("cards_left")
+_VERB_FIELD = {Verb.DOWN: 1, Verb.MELD: 2, Verb.REARRANGE: 3, Verb.BATCH: 4, Verb.BOOK: 5}
+_GROUP_KINDS = frozenset({"set", "pair", "book"})
+
+__all__ = ["CANDIDATE_FIELDS", "CANDIDATE_SIZE", "COMPOSITE_SLOTS", "CandidateEncoder"]
+
+
+class CandidateEncoder:
+    """Writes the rows of the composite candidates of one variant's tables.
+
+    A move's row but for ``cards_left`` and ``goes_out`` depends on the move alone (and, for a rearrangement,
+    on the cards of the melds it rearranges), so it is kept for the next time the move is a candidate."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.points = tuple(float(variant.points(card)) for card in range(CARD_COUNT))
+        self.wild = tuple(variant.is_wild(card) for card in range(CARD_COUNT))
+        self.move_to_hand = variant.wild_relocation_scope == "hand"  # WildRelocationScope.HAND
+        self._rows: dict[object, tuple[list[float], int]] = {}
+
+    def write(self, out: npt.NDArray[np.float32], candidates: Sequence[Action],
+              table: Mapping[int, Sequence[int]], hand_size: int) -> None:
+        """Write the rows of the first :data:`COMPOSITE_SLOTS` ``candidates`` into ``out`` (the block,
+        ``COMPOSITE_SLOTS × CANDIDATE_SIZE`` numbers, zero on entry); ``table`` maps each table meld's id to its
+        cards, ``hand_size`` is the seat's hand size now."""
+        rows: list[float] = []
+        for action in candidates[:COMPOSITE_SLOTS]:
+            rows += self._row(action, table, hand_size)
+        out[:len(rows)] = rows
+
+    def row(self, action: Action, table: Mapping[int, Sequence[int]], hand_size: int) -> npt.NDArray[np.float32]:
+        """The row of one composite move (see :data:`CANDIDATE_FIELDS`)."""
+        return np.array(self._row(action, table, hand_size), dtype=np.float32)
+
+    def _row(self, action: Action, table: Mapping[int, Sequence[int]], hand_size: int) -> list[float]:
+        steps = action.steps if action.verb is Verb.BATCH else (action,)
+        sources = [table.get(source, ()) for step in steps if step.verb is Verb.REARRANGE for source in step.sources]
+        key: object = (action, *map(tuple, sources)) if sources else action
+        known = self._rows.get(key)
+        if known is None:
+            if len(self._rows) >= 20_000:
+                self._rows.clear()
+            known = self._rows[key] = self._describe(action, steps, table)
+        row = known[0][:]
+        left = hand_size + known[1]
+        row[_LEFT] = left
+        row[_LEFT + 1] = left == 0
+        return row
+
+    def _describe(self, action: Action, steps: Sequence[Action], table: Mapping[int, Sequence[int]]
+                  ) -> tuple[list[float], int]:
+        """The row of ``action`` with ``cards_left`` and ``goes_out`` zero; the change of the hand's size."""
+        played: Counter[int] = Counter()
+        made: list[str] = []
+        extended: set[int] = set()
+        back = 0
+        for step in steps:
+            back += self._step(step, table, played, made, extended)
+        count = sum(played.values())
+        groups = sum(1 for kind in made if kind in _GROUP_KINDS)
+        row = [0.0] * CANDIDATE_SIZE
+        row[0] = 1.0
+        row[_VERB_FIELD[action.verb]] = 1.0
+        row[6:13] = (count, sum(n for card, n in played.items() if self.wild[card]),
+                     sum(self.points[card] * n for card, n in played.items()), len(made), groups,
+                     len(made) - groups, len(extended))
+        for card, n in played.items():
+            row[_CARDS + card] = n
+        return row, back - count
+
+    def _step(self, step: Action, table: Mapping[int, Sequence[int]], played: Counter[int], made: list[str],
+              extended: set[int]) -> int:
+        """Count one step's cards, melds and targets; the cards it brings back to the hand."""
+        verb = step.verb
+        if verb in (Verb.LAYOFF, Verb.SWAP, Verb.MOVE):
+            if step.meld is not None:
+                extended.add(step.meld)
+            if verb is not Verb.MOVE and step.card is not None:
+                played[step.card] += 1
+            return 1 if verb is Verb.SWAP or (verb is Verb.MOVE and self.move_to_hand) else 0
+        made.extend(meld.kind for meld in step.melds)
+        laid = _cards(meld.cards for meld in step.melds)
+        if verb is Verb.REARRANGE:
+            extended.update(step.sources)
+            laid -= _cards(table.get(source, ()) for source in step.sources)
+        played.update(laid)
+        return 0
+
+
+def _cards(groups: Iterable[Sequence[int]]) -> Counter[int]:
+    counts: Counter[int] = Counter()
+    for cards in groups:
+        counts.update(cards)
+    return counts
