@@ -61,23 +61,33 @@ class CandidateEncoder:
         self.points = tuple(float(variant.points(card)) for card in range(CARD_COUNT))
         self.wild = tuple(variant.is_wild(card) for card in range(CARD_COUNT))
         self.move_to_hand = variant.wild_relocation_scope == "hand"  # WildRelocationScope.HAND
-        self._rows: dict[object, tuple[list[float], int]] = {}
+        self._rows: dict[object, tuple[npt.NDArray[np.float32], int]] = {}
 
     def write(self, out: npt.NDArray[np.float32], candidates: Sequence[Action],
               table: Mapping[int, Sequence[int]], hand_size: int) -> None:
         """Write the rows of the first :data:`COMPOSITE_SLOTS` ``candidates`` into ``out`` (the block,
         ``COMPOSITE_SLOTS × CANDIDATE_SIZE`` numbers, zero on entry); ``table`` maps each table meld's id to its
         cards, ``hand_size`` is the seat's hand size now."""
-        rows: list[float] = []
-        for action in candidates[:COMPOSITE_SLOTS]:
-            rows += self._row(action, table, hand_size)
-        out[:len(rows)] = rows
+        known = [self._known(action, table) for action in candidates[:COMPOSITE_SLOTS]]
+        if not known:
+            return
+        rows = out.reshape(COMPOSITE_SLOTS, CANDIDATE_SIZE)
+        left = [hand_size + change for _, change in known]
+        rows[:len(known)] = [row for row, _ in known]
+        rows[:len(known), _LEFT] = left
+        rows[:len(known), _LEFT + 1] = [cards == 0 for cards in left]
 
     def row(self, action: Action, table: Mapping[int, Sequence[int]], hand_size: int) -> npt.NDArray[np.float32]:
         """The row of one composite move (see :data:`CANDIDATE_FIELDS`)."""
-        return np.array(self._row(action, table, hand_size), dtype=np.float32)
+        known, change = self._known(action, table)
+        row = known.copy()
+        row[_LEFT] = hand_size + change
+        row[_LEFT + 1] = hand_size + change == 0
+        return row
 
-    def _row(self, action: Action, table: Mapping[int, Sequence[int]], hand_size: int) -> list[float]:
+    def _known(self, action: Action, table: Mapping[int, Sequence[int]]) -> tuple[npt.NDArray[np.float32], int]:
+        """The row of ``action`` but for ``cards_left`` and ``goes_out`` (zero), and the change of the hand's size;
+        kept per move (and the cards of the melds it rearranges)."""
         steps = action.steps if action.verb is Verb.BATCH else (action,)
         sources = [table.get(source, ()) for step in steps if step.verb is Verb.REARRANGE for source in step.sources]
         key: object = (action, *map(tuple, sources)) if sources else action
@@ -85,12 +95,9 @@ class CandidateEncoder:
         if known is None:
             if len(self._rows) >= 20_000:
                 self._rows.clear()
-            known = self._rows[key] = self._describe(action, steps, table)
-        row = known[0][:]
-        left = hand_size + known[1]
-        row[_LEFT] = left
-        row[_LEFT + 1] = left == 0
-        return row
+            row, change = self._describe(action, steps, table)
+            known = self._rows[key] = (np.array(row, dtype=np.float32), change)
+        return known
 
     def _describe(self, action: Action, steps: Sequence[Action], table: Mapping[int, Sequence[int]]
                   ) -> tuple[list[float], int]:
