@@ -24,6 +24,7 @@ from rummy.engine import (
 )
 from rummy.record import ReplayResult, replay_file
 from rummy.sim import dataset as dataset_command
+from rummy.sim.eval_cli import add_parser as add_eval_parser
 from rummy.text.house_rule_docs import GROUPS, RULE_DOCS, rules_in_words, variant_value
 from rummy.text.how_to_play import how_to_play
 from rummy.tui.command import add_parser as add_play_parser
@@ -206,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--variant-file", help="a TOML or JSON file defining a house variant")
     replay.set_defaults(run=cmd_replay)
     sim.add_parser(commands)
+    add_eval_parser(commands)
     dataset_command.add_parser(commands)
     add_play_parser(commands)
     _add_server_commands(commands)
