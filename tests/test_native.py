@@ -233,7 +233,7 @@ def test_uncovered_mixes_go_to_python() -> None:
 def test_uncovered_best_lay_downs_go_to_python() -> None:
     """The dispatch of the best lay-down: the compiled core answers the Python search's greedy mode (wild policy
     "none", all-wild melds, sizes not exact, every group slot accepting wilds) with a final discard allowed and
-    nothing that must be used; None sends everything else to Python, which answers."""
+    nothing that must be used (runs of 13 cards included); None sends everything else to Python, which answers."""
     buy_it = get_variant("progressive-buy-it")
     contract = buy_it.round_rules(1, 4).contract  # two sets of three
     hand = to_counts(parse_card(t) for t in "9C 9D 9S 5H 5S JK 2C KD".split())
@@ -256,10 +256,9 @@ def test_uncovered_best_lay_downs_go_to_python() -> None:
     pairs = (Slot(GROUP, 2), Slot(GROUP, 3))
     assert compiled(hand, pairs, apply_options(buy_it, {"pair_wilds": False})) is None  # a pair refusing wilds
     assert compiled(hand, pairs, buy_it) is not None
-    runs = (Slot(RUN, 4), Slot(RUN, 4))  # runs only: a hand of 26 cards or more may fill two runs of 13
-    big = [1 if card < 26 else 0 for card in range(53)]
-    assert compiled(big, runs, buy_it) is None
-    assert compiled(big[:25] + [0] * 28, runs, buy_it) is not None
+    runs = (Slot(RUN, 4), Slot(RUN, 4))  # runs only, from 26 cards: two runs of 13 (clubs, diamonds A-K)
+    answer = compiled([1 if card < 26 else 0 for card in range(53)], runs, buy_it)
+    assert answer is not None and [len(meld.cards) for meld in answer[0] or ()] == [13, 13]
     assert compiled(hand[:52], contract, buy_it) is None  # malformed: Python raises
     with running("python"):
         assert best_lay_down(hand, contract, buy_it, True, False) is None

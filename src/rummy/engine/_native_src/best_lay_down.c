@@ -7,14 +7,14 @@
  *
  *   best_lay_down(hand, spec, extra) -> tuple[(kind, cards, declared), ...] | False | None
  *       The melds in contract order; False when there is no lay-down; None when this search does not answer for
- *       this hand (a contract of runs only and a hand of 13 cards a run or more: the Python search also tries
- *       runs of 13 cards, solver/full_runs.py; a malformed hand, or more than MAX_CARDS cards).
+ *       this hand (a malformed hand, or more than MAX_CARDS cards: the Python search answers).
  *
  * The Python search (solver/search.py) returns the *first* best lay-down of its canonical order; this one walks
  * the same order (the same run slots, suits, low values, lengths, the same group labelling and the same building
  * of the melds, solver/assemble.py) and keeps a lay-down only when it is strictly better, so it finds the same
  * one.  The Python search's bounds, its frontier of passed-over naturals and its seed only skip what cannot be
- * strictly better, so this search leaves them out (it walks more lay-downs, faster) and its answer is the same.
+ * strictly better; this search keeps only its simplest bound (rest_bound), walks more lay-downs, faster, and its
+ * answer is the same.
  * Each function names the Python function it follows.
  */
 #include "core.h"
@@ -480,6 +480,45 @@ static bool touches(const Best *best, int slot, int suit, int low, int high)
     return false;
 }
 
+/* The sum of the `take` largest of `values` (at most 4 * MAX_SLOTS of them). */
+static int sum_of_largest(int *values, int n, int take)
+{
+    for (int k = 1; k < n; k++) /* (insertion sort, largest first) */
+        for (int m = k; m > 0 && values[m] > values[m - 1]; m--) {
+            int t = values[m];
+            values[m] = values[m - 1];
+            values[m - 1] = t;
+        }
+    int sum = 0;
+    for (int k = 0; k < take && k < n; k++)
+        sum += values[k];
+    return sum;
+}
+
+/* At most the points of naturals the run slots from `slot` on and the group slots can take from the pool
+ * (bounds.rest_bound): k runs take at most the k best "layers" (per suit, the first, second, ... copy of each
+ * value), a group slot every natural of one rank (cards counted by both are counted twice: a bound). */
+static int rest_bound(const Best *best, int slot)
+{
+    int k = best->n_runs - slot, bound = 0;
+    if (k > 0) {
+        int layers[4 * MAX_SLOTS] = {0};
+        for (int card = 0; card < NATURALS; card++) {
+            int copies = best->pool[card] < k ? best->pool[card] : k;
+            for (int layer = 0; layer < copies; layer++)
+                layers[card / 13 * k + layer] += best->points[card];
+        }
+        bound += sum_of_largest(layers, 4 * k, k);
+    }
+    if (best->n_groups) {
+        int totals[13];
+        for (int rank = 1; rank <= 13; rank++)
+            totals[rank - 1] = best->rank_points[rank] * best->rank_cnt[rank];
+        bound += sum_of_largest(totals, 13, best->n_groups);
+    }
+    return bound;
+}
+
 /* LayDownSearch._greedy_runs: every run of `suit` from value `low` to at most `top` (and at least `kb`) taking the
  * pool's naturals greedily, each followed by the later slots; a run past the slot's minimum needs natural ends. */
 static void greedy_runs(Best *best, int slot, int suit, int low, int top, int kb, int wr, int rpts, int rcnt,
@@ -580,6 +619,11 @@ static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int wr, int 
         leaf(best, wr, rpts, rcnt, rgp, rgc);
         return;
     }
+    /* The Python search's cut (LayDownSearch._SlotCuts.cut): even if the later slots took every natural they
+     * could and every wild were laid down, this branch would leave more points than the best lay-down found. */
+    if (best->best_pts < UNLIMITED
+        && best->dead_pts + best->live_pts - rpts - rest_bound(best, slot) > best->best_pts)
+        return;
     if (!best->run_same[slot])
         ks = ka = kb = 0;
     for (int suit = ks; suit < 4; suit++) {
@@ -598,6 +642,120 @@ static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int wr, int 
             run->n_taken = 0;
             fill_runs(best, slot + 1, WILD_RUN_SUIT, min_size, 0, wr - min_size, rpts, rcnt, rgp, rgc);
         }
+    }
+}
+
+/* -- runs of 13 cards (full_runs.offer_full_runs) -------------------------------------------------------------------- */
+
+/* The naturals the full runs at places[choice[...]] (suit, lowest value) hold, the k-th run of a suit the k-th
+ * layer of copies (full_runs._naturals_held). */
+static int naturals_held(const int *choice, int n_runs, const int (*places)[2], int (*layers)[MAX_SLOTS])
+{
+    int held = 0;
+    for (int index = 0; index < n_runs; index++) {
+        int suit = places[choice[index]][0], k = 0;
+        while (k < index && places[choice[index - 1 - k]][0] == suit)
+            k++;
+        held += layers[suit][k];
+    }
+    return held;
+}
+
+/* Offer the lay-downs of runs only whose runs all hold 13 cards, for each choice of places (in
+ * itertools.combinations_with_replacement order): the naturals of the pool fill their places run by run, wilds
+ * the others, and the cheapest naturals give way to wilds while a wild is worth more (full_runs.offer_full_runs,
+ * _full_runs_at, _give_way). */
+static void offer_full_runs(Best *best)
+{
+    int places[8][2], n_places = 0, n_runs = best->n_runs;
+    for (int suit = 0; suit < 4; suit++)
+        for (int low = best->lo; low <= best->hi - 12; low++) {
+            places[n_places][0] = suit;
+            places[n_places++][1] = low;
+        }
+    int lacking = 13 * n_runs - best->n_wilds, most_kinds = 0;
+    int layers[4][MAX_SLOTS];
+    for (int suit = 0; suit < 4; suit++) {
+        int kinds = 0;
+        for (int k = 0; k < n_runs; k++) {
+            layers[suit][k] = 0;
+            for (int card = suit * 13; card < suit * 13 + 13; card++)
+                layers[suit][k] += best->pool[card] > k;
+        }
+        for (int card = suit * 13; card < suit * 13 + 13; card++)
+            kinds += best->pool[card] > 0;
+        most_kinds = kinds > most_kinds ? kinds : most_kinds;
+    }
+    if (n_runs * most_kinds < lacking || !n_places)
+        return;
+    const int *wp = best->top_wild_pts;
+    int choice[MAX_SLOTS] = {0};
+    for (;;) {
+        if (naturals_held(choice, n_runs, places, layers) >= lacking) {
+            int naturals[13 * MAX_SLOTS], n_naturals = 0;
+            for (int i = 0; i < n_runs; i++) { /* _full_runs_at */
+                Run *run = &best->stack[i];
+                *run = (Run){.suit = places[choice[i]][0], .low = places[choice[i]][1], .n_taken = 0};
+                run->high = run->low + 12;
+                for (int value = run->low; value <= run->high; value++) {
+                    int card = card_at(run->suit, value);
+                    if (best->pool[card]) {
+                        best->pool[card]--;
+                        run->taken[run->n_taken++] = card;
+                        naturals[n_naturals++] = card;
+                    }
+                }
+            }
+            for (int k = 0; k < n_naturals; k++)
+                best->pool[naturals[k]]++;
+            int forced = 13 * n_runs - n_naturals;
+            if (forced <= best->n_wilds) {
+                /* The naturals cheapest first (then card order): those that give way to wilds worth more. */
+                for (int k = 1; k < n_naturals; k++)
+                    for (int m = k; m > 0; m--) {
+                        int a = naturals[m - 1], b = naturals[m];
+                        if (best->points[a] < best->points[b] || (best->points[a] == best->points[b] && a <= b))
+                            break;
+                        naturals[m - 1] = b;
+                        naturals[m] = a;
+                    }
+                int given = 0;
+                while (forced + given < best->n_wilds && given < n_naturals
+                       && wp[forced + given + 1] - wp[forced + given] > best->points[naturals[given]])
+                    given++;
+                int used_pts = wp[forced + given];
+                for (int k = given; k < n_naturals; k++)
+                    used_pts += best->points[naturals[k]];
+                int giving[NATURALS] = {0};
+                for (int k = 0; k < given; k++)
+                    giving[naturals[k]]++;
+                for (int i = 0; i < n_runs && given; i++) { /* _give_way */
+                    Run *run = &best->stack[i];
+                    int kept = 0;
+                    for (int k = 0; k < run->n_taken; k++) {
+                        if (giving[run->taken[k]])
+                            giving[run->taken[k]]--;
+                        else
+                            run->taken[kept++] = run->taken[k];
+                    }
+                    run->n_taken = kept;
+                }
+                offer(best, best->dead_pts + best->live_pts + best->wild_total - used_pts,
+                      best->dead_cnt + best->live_cnt + best->n_wilds - 13 * n_runs, NULL,
+                      best->n_wilds - forced - given, 0);
+                if (best->done)
+                    return;
+            }
+        }
+        /* The next choice, non-decreasing place indexes (combinations_with_replacement). */
+        int i = n_runs - 1;
+        while (i >= 0 && choice[i] == n_places - 1)
+            i--;
+        if (i < 0)
+            return;
+        choice[i]++;
+        for (int k = i + 1; k < n_runs; k++)
+            choice[k] = choice[i];
     }
 }
 
@@ -977,10 +1135,10 @@ PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t narg
         Py_RETURN_NONE;
     if (!prepare(&best, hand))
         Py_RETURN_FALSE;
-    if (!best.n_groups && best.total >= 13 * best.n_runs) /* (runs of 13 cards: solver/full_runs.py) */
-        Py_RETURN_NONE;
     best.best_pts = best.best_cnt = UNLIMITED;
     fill_runs(&best, 0, 0, 0, 0, best.n_wilds, 0, 0, 0, 0);
+    if (!best.n_groups && best.total >= 13 * best.n_runs && !best.done) /* (LayDownSearch._search) */
+        offer_full_runs(&best);
     if (best.best_pts == UNLIMITED)
         Py_RETURN_FALSE;
     static Meld melds[2 * MAX_SLOTS];

@@ -16,8 +16,7 @@ Compiled too: the best lay-down itself (:func:`~rummy.engine.solver.find_lay_dow
 :func:`best_lay_down`), the same melds, cards and order, where the Python search runs in its greedy mode (wild
 policy "none", all-wild melds allowed, sizes not exact, every group slot accepting wilds, a group slot or touching
 runs allowed: ``progressive-buy-it`` and ``progressive-15`` as dealt), with a final discard allowed and nothing that
-must be used; every other mix (``may-i``'s wild policy among them), and a contract of runs only from a hand that
-could fill them with 13 cards each, goes to the Python search.
+must be used; every other mix (``may-i``'s wild policy among them) goes to the Python search.
 
 The Python search stays the reference; ``tests/test_native.py`` compares the two answers on random hands,
 contracts and house-rule mixes, and the legal lists of random games played on both backends in lockstep.
@@ -105,8 +104,7 @@ def best_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
                   must_use_all: bool) -> tuple[tuple[PlannedMeld, ...] | None] | None:
     """The compiled core's answer to :func:`~rummy.engine.solver.find_lay_down` as a 1-tuple (the lay-down, or
     None when there is none), or None when the Python search answers: the Python backend runs, or the compiled
-    one does not cover the case (the rules: :func:`covers` and :func:`covers_best`; the hand: a contract of runs
-    only from a hand of 13 cards a run or more, whose runs of 13 cards the Python search tries apart).
+    one does not cover the case (the rules: :func:`covers` and :func:`covers_best`; a malformed hand).
     """
     native = backends.NATIVE
     if native is None or not covers(variant, final_discard_allowed, must_use_all) or len(hand) != CARD_COUNT:
