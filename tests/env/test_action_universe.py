@@ -3,13 +3,20 @@ cannot use never legal, and composite slots described by the observation's ``can
 
 from __future__ import annotations
 
+import hashlib
 import random
+import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from rummy.bots.learned import FEATURES, LearnedBot, PolicyFile, save_policy  # noqa: E402
 from rummy.engine import (  # noqa: E402
     ACTION_SPACE_SIZE,
     CARD_COUNT,
@@ -23,6 +30,7 @@ from rummy.engine import (  # noqa: E402
     Verb,
     get_variant,
     new_game,
+    player_view,
 )
 from rummy.engine.action_space import FAMILIES  # noqa: E402
 from rummy.env import aec_env, gym_env  # noqa: E402
@@ -60,6 +68,20 @@ def test_every_table_has_the_same_action_space(variant: str) -> None:
     single = gym_env(variant, ["random"] * 2, seed=1)
     sizes.add(single.action_space.n)
     assert sizes == {ACTION_SPACE_SIZE}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, MAX_PLAYERS])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_checkers_pass_at_two_and_eight_players(variant: str, players: int) -> None:
+    # basic deals hands to four players at most (its deal sizes stop there): its largest table is four.
+    players = min(players, 4) if variant == "basic" else players
+    table = {"players.min": 2, "players.max": 8}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(aec_env(variant, players, table, seed=1), num_cycles=100)
+        seed_test(lambda: aec_env(variant, players, table, seed=1), num_cycles=50)
+        check_env(gym_env(variant, ["random"] * (players - 1), table, seed=1), skip_render_check=True)
 
 
 def test_a_reset_to_another_table_keeps_the_action_space() -> None:
@@ -172,3 +194,19 @@ def test_the_observation_describes_the_slots_the_mask_allows(variant: str) -> No
         pick = composite[0] if composite.size and rng.random() < 0.5 else rng.choice(legal) if legal.size else None
         env.step(None if terminated or truncated else int(pick))  # type: ignore[arg-type]
     assert filled_turns >= 5
+
+
+def test_a_learned_policy_chooses_as_it_did_under_version_1(tmp_path: Path) -> None:
+    # The learned bot describes moves by family, card and composite rank, never by an id's place, and reads
+    # the observation's blocks by name: a fixed policy makes the same 480 choices as under action space
+    # version 1 and its observation (the fingerprint was taken with version 1's code).
+    chosen = []
+    for variant in ("may-i", "basic", "progressive-buy-it", "purchase"):
+        path = tmp_path / f"{variant}.npz"
+        save_policy(path, PolicyFile(variant, 4, np.random.default_rng(1).normal(size=len(FEATURES))))
+        bot = LearnedBot(path=str(path))
+        game = new_game(variant, 4, seed=5)
+        for turn in random_play(game, random.Random(5), policy="steered", decisions=120):
+            chosen.append(str(bot.choose(player_view(turn.game, turn.seat))))
+    assert len(chosen) == 480
+    assert hashlib.sha256("\n".join(chosen).encode()).hexdigest()[:16] == "8885f19bd5ffda2b"

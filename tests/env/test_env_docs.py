@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from rummy.engine import ACTION_SPACE_SIZE, ACTION_SPACE_VERSION, CARD_COUNT, COMPOSITE_SLOTS  # noqa: E402
 from rummy.engine.action_space import FAMILIES  # noqa: E402
-from rummy.env import SEAT_FIELDS, aec_env, observation_layout  # noqa: E402
+from rummy.env import SEAT_FIELDS, aec_env, gym_env, observation_layout  # noqa: E402
 from rummy.features import CANDIDATE_FIELDS, CANDIDATE_SIZE  # noqa: E402
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "env.md").read_text(encoding="utf-8")
@@ -52,6 +52,8 @@ def test_the_action_table_is_the_universe() -> None:
     assert f"version {ACTION_SPACE_VERSION}\n" in DOC
     env = aec_env("basic", 2)
     assert env.metadata["action_space_version"] == env.action_space_version == ACTION_SPACE_VERSION
+    single = gym_env("basic", ["random"])
+    assert single.metadata["action_space_version"] == single.action_space_version == ACTION_SPACE_VERSION
 
 
 def test_the_candidate_table_is_the_row() -> None:

@@ -10,6 +10,12 @@ itself has no dependencies.  See ``docs/env.md`` for the observation, the action
 >>> observation, reward, terminated, truncated, info = env.last()
 >>> observation["observation"].shape == env.observation_space(env.agent_selection)["observation"].shape
 True
+>>> int(env.action_space(env.agent_selection).n) == ACTION_SPACE_SIZE, env.metadata["action_space_version"]
+(True, 2)
+
+Every table, whatever its variant, house rules and player count (up to eight), has the same
+``Discrete(ACTION_SPACE_SIZE)`` action space, version ``ACTION_SPACE_VERSION``; the observation's
+``candidates`` block (fields :data:`CANDIDATE_FIELDS`, then the cards played) describes each composite slot.
 """
 
 from __future__ import annotations
@@ -24,13 +30,14 @@ try:
 except ImportError as missing:  # pragma: no cover - depends on the installed extras
     raise ImportError(f"rummy.env needs the optional extra 'rl' (pip install 'rummy[rl]'): {missing}") from None
 
+from rummy.engine import ACTION_SPACE_SIZE, ACTION_SPACE_VERSION
 from rummy.env.aec import RummyAECEnv
 from rummy.env.single import SingleSeatEnv
 from rummy.env.vector import SingleSeatVectorEnv
-from rummy.features import SEAT_FIELDS, Block, observation_layout
+from rummy.features import CANDIDATE_FIELDS, SEAT_FIELDS, Block, observation_layout
 
-__all__ = ["SEAT_FIELDS", "Block", "RummyAECEnv", "SingleSeatEnv", "SingleSeatVectorEnv", "aec_env", "env",
-           "gym_env", "observation_layout", "vector_env"]
+__all__ = ["ACTION_SPACE_SIZE", "ACTION_SPACE_VERSION", "CANDIDATE_FIELDS", "SEAT_FIELDS", "Block", "RummyAECEnv",
+           "SingleSeatEnv", "SingleSeatVectorEnv", "aec_env", "env", "gym_env", "observation_layout", "vector_env"]
 
 
 def aec_env(variant: str = "may-i", players: int = 4, options: Mapping[str, Any] | None = None, *,
