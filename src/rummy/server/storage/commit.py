@@ -19,3 +19,9 @@ class Commit:
     #: The writer's fencing token (``rummy serve --redis``): the write is refused unless it is still the
     #: table's (:class:`rummy.server.storage.database.StaleOwnerError`); None on a single server.
     fence: int | None = None
+
+
+class CommitOutcomeUnknown(ConnectionError):
+    """The connection to the database was lost after a commit was sent: it may have been written or
+    not.  The writer must read the log before its next write
+    (:meth:`rummy.server.storage.database.Database.settle`); it is an outage to the clients."""

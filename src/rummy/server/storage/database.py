@@ -7,7 +7,9 @@ checks it with :func:`schema_status` and never creates it behind the user's back
 Writes (:meth:`Database.commit`) go to SQLite through one plain ``sqlite3`` connection on the event
 loop (:mod:`rummy.server.storage.sqlite_log`: a commit takes a fraction of a millisecond, the slow WAL
 checkpoints run in a thread), and to PostgreSQL through one writer task that groups the commits of
-many tables into one transaction.
+many tables into one transaction.  A PostgreSQL commit whose connection was lost once it was sent
+has an unknown outcome (:class:`~rummy.server.storage.commit.CommitOutcomeUnknown`): the table reads
+its log before its next write (:meth:`Database.settle`).
 
 >>> normalize_db_url("postgresql://ann@localhost/rummy")
 'postgresql+asyncpg://ann@localhost/rummy'
@@ -44,6 +46,7 @@ from sqlalchemy import (
     Table,
     Text,
     event,
+    func,
     insert,
     select,
     tuple_,
@@ -54,7 +57,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from rummy.server.storage.commit import Commit
+from rummy.server.outages import outage
+from rummy.server.storage.commit import Commit, CommitOutcomeUnknown
 from rummy.server.storage.postgres_log import PostgresLog, appendable
 from rummy.server.storage.sqlite_log import SqliteLog, check_writable
 
@@ -277,6 +281,15 @@ class StaleOwnerError(RuntimeError):
         self.table_ids = table_ids
 
 
+@dataclass(frozen=True)
+class Settled:
+    """A table's log as :meth:`Database.settle` found it: the writer's fencing token from now on (None
+    when it has none), and the last ``seq`` written."""
+
+    fence: int | None
+    last_seq: int
+
+
 class Database:
     """The server's connection to its database; call :meth:`start` before use and :meth:`close` after.
 
@@ -401,6 +414,29 @@ class Database:
             )
         return int(fence) if fence is not None else None
 
+    async def ping(self) -> None:
+        """Ask the database for nothing (raises when it cannot be reached)."""
+        async with self.engine.connect() as connection:
+            await connection.execute(select(1))
+
+    async def settle(self, table_id: str, fence: int | None) -> Settled | None:
+        """After a commit of unknown outcome: the table's last ``seq`` as the log holds it, read once no
+        write of that commit can still land.  A fenced writer raises its own token (waiting for the row
+        lock that a write in flight holds to its end; a write still on its way is refused by the new
+        token); an unfenced one waits for that lock.  None: the token is no longer the writer's (another
+        server took the table over)."""
+        async with self.engine.begin() as connection:
+            if fence is not None:
+                raised = await connection.scalar(
+                    update(TABLES).where((TABLES.c.id == table_id) & (TABLES.c.fence == fence))
+                    .values(fence=TABLES.c.fence + 1).returning(TABLES.c.fence))
+                if raised is None:
+                    return None
+            else:
+                await connection.execute(select(TABLES.c.id).where(TABLES.c.id == table_id).with_for_update())
+            last = await connection.scalar(select(func.max(EVENTS.c.seq)).where(EVENTS.c.table_id == table_id))
+        return Settled(int(raised) if fence is not None else None, int(last or 0))
+
     # -- writes -----------------------------------------------------------------------------
 
     async def commit(self, unit: Commit) -> None:
@@ -441,9 +477,14 @@ class Database:
                     self._refuse(batch, stale)
                     batch = [item for item in batch if item[0].table_id not in stale]
             else:
-                async with self.engine.begin() as async_connection:
-                    await async_connection.run_sync(_write_units, units)
+                await self._write_orm(units)
         except Exception as error:  # noqa: BLE001 - any failure must reach the waiting tables
+            if isinstance(error, CommitOutcomeUnknown):  # never written again: the batch may be in the log
+                log.error("database write of %d table(s) has an unknown outcome: %s", len(batch), error)
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                return
             if len(batch) > 1:  # find the bad unit: write each alone
                 for item in batch:
                     await self._write_batch([item])
@@ -456,6 +497,18 @@ class Database:
         for _, future in batch:
             if not future.done():
                 future.set_result(None)
+
+    async def _write_orm(self, units: list[Commit]) -> None:
+        """Write through SQLAlchemy: a connection lost once the transaction began is an unknown outcome."""
+        async with self.engine.connect() as async_connection:  # a failure here wrote nothing
+            try:
+                async with async_connection.begin():
+                    await async_connection.run_sync(_write_units, units)
+            except Exception as error:
+                if self._postgres is not None and outage(error) is not None:
+                    raise CommitOutcomeUnknown(f"the connection to the database was lost during a write: "
+                                               f"{error}") from error
+                raise
 
     @staticmethod
     def _refuse(batch: list[tuple[Commit, asyncio.Future[None]]], stale: list[str]) -> None:

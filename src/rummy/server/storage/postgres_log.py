@@ -7,6 +7,10 @@ and the waits add up to most of a move's latency.  Here the whole batch is one s
 implicit transaction): the fenced ``UPDATE`` of the tables keeps the rows whose token still holds
 (locking them until the end, so a take-over waits), and only their events are inserted.  A table
 whose token no longer holds writes nothing and is reported back.
+
+A connection lost once the statement was sent leaves its outcome unknown (PostgreSQL may have
+committed it just before): :class:`CommitOutcomeUnknown`, never "nothing changed"; the table finds out
+by reading its log before its next write (:meth:`rummy.server.storage.database.Database.settle`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 import asyncpg
 
-from rummy.server.storage.commit import Commit
+from rummy.server.storage.commit import Commit, CommitOutcomeUnknown
 
 APPEND = """
 WITH units AS (
@@ -63,13 +67,16 @@ class PostgresLog:
                 APPEND, [u.table_id for u in units], [u.fence for u in units], [u.status for u in units], stamp,
                 [e[0] for e in events], [e[1] for e in events], [e[2] for e in events], [e[3] for e in events],
                 [e[4] for e in events])
-        except (OSError, asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError):
+        except (OSError, asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError) as error:
             await self.close()
-            raise
+            raise CommitOutcomeUnknown(f"the connection to the database was lost during a write: {error}") from error
         kept = {row["id"] for row in rows}
         return sorted(unit.table_id for unit in units if unit.table_id not in kept)
 
     async def close(self) -> None:
         if self._connection is not None:
             connection, self._connection = self._connection, None
-            await connection.close()
+            try:
+                await connection.close()
+            except (OSError, asyncpg.exceptions.InterfaceError, asyncpg.exceptions.ConnectionDoesNotExistError):
+                connection.terminate()

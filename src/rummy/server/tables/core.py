@@ -16,11 +16,11 @@ from typing import Any
 
 from rummy.engine import Action, ClaimWindow, Game, IllegalActionError, Phase
 from rummy.server.events.describe import Before, describe_action
-from rummy.server.events.log import rebuild
+from rummy.server.events.log import Rebuilt, rebuild
 from rummy.server.limits import UnattendedGames
 from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, outage, unavailable_message
 from rummy.server.settings import ServerSettings
-from rummy.server.storage.commit import Commit
+from rummy.server.storage.commit import Commit, CommitOutcomeUnknown
 from rummy.server.storage.database import Database, StaleOwnerError
 from rummy.server.tables.bot_runner import BotRunner
 from rummy.server.tables.catalog import TableConfig
@@ -87,6 +87,9 @@ class TableCore:
         self.stood_in: list[set[tuple[int, int, int]]] = [set() for _ in seats]
         #: The database was found away and the clients were told (once an outage: cleared by a write).
         self._told_outage = False
+        #: A write's outcome is unknown (the connection was lost during its commit): the log is read
+        #: before the next write (:meth:`_settle`).
+        self.in_doubt = False
 
     def post(self, item: Item) -> None:
         self._queue.put_nowait(item)
@@ -115,27 +118,61 @@ class TableCore:
     async def _persist(self, events: list[Event], *, status: str | None = None,
                        seats: list[dict[str, Any]] | None = None) -> None:
         """Write ``events`` to the log (raises ``unavailable`` when the database refuses)."""
+        if self.in_doubt:
+            await self._settle()
         rows = [(self.seq + i + 1, kind, payload) for i, (kind, payload) in enumerate(events)]
         try:
             await self.db.commit(Commit(self.id, rows, status=status, seats=seats or [], fence=self.fence))
         except StaleOwnerError:
-            log.warning("table %s: another server took the table over; this one lets it go", self.id)
-            if self.on_lost is not None:
-                self.on_lost(self)
-            raise ProtocolError("unavailable", "this table moved to another server: reconnect and try again") from None
+            raise self._moved() from None
+        except CommitOutcomeUnknown as error:
+            self.in_doubt = True
+            self._database_failed(error, len(rows), in_doubt=True)
+            raise ProtocolError("unavailable", "the database went away while saving this, so it may or may not "
+                                "have been saved: the next state will say (reconnect if none comes)") from None
         except Exception as error:  # noqa: BLE001 - any database failure leaves the table as it was
-            log.error("table %s: could not write %d event(s): %s", self.id, len(rows), error)
-            service = outage(error)
-            if service is not None and not self._told_outage:
-                self._told_outage = True
-                # After the answer to the command that failed (queued next): never a silent socket.
-                asyncio.get_running_loop().call_soon(self._tell_outage, service)
+            self._database_failed(error, len(rows))
             raise ProtocolError("unavailable", "the server could not save this; nothing changed, try again") from None
         self._told_outage = False
         if rows:
             self.seq = rows[-1][0]
         if status is not None:
             self.status = status
+
+    def _moved(self) -> ProtocolError:
+        log.warning("table %s: another server took the table over; this one lets it go", self.id)
+        if self.on_lost is not None:
+            self.on_lost(self)
+        return ProtocolError("unavailable", "this table moved to another server: reconnect and try again")
+
+    def _database_failed(self, error: Exception, count: int, *, in_doubt: bool = False) -> None:
+        log.error("table %s: could not write %d event(s): %s", self.id, count, error)
+        service = outage(error)
+        if service is not None and not self._told_outage:
+            self._told_outage = True
+            # After the answer to the command that failed (queued next): never a silent socket.
+            asyncio.get_running_loop().call_soon(self.tell_outage, service, in_doubt)
+
+    async def _settle(self) -> None:
+        """Find out whether the write in doubt landed (:meth:`Database.settle`), before writing again:
+        if its events are in the log, the table is rebuilt from the log (it is stopped here: its clients
+        reconnect and find it as the log has it); if not, it writes on from where it was."""
+        try:
+            settled = await self.db.settle(self.id, self.fence)
+        except Exception as error:  # noqa: BLE001 - still in doubt: the next write asks again
+            self._database_failed(error, 0)
+            raise ProtocolError("unavailable", "the server could not save this; nothing changed, try again") from None
+        if settled is None:
+            raise self._moved()
+        if settled.last_seq > self.seq:
+            log.warning("table %s: the write in doubt was saved (the log ends at %d, this table at %d): "
+                        "the table is rebuilt from the log", self.id, settled.last_seq, self.seq)
+            if self.on_lost is not None:
+                self.on_lost(self)
+            raise ProtocolError("unavailable", "this table is being rebuilt from its log: reconnect and try again")
+        log.info("table %s: the write in doubt was not saved; writing on", self.id)
+        self.fence = settled.fence
+        self.in_doubt = False
 
     def _accept(self, sentences: Iterable[str], ack: tuple[Connection, str | int] | None = None) -> None:
         """After a durable change: the move log, the ack, then timers, bots and every client's state."""
@@ -230,10 +267,12 @@ class TableCore:
         autoplay = self._autoplay[0] if self._autoplay is not None else None
         return table_summary(self, autoplay)
 
-    def _tell_outage(self, service: str) -> None:
+    def tell_outage(self, service: str, in_doubt: bool = False) -> None:
         """Every client: an ``unavailable`` error, then close code 1013 (reconnect after a pause)."""
+        message = (f"{service} went away while a change was being saved, so it may or may not have been saved: "
+                   "reconnect in a few seconds to see" if in_doubt else unavailable_message(service))
         for connection in list(self.connections):
-            connection.send(error_message(UNAVAILABLE, unavailable_message(service)))
+            connection.send(error_message(UNAVAILABLE, message))
             connection.close(CLOSE_TRY_AGAIN)
 
     def _broadcast(self, exclude: Connection | None = None) -> None:
@@ -258,7 +297,11 @@ class TableCore:
 
     def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
         """Rebuild the table from its event log (before :meth:`start`)."""
-        rebuilt = rebuild(self.rules, events)
+        self.restore(rebuild(self.rules, events))
+
+    def restore(self, rebuilt: Rebuilt) -> None:
+        """Take the state :func:`~rummy.server.events.log.rebuild` made of the log (before :meth:`start`;
+        the rebuilding itself touches nothing of the table, so it may run in a thread)."""
         if rebuilt.game is not None:
             self._begin(rebuilt.game, rebuilt.game_number)
             if rebuilt.game.game_over:
