@@ -3,8 +3,10 @@
 ``rummy serve --redis URL`` (with a PostgreSQL ``--db``) makes the process one *worker* of a cluster.
 Redis holds:
 
-* ``rummy:worker:{id}`` — the worker's heartbeat, renewed every ``heartbeat_seconds`` and expiring
-  after ``lease_seconds``: a worker whose key is gone is dead (killed, or stalled that long);
+* ``rummy:worker:{id}`` — the worker's heartbeat, renewed every ``heartbeat_seconds`` by a thread of
+  its own (:mod:`rummy.server.cluster.lease`: the games on the event loop cannot starve it) and
+  expiring after ``lease_seconds``: a worker whose key is gone is dead (killed, cut off from Redis,
+  stuck, or unable to reach the database), and a worker that lost its lease stops serving its tables;
 * ``rummy:workers`` — the workers that have been seen, so the others notice when one dies;
 * ``rummy:owner:{table}`` — the worker that owns a table, and ``rummy:tables:{id}`` the tables a
   worker owns.  A table is claimed (:data:`CLAIM`, atomically) only when it has no owner or its
@@ -24,10 +26,14 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+import redis.exceptions
+
+from rummy.server.cluster.lease import Lease
 
 log = logging.getLogger("rummy.server")
 
@@ -47,6 +53,17 @@ if owner and owner ~= ARGV[1] then
   redis.call('SREM', 'rummy:tables:' .. owner, ARGV[2])
 end
 return ARGV[1]
+"""
+
+#: Give table ARGV[2], claimed by worker ARGV[1] but not loaded (the database failed), back to the dead
+#: worker ARGV[3], so that the survivors try it again at their next heartbeat.
+GIVE_BACK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[3])
+  redis.call('SADD', 'rummy:tables:' .. ARGV[3], ARGV[2])
+  redis.call('SREM', 'rummy:tables:' .. ARGV[1], ARGV[2])
+end
+return 1
 """
 
 #: The owner of table ARGV[2], if that worker is alive (else nil).
@@ -87,6 +104,11 @@ def inbox(worker_id: str) -> str:
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
 
+class NoLease(redis.exceptions.ConnectionError):
+    """This worker holds no lease just now (Redis or the database away, or it stalled): it serves no
+    table until it has one again; a request meets the outage answer (503, close 1013)."""
+
+
 class Cluster:
     """This worker's place in the cluster: its heartbeat, its claims and its message bus.
 
@@ -95,7 +117,8 @@ class Cluster:
     a table costs one publish per worker that holds their sockets.
     """
 
-    def __init__(self, url: str, *, heartbeat_seconds: float = 1.0, lease_seconds: float = 3.0) -> None:
+    def __init__(self, url: str, *, heartbeat_seconds: float = 1.0, lease_seconds: float = 3.0,
+                 stall_seconds: float | None = None, db_grace_seconds: float | None = None) -> None:
         if lease_seconds <= 2 * heartbeat_seconds:
             raise ValueError("the lease must be longer than two heartbeats")
         self.url = url
@@ -106,16 +129,26 @@ class Cluster:
         self._claim = self.redis.register_script(CLAIM)
         self._live_owner = self.redis.register_script(LIVE_OWNER)
         self._release = self.redis.register_script(RELEASE)
+        self._give_back = self.redis.register_script(GIVE_BACK)
         self._outbox: dict[str, list[dict[str, Any]]] = {}
         self._flush_scheduled = False
         self._flushing: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._dead_seen: set[str] = set()
+        self._lease_jobs: asyncio.Task[None] | None = None
+        #: The lease, renewed by its own thread; a stuck loop or an unreachable database ends it after
+        #: ``stall_seconds`` or ``db_grace_seconds`` (ten leases each by default).
+        self.lease = Lease(url, worker_key(self.worker_id), WORKERS, self.worker_id,
+                           heartbeat_seconds=heartbeat_seconds, lease_seconds=lease_seconds,
+                           stall_seconds=stall_seconds if stall_seconds is not None else 10 * lease_seconds,
+                           db_grace_seconds=db_grace_seconds if db_grace_seconds is not None else 10 * lease_seconds,
+                           on_lost=self._lease_lost, on_regained=self._lease_regained)
         #: Set by the user of the cluster: a message for this worker; a worker found dead; this worker
-        #: found presumed dead by the others (its heartbeat lapsed).
+        #: lost its lease (stop serving every table), and holds one again (take back what it still owns).
         self.on_message: Handler = lambda message: None
         self.on_worker_dead: Callable[[str], Awaitable[None]] | None = None
         self.on_lapsed: Callable[[], Awaitable[None]] | None = None
+        self.on_regained: Callable[[], Awaitable[None]] | None = None
         #: Redis could not be reached (a heartbeat, a publish or the bus failed): the links are broken.
         self.on_unreachable: Callable[[BaseException], None] | None = None
         #: The workers this one has links with: watched even once the others forgot a dead one.
@@ -123,20 +156,57 @@ class Cluster:
 
     async def start(self) -> None:
         """Register this worker and start listening (call before any claim)."""
-        await self._register()
+        await self.lease.start()
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(inbox(self.worker_id))
         self._tasks = [asyncio.create_task(self._listen(pubsub), name="rummy-cluster-listen"),
                        asyncio.create_task(self._watch_forever(), name="rummy-cluster-watch")]
 
-    async def _register(self) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(worker_key(self.worker_id), "1", px=int(self.lease_seconds * 1000))
-            pipe.sadd(WORKERS, self.worker_id)
-            await pipe.execute()
+    def holds_lease(self) -> bool:
+        """Whether this worker may serve tables now (its lease is renewed; see :mod:`rummy.server.cluster.lease`)."""
+        return self.lease.holds()
+
+    def require_lease(self) -> None:
+        """Raise :class:`NoLease` unless this worker may serve tables now."""
+        if not self.lease.holds():
+            raise NoLease("this worker holds no lease just now")
+
+    def database_answered(self, ok: bool) -> None:
+        """The worker's database probe: ``ok`` or not (a long failure ends the lease)."""
+        if ok:
+            self.lease.db_failing_since = None
+        elif self.lease.db_failing_since is None:
+            self.lease.db_failing_since = time.monotonic()
+
+    def _lease_lost(self, loss: int, _reason: str) -> None:
+        """On the loop: the lease ended; stop serving, then let the thread register again."""
+        previous = self._lease_jobs
+
+        async def let_go() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            try:
+                if self.on_lapsed is not None:
+                    await self.on_lapsed()
+            finally:
+                self.lease.acknowledge(loss)
+
+        self._lease_jobs = asyncio.create_task(let_go(), name="rummy-lease-lost")
+
+    def _lease_regained(self) -> None:
+        previous = self._lease_jobs
+
+        async def take_back() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            if self.on_regained is not None and self.lease.holds():
+                await self.on_regained()
+
+        self._lease_jobs = asyncio.create_task(take_back(), name="rummy-lease-regained")
 
     async def close(self) -> None:
         """Leave the cluster: the tables this worker owned are free to be claimed at once."""
+        await asyncio.to_thread(self.lease.stop)
         for task in self._tasks:
             task.cancel()
         if self._tasks:  # never hang a shutdown on Redis
@@ -168,6 +238,10 @@ class Cluster:
     async def release(self, table_id: str) -> None:
         await self._release(keys=[owner_key(table_id)], args=[self.worker_id, table_id])
 
+    async def give_back(self, table_id: str, dead: str) -> None:
+        """Undo the claim of a dead worker's table this worker could not load: it stays the dead one's."""
+        await self._give_back(keys=[owner_key(table_id)], args=[self.worker_id, table_id, dead])
+
     async def tables_of(self, worker_id: str) -> list[str]:
         return sorted(str(member) for member in await self.redis.smembers(tables_key(worker_id)))
 
@@ -176,10 +250,13 @@ class Cluster:
     async def _watch_forever(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
+            self.lease.tick()
+            if not self.lease.holds():
+                continue  # a worker that may serve nothing takes nothing over
             try:
                 await self.watch_once()
             except Exception as error:  # noqa: BLE001 - Redis away for a moment: try again next beat
-                log.warning("cluster heartbeat failed: %s", error)
+                log.warning("cluster: could not watch the other workers: %s", error)
                 self._unreachable(error)
 
     def _unreachable(self, error: BaseException) -> None:
@@ -187,13 +264,7 @@ class Cluster:
             self.on_unreachable(error)
 
     async def watch_once(self) -> None:
-        """Renew this worker's heartbeat, then deal with every worker found dead."""
-        renewed = await self.redis.set(worker_key(self.worker_id), "1", xx=True, px=int(self.lease_seconds * 1000))
-        if not renewed:
-            log.warning("worker %s: the heartbeat lapsed; its tables may belong to others now", self.worker_id)
-            await self._register()
-            if self.on_lapsed is not None:
-                await self.on_lapsed()
+        """Deal with every worker found dead (this worker's own heartbeat is the lease thread's)."""
         workers = sorted({str(member) for member in await self.redis.smembers(WORKERS)} | self.peers())
         async with self.redis.pipeline(transaction=False) as pipe:
             for worker in workers:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummy.server.cluster.links import ClusterLinks, LocalTable, RemoteTable
 from rummy.server.cluster.shared_limits import SharedLimits, address_tables_key, player_tables_key
+from rummy.server.events.log import rebuild
 from rummy.server.limits import LimitError, UnattendedGames
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
@@ -41,7 +42,13 @@ if TYPE_CHECKING:  # redis is imported only by a server started with --redis
 log = logging.getLogger("rummy.server")
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-ADOPTING_AT_ONCE = 16  # tables of a dead worker loaded concurrently
+#: Tables of a dead worker loaded at once.  Each load waits on Redis and PostgreSQL, then rebuilds the
+#: game in a thread (:meth:`TableRegistry._load`), so two keep the round trips overlapped while this
+#: worker's own tables are answered between them; more would only queue CPU work ahead of them.
+ADOPTING_AT_ONCE = 2
+#: Seconds between two probes of the database by a cluster worker (its lease ends when the database has
+#: failed for ``db_grace_seconds``: :mod:`rummy.server.cluster.lease`), and the longest one may take.
+PROBE_SECONDS = 1.0
 
 
 class TableRegistry:
@@ -58,15 +65,22 @@ class TableRegistry:
         #: The table limits counted in Redis for the whole cluster (set with a cluster).
         self.shared: SharedLimits | None = None
         self._chores: set[asyncio.Task[None]] = set()
+        self._probe: asyncio.Task[None] | None = None
+        self._let_go: set[str] = set()  # the tables stopped when the lease was lost
+        #: Tables whose log is being replayed now (in a thread).
+        self.replaying = 0
         if cluster is not None:
             self.links = ClusterLinks(cluster, settings, self._owned_table)
             cluster.on_worker_dead = self._worker_dead
             cluster.on_lapsed = self._lapsed
+            cluster.on_regained = self._regained
             cluster.on_unreachable = lambda error: self.links.redis_away() if self.links is not None else None
 
     async def restore_unfinished(self) -> int:
         """Rebuild and start every table whose game is not over (on a cluster: that no live worker
-        owns); returns how many."""
+        owns); returns how many.  A cluster worker starts probing the database here."""
+        if self.cluster is not None and self._probe is None:
+            self._probe = asyncio.create_task(self.probe_database_forever(), name="rummy-db-probe")
         count = 0
         for table_id in await self.db.unfinished_table_ids():
             table = await self.adopt(table_id) if self.cluster is not None else await self.get(table_id)
@@ -76,14 +90,23 @@ class TableRegistry:
 
     # -- a cluster's tables ---------------------------------------------------------------------
 
-    async def adopt(self, table_id: str) -> Table | None:
-        """The table, claimed and loaded here if no live worker owns it; None if another does."""
+    async def adopt(self, table_id: str, dead: str | None = None) -> Table | None:
+        """The table, claimed and loaded here if no live worker owns it; None if another does.  A table
+        of the ``dead`` worker that cannot be loaded (the database failed) is given back to it, so the
+        survivors try again at their next heartbeat."""
         assert self.cluster is not None
         if table_id in self.tables:
             return self.tables[table_id]
+        self.cluster.require_lease()
         if await self.cluster.claim(table_id) != self.cluster.worker_id:
             return None
-        table = await self.get(table_id)
+        try:
+            table = await self.get(table_id)
+        except Exception:
+            if dead is not None:
+                with contextlib.suppress(Exception):
+                    await self.cluster.give_back(table_id, dead)
+            raise
         if table is None:
             await self.cluster.release(table_id)
         return table
@@ -95,6 +118,7 @@ class TableRegistry:
             return await self.get(table_id)
         if not TABLE_ID.match(table_id):
             return None
+        self.cluster.require_lease()  # a worker without a lease serves nothing (503, close 1013)
         for _ in range(3):  # a claim may lose a race; the winner is then alive
             owner = await self.cluster.live_owner(table_id)
             if owner is not None and owner != self.cluster.worker_id:
@@ -151,19 +175,56 @@ class TableRegistry:
         async def adopt(table_id: str) -> None:
             async with limit:
                 try:
-                    await self.adopt(table_id)
+                    await self.adopt(table_id, dead=worker)
                 except Exception:  # noqa: BLE001 - the next heartbeat tries again
                     log.exception("table %s: could not take it over", table_id)
 
         await asyncio.gather(*(adopt(table_id) for table_id in await self.cluster.tables_of(worker)))
 
     async def _lapsed(self) -> None:
-        """This worker's heartbeat lapsed (it stalled): keep the tables nobody claimed meanwhile."""
+        """This worker lost its lease (:mod:`rummy.server.cluster.lease`): it stops serving every table at
+        once (its clients are told ``unavailable`` and closed with 1013; they reconnect, to whoever owns
+        the table next).  Its claims stay in Redis: the others take the tables over as a dead worker's,
+        and what nobody took is taken back here once the lease is renewed (:meth:`_regained`)."""
         assert self.cluster is not None and self.links is not None
         self.links.drop_all()
-        for table in list(self.tables.values()):
-            if await self.cluster.claim(table.id) != self.cluster.worker_id:
-                self._lost(table)
+        tables, self.tables = list(self.tables.values()), {}
+        self._let_go.update(table.id for table in tables)
+        for table in tables:
+            table.tell_outage(self.cluster.lease.cause)
+            await table.stop()
+            self.links.forget_table(table)
+
+    async def _regained(self) -> None:
+        """This worker holds a lease again: load the tables still claimed for it, and those it let go that
+        nobody claimed (bounded, as a dead worker's are), so their timers and bots run on before anyone
+        reconnects."""
+        assert self.cluster is not None
+        limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
+
+        async def take_back(table_id: str) -> None:
+            async with limit:
+                try:
+                    await self.adopt(table_id)
+                except Exception:  # noqa: BLE001 - its first client loads it
+                    log.exception("table %s: could not take it back", table_id)
+
+        mine = set(await self.cluster.tables_of(self.cluster.worker_id)) | self._let_go  # Redis may have restarted
+        self._let_go = set()
+        await asyncio.gather(*(take_back(table_id) for table_id in sorted(mine)))
+
+    async def probe_database_forever(self) -> None:
+        """Tell the cluster every second whether the database answers: a worker that reaches Redis but
+        not PostgreSQL gives its lease up after ``db_grace_seconds`` (:mod:`rummy.server.cluster.lease`)."""
+        assert self.cluster is not None
+        while True:
+            try:
+                await asyncio.wait_for(self.db.ping(), PROBE_SECONDS)
+                self.cluster.database_answered(True)
+            except Exception as error:  # noqa: BLE001 - any failure counts as the database away
+                log.warning("the database did not answer: %s", error or type(error).__name__)
+                self.cluster.database_answered(False)
+            await asyncio.sleep(PROBE_SECONDS)
 
     def check_table_limits(self, host: Session, address: str) -> None:
         """Raise :class:`LimitError` when ``host``, or the players of ``address``, host as many
@@ -216,10 +277,12 @@ class TableRegistry:
                     address: str | None) -> Table:
         table = Table(table_id, config, host.player_id, seats, db=self.db, bots=self.bots, settings=self.settings,
                       unattended=self.unattended, address=address)
+        table.on_lost = self._lost  # a write lost to another owner, or an unknown outcome found committed
         if self.cluster is not None:
+            self.cluster.require_lease()
             if await self.cluster.claim(table_id) != self.cluster.worker_id:
                 raise RuntimeError(f"the new table id {table_id} is taken")
-            table.fence, table.on_lost = 1, self._lost
+            table.fence = 1
         row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
                "host": host.player_id, "status": "waiting"}
         await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row, fence=table.fence))
@@ -264,13 +327,15 @@ class TableRegistry:
         seats = [SeatState.from_row(row) for row in stored.seats]
         table = Table(table_id, config, stored.row["host"], seats, db=self.db, bots=self.bots,
                       settings=self.settings, status=stored.row["status"], unattended=self.unattended)
-        if fence is not None:
-            table.fence, table.on_lost = fence, self._lost
-        try:
-            table.replay(stored.events)
+        table.fence, table.on_lost = fence, self._lost
+        self.replaying += 1
+        try:  # in a thread: this worker's other tables are answered meanwhile (a long log takes a while)
+            table.restore(await asyncio.to_thread(rebuild, table.rules, stored.events))
         except Exception:
             log.exception("table %s: its event log does not replay; the table stays closed", table_id)
             return None
+        finally:
+            self.replaying -= 1
         self.tables[table_id] = table
         table.start()
         return table
@@ -291,6 +356,9 @@ class TableRegistry:
 
     async def close(self) -> None:
         """Stop every owner task (the event log already holds everything)."""
+        if self._probe is not None:
+            self._probe.cancel()
+            await asyncio.gather(self._probe, return_exceptions=True)
         await asyncio.gather(*(table.stop() for table in self.tables.values()), return_exceptions=True)
         self.tables.clear()
         await asyncio.gather(*self._chores, return_exceptions=True)
