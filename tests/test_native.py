@@ -231,9 +231,9 @@ def test_uncovered_mixes_go_to_python() -> None:
 
 
 def test_uncovered_best_lay_downs_go_to_python() -> None:
-    """The dispatch of the best lay-down: the compiled core answers the Python search's greedy mode (wild policy
-    "none", all-wild melds, sizes not exact, every group slot accepting wilds) with a final discard allowed and
-    nothing that must be used (runs of 13 cards included); None sends everything else to Python, which answers."""
+    """The dispatch of the best lay-down: the compiled core answers with a final discard allowed and nothing that
+    must be used, except under ``twos_natural_in_place``, exact contract sizes, and where the Python search fills
+    the groups by its explicit search (``ContractPlan.label_ok``); None sends those to Python, which answers."""
     buy_it = get_variant("progressive-buy-it")
     contract = buy_it.round_rules(1, 4).contract  # two sets of three
     hand = to_counts(parse_card(t) for t in "9C 9D 9S 5H 5S JK 2C KD".split())
@@ -249,13 +249,15 @@ def test_uncovered_best_lay_downs_go_to_python() -> None:
     assert compiled(nothing, contract, buy_it) == (None,)
     assert compiled(hand, contract, buy_it, final_discard_allowed=False) is None
     assert compiled(hand, contract, buy_it, must_use_all=True) is None
-    for options in ({"twos_natural_in_place": True}, {"wild_policy": "not_outnumber"}, {"all_wild_melds": False},
-                    {"contract_exact_sizes": True}):
+    for options in ({"twos_natural_in_place": True}, {"contract_exact_sizes": True}):
         assert compiled(hand, contract, apply_options(buy_it, options)) is None, options
-    assert compiled(hand, contract, get_variant("may-i")) is None  # (its wilds may not outnumber)
-    pairs = (Slot(GROUP, 2), Slot(GROUP, 3))
-    assert compiled(hand, pairs, apply_options(buy_it, {"pair_wilds": False})) is None  # a pair refusing wilds
-    assert compiled(hand, pairs, buy_it) is not None
+    for options in ({"wild_policy": "not_outnumber"}, {"wild_policy": "at_most_one"}, {"all_wild_melds": False}):
+        assert compiled(hand, contract, apply_options(buy_it, options)) is not None, options
+    may_i = get_variant("may-i")
+    assert compiled(hand, may_i.round_rules(1, 4).contract, may_i) is not None
+    pairs = (Slot(GROUP, 2), Slot(GROUP, 3))  # a pair slot refusing wilds, beside a set: the explicit group search
+    assert compiled(hand, pairs, apply_options(may_i, {"pair_wilds": False})) is None
+    assert compiled(hand, pairs, apply_options(buy_it, {"pair_wilds": False})) is not None
     runs = (Slot(RUN, 4), Slot(RUN, 4))  # runs only, from 26 cards: two runs of 13 (clubs, diamonds A-K)
     answer = compiled([1 if card < 26 else 0 for card in range(53)], runs, buy_it)
     assert answer is not None and [len(meld.cards) for meld in answer[0] or ()] == [13, 13]

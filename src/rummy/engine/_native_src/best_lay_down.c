@@ -31,6 +31,9 @@ enum {
     SPEC_NEED, SPEC_RUNS, SPEC_GROUPS, SPEC_HEADER
 };
 
+/* Wild policies: tables.POLICY_NONE, POLICY_RATIO, POLICY_ONE. */
+enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
+
 typedef struct {
     int min_size;
     bool accepts_wilds, is_pair;
@@ -45,8 +48,8 @@ typedef struct {
 
 typedef struct {
     /* the rules (VariantRules) */
-    int lo, hi, trio_min;
-    bool all_wild, same_rank, adjacent;
+    int lo, hi, policy, trio_min;
+    bool all_wild, same_rank, adjacent, greedy; /* greedy: LayDownSearch.greedy */
     int points[CARD_COUNT];
     bool wild[CARD_COUNT];
     int rank_points[14];
@@ -80,7 +83,15 @@ static int card_at(int suit, int value) { return suit * 13 + (value - 1) % 13; }
 
 static int rank_of(int card) { return card % 13 + 1; }
 
-/* VariantRules.wild_only_group_size, 0 for None (greedy mode: every slot accepts wilds). */
+/* VariantRules.max_wilds: most wilds a meld with `naturals` natural cards may hold. */
+static int max_wilds(const Best *best, int naturals)
+{
+    if (best->policy == POLICY_NONE)
+        return UNLIMITED;
+    return best->policy == POLICY_RATIO ? naturals : 1;
+}
+
+/* VariantRules.wild_only_group_size, 0 for None. */
 static int wild_only_group_size(const Best *best, const GroupSlot *slot)
 {
     if (best->all_wild && slot->accepts_wilds)
@@ -90,31 +101,76 @@ static int wild_only_group_size(const Best *best, const GroupSlot *slot)
     return 0;
 }
 
-/* ContractPlan.group_need under the wild policy "none": fewest naturals of a rank that make some group slot. */
+static int most_of(int a, int b) { return a > b ? a : b; }
+
+/* ContractPlan.group_need: fewest naturals of a rank that can make some group slot with `wilds` wilds. */
 static int group_need(const Best *best, int wilds)
 {
     int need = UNLIMITED;
     for (int j = 0; j < best->n_groups; j++) {
-        const GroupSlot *slot = &best->group[j];
-        int here = !slot->accepts_wilds ? slot->min_size : (slot->min_size - wilds > 1 ? slot->min_size - wilds : 1);
+        int size = best->group[j].min_size, here;
+        if (!best->group[j].accepts_wilds)
+            here = size;
+        else if (best->policy == POLICY_NONE)
+            here = most_of(1, size - wilds);
+        else if (best->policy == POLICY_RATIO)
+            here = most_of(most_of(1, (size + 1) / 2), size - wilds);
+        else
+            here = most_of(1, size - (wilds < 1 ? wilds : 1));
         if (here < need)
             need = here;
     }
     return need;
 }
 
-/* VariantRules.wild_range under the wild policy "none", every slot accepting wilds (read_rules refuses other
- * contracts): fewest and most wilds `n_slots` groups of one rank hold with all `naturals` of it, each group a
- * natural at least; false when there are too few naturals.  (Over every split the fewest is the total deficit.) */
-static bool wild_range(int naturals, const GroupSlot *const *slots, int n_slots, int *fewest, int *most)
+/* VariantRules.split_wild_range for one group: its fewest and most wilds with `naturals` naturals, or false. */
+static bool slot_wild_range(const Best *best, const GroupSlot *slot, int naturals, int *fewest, int *most)
+{
+    *fewest = slot->min_size > naturals ? slot->min_size - naturals : 0;
+    *most = slot->accepts_wilds ? max_wilds(best, naturals) : 0;
+    return *fewest <= *most;
+}
+
+/* VariantRules.wild_range's loop over the splits (tables.compositions) of `rest` naturals over slots[at...]. */
+static void wild_range_from(const Best *best, const GroupSlot *const *slots, int n_slots, int at, int rest,
+                            int lo, int hi, int *best_lo, int *best_hi)
+{
+    int first_most = at == n_slots - 1 ? rest : rest - (n_slots - at) + 1;
+    for (int first = at == n_slots - 1 ? rest : 1; first <= first_most; first++) {
+        int fewest, most;
+        if (first < 1 || !slot_wild_range(best, slots[at], first, &fewest, &most))
+            continue;
+        int new_lo = lo + fewest, new_hi = hi + most < UNLIMITED ? hi + most : UNLIMITED;
+        if (at == n_slots - 1) {
+            *best_lo = new_lo < *best_lo ? new_lo : *best_lo;
+            *best_hi = new_hi > *best_hi ? new_hi : *best_hi;
+        } else {
+            wild_range_from(best, slots, n_slots, at + 1, rest - first, new_lo, new_hi, best_lo, best_hi);
+        }
+    }
+}
+
+/* VariantRules.wild_range: fewest and most wilds `n_slots` groups of one rank can hold with all `naturals` of it,
+ * each group a natural at least; false when no split of the naturals makes every group valid. */
+static bool wild_range(const Best *best, int naturals, const GroupSlot *const *slots, int n_slots, int *fewest,
+                       int *most)
 {
     if (naturals < n_slots)
         return false;
-    int sizes = 0;
-    for (int j = 0; j < n_slots; j++)
-        sizes += slots[j]->min_size;
-    *fewest = sizes > naturals ? sizes - naturals : 0;
-    *most = UNLIMITED;
+    if (best->policy == POLICY_NONE && best->greedy) { /* (every slot accepts any number of wilds) */
+        int sizes = 0;
+        for (int j = 0; j < n_slots; j++)
+            sizes += slots[j]->min_size;
+        *fewest = sizes > naturals ? sizes - naturals : 0;
+        *most = UNLIMITED;
+        return true;
+    }
+    int best_lo = UNLIMITED, best_hi = -1;
+    wild_range_from(best, slots, n_slots, 0, naturals, 0, 0, &best_lo, &best_hi);
+    if (best_hi < 0)
+        return false;
+    *fewest = best_lo;
+    *most = best_hi;
     return true;
 }
 
@@ -154,7 +210,8 @@ static void remove_dead_naturals(Best *best, int *nat, const bool *groupable_ran
     if (!loose_ranks)
         return;
     int lmin = best->run_min[best->n_runs - 1]; /* (the shortest run slot: they are sorted) */
-    int wcap = best->n_wilds < lmin ? best->n_wilds : lmin;
+    int cap = best->policy == POLICY_ONE ? 1 : lmin;
+    int wcap = best->n_wilds < cap ? best->n_wilds : cap;
     for (int suit = 0; suit < 4; suit++) {
         int mask = 0;
         for (int rank = 1; rank <= 13; rank++)
@@ -266,7 +323,7 @@ static void label_slot(Labelling *state, int j, int kmin, int lo_sum, int hi_sum
             int n = state->n_assigned[k];
             state->assigned[k][n] = slot;
             int lo2, hi2;
-            if (wild_range(state->counts[k], state->assigned[k], n + 1, &lo2, &hi2)) {
+            if (wild_range(best, state->counts[k], state->assigned[k], n + 1, &lo2, &hi2)) {
                 int new_lo = lo_sum - state->lo_of[k] + lo2;
                 if (new_lo <= wr) {
                     int new_hi = hi_sum - state->hi_of[k] + hi2;
@@ -357,7 +414,7 @@ static bool label_groups(const Best *best, int wr, Groups *out)
         bool broke = false;
         for (int k = 0; k < ncand; k++) {
             int n = state.counts[k], fewest, most;
-            if (wild_range(n, &slot, 1, &fewest, &most) && fewest <= wr) {
+            if (wild_range(best, n, &slot, 1, &fewest, &most) && fewest <= wr) {
                 int wg = most >= wr ? wr : most;
                 int left = total_nat - n + wr - wg;
                 if (left <= budget) {
@@ -441,7 +498,7 @@ static void leaf(Best *best, int wr, int rpts, int rcnt, int rgp, int rgc)
     int rem_pts = best->live_pts - rpts, rem_cnt = best->live_cnt - rcnt;
     if (!best->n_groups) {
         int extra = 0;
-        if (wr) {
+        if (best->greedy && wr) {
             int room = 0;
             for (int i = 0; i < best->n_runs; i++) {
                 const Run *run = &best->stack[i];
@@ -467,7 +524,8 @@ static void leaf(Best *best, int wr, int rpts, int rcnt, int rgp, int rgc)
           best->dead_cnt + best->live_cnt + best->n_wilds - used_cnt, &groups, wr, 0);
 }
 
-static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int wr, int rpts, int rcnt, int rgp, int rgc);
+static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int km, int wr, int rpts, int rcnt, int rgp,
+                      int rgc);
 
 /* LayDownSearch._touches: whether run [low, high] of `suit` overlaps or touches a run chosen before `slot`. */
 static bool touches(const Best *best, int slot, int suit, int low, int high)
@@ -563,7 +621,8 @@ static void greedy_runs(Best *best, int slot, int suit, int low, int top, int kb
         run->suit = suit;
         run->low = low;
         run->high = high;
-        fill_runs(best, slot + 1, suit, low, high, wr - wilds, rpts + tp, rcnt + run->n_taken, rgp + tg, rgc + tgc);
+        fill_runs(best, slot + 1, suit, low, high, 0, wr - wilds, rpts + tp, rcnt + run->n_taken, rgp + tg,
+                  rgc + tgc);
         if (longer) {
             best->ends[low_card]--;
             best->ends[card]--;
@@ -574,6 +633,102 @@ static void greedy_runs(Best *best, int slot, int suit, int low, int top, int kb
     for (int k = 0; k < run->n_taken; k++) { /* LayDownSearch._put_back */
         best->pool[run->taken[k]]++;
         best->rank_cnt[rank_of(run->taken[k])]++;
+    }
+}
+
+/* LayDownSearch._least_naturals: the fewest naturals a run of `size` cards holds with at most `wr` wilds. */
+static int least_naturals(const Best *best, int size, int wr, bool allow_wild_only)
+{
+    int least = size - wr;
+    if (best->policy == POLICY_RATIO)
+        least = most_of(least, (size + 1) / 2);
+    else if (best->policy == POLICY_ONE)
+        least = most_of(least, size - 1);
+    if (least <= 0)
+        least = allow_wild_only ? 0 : 1;
+    return least;
+}
+
+/* One run of runs_full: the naturals at values forced[...] and avail[picks[...]] of [low, high], then the later
+ * slots (the body of LayDownSearch._runs_full's innermost loop). */
+static void take_run(Best *best, int slot, int suit, int low, int high, int mask, const int *values, int n, int wr,
+                     int rpts, int rcnt, int rgp, int rgc)
+{
+    Run *run = &best->stack[slot];
+    *run = (Run){.suit = suit, .low = low, .high = high, .n_taken = n};
+    int tp = 0, tg = 0, tgc = 0;
+    for (int k = 0; k < n; k++) {
+        int card = card_at(suit, values[k]);
+        run->taken[k] = card;
+        best->pool[card]--;
+        best->rank_cnt[rank_of(card)]--;
+        tp += best->points[card];
+        if (best->groupable[card]) {
+            tg += best->points[card];
+            tgc++;
+        }
+    }
+    fill_runs(best, slot + 1, suit, low, high, mask, wr - (high - low + 1 - n), rpts + tp, rcnt + n, rgp + tg,
+              rgc + tgc);
+    for (int k = 0; k < n; k++) {
+        best->pool[run->taken[k]]++;
+        best->rank_cnt[rank_of(run->taken[k])]++;
+    }
+}
+
+/* LayDownSearch._runs_full: every run of `suit` from value `low` (to at most `top`, its key at least (kb, km)) with
+ * every choice of the pool's naturals, most naturals first, each choice in itertools.combinations order.  In the
+ * last run slot a natural no group can take and worth at least as much as any wild is always used. */
+static void runs_full(Best *best, int slot, int suit, int low, int top, int kb, int km, int wr, int rpts, int rcnt,
+                      int rgp, int rgc)
+{
+    int min_size = best->run_min[slot];
+    bool allow_wild_only = best->all_wild && !best->defer_wild_runs;
+    bool last = slot == best->n_runs - 1;
+    int top_wild = best->n_wilds ? best->top_wild_pts[1] : 0;
+    int avail[14], forced[14], n_avail = 0, n_forced = 0;
+    for (int high = low; high <= top; high++) {
+        int card = card_at(suit, high);
+        if (best->pool[card]) {
+            if (last && !best->groupable[card] && best->points[card] >= top_wild)
+                forced[n_forced++] = high;
+            else
+                avail[n_avail++] = high;
+        }
+        int size = high - low + 1;
+        if (size - n_avail - n_forced > wr)
+            break;
+        if (size < min_size || high < kb)
+            continue;
+        if (!best->adjacent && touches(best, slot, suit, low, high))
+            continue;
+        int least = least_naturals(best, size, wr, allow_wild_only);
+        for (int n = n_avail + n_forced; n >= most_of(least, n_forced); n--) {
+            int r = n - n_forced, picks[14];
+            for (int k = 0; k < r; k++)
+                picks[k] = k;
+            for (;;) {
+                int values[14], mask = 0;
+                for (int k = 0; k < n_forced; k++)
+                    values[k] = forced[k];
+                for (int k = 0; k < r; k++)
+                    values[n_forced + k] = avail[picks[k]];
+                for (int k = 0; k < n; k++)
+                    mask |= 1 << values[k];
+                if (!(high == kb && mask < km))
+                    take_run(best, slot, suit, low, high, mask, values, n, wr, rpts, rcnt, rgp, rgc);
+                if (best->done)
+                    return;
+                int k = r - 1; /* the next combination of r of the n_avail positions */
+                while (k >= 0 && picks[k] == n_avail - r + k)
+                    k--;
+                if (k < 0)
+                    break;
+                picks[k]++;
+                for (int m = k + 1; m < r; m++)
+                    picks[m] = picks[m - 1] + 1;
+            }
+        }
     }
 }
 
@@ -590,8 +745,8 @@ static int next_low(const Best *best, int suit, int low, int wr)
 
 /* LayDownSearch._runs_of_suit: fill run slot `slot` with runs of `suit`, from low value `ka` on when it is the
  * key's suit (its high value `kb` then bounds a run from `ka`). */
-static void runs_of_suit(Best *best, int slot, int suit, int ka, int kb, int wr, int rpts, int rcnt, int rgp,
-                         int rgc)
+static void runs_of_suit(Best *best, int slot, int suit, int ka, int kb, int km, int wr, int rpts, int rcnt,
+                         int rgp, int rgc)
 {
     int min_size = best->run_min[slot];
     int last_low = best->hi - min_size + 1;
@@ -605,7 +760,10 @@ static void runs_of_suit(Best *best, int slot, int suit, int ka, int kb, int wr,
                 break;
         }
         int top = best->hi < low + 12 ? best->hi : low + 12;
-        greedy_runs(best, slot, suit, low, top, low == ka ? kb : 0, wr, rpts, rcnt, rgp, rgc);
+        if (best->greedy)
+            greedy_runs(best, slot, suit, low, top, low == ka ? kb : 0, wr, rpts, rcnt, rgp, rgc);
+        else
+            runs_full(best, slot, suit, low, top, low == ka ? kb : 0, low == ka ? km : 0, wr, rpts, rcnt, rgp, rgc);
         if (best->done)
             return;
     }
@@ -613,7 +771,8 @@ static void runs_of_suit(Best *best, int slot, int suit, int ka, int kb, int wr,
 
 /* LayDownSearch._runs (greedy mode): fill run slot `slot` and the later ones with runs whose key (suit, low value,
  * high value) is at least (ks, ka, kb) when the slot is identical to the one before; then the groups. */
-static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int wr, int rpts, int rcnt, int rgp, int rgc)
+static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int km, int wr, int rpts, int rcnt, int rgp,
+                      int rgc)
 {
     if (slot == best->n_runs) {
         leaf(best, wr, rpts, rcnt, rgp, rgc);
@@ -625,22 +784,20 @@ static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int wr, int 
         && best->dead_pts + best->live_pts - rpts - rest_bound(best, slot) > best->best_pts)
         return;
     if (!best->run_same[slot])
-        ks = ka = kb = 0;
+        ks = ka = kb = km = 0;
     for (int suit = ks; suit < 4; suit++) {
-        runs_of_suit(best, slot, suit, suit == ks ? ka : -1, kb, wr, rpts, rcnt, rgp, rgc);
+        runs_of_suit(best, slot, suit, suit == ks ? ka : -1, kb, km, wr, rpts, rcnt, rgp, rgc);
         if (best->done)
             return;
     }
     int min_size = best->run_min[slot];
-    if (best->defer_wild_runs && wr >= min_size) { /* LayDownSearch._wild_runs: greedy runs are never longer */
-        int least = ks == WILD_RUN_SUIT ? ka : 0;
-        if (least <= min_size) {
-            Run *run = &best->stack[slot];
-            run->suit = WILD_RUN_SUIT;
-            run->low = min_size;
-            run->high = 0;
-            run->n_taken = 0;
-            fill_runs(best, slot + 1, WILD_RUN_SUIT, min_size, 0, wr - min_size, rpts, rcnt, rgp, rgc);
+    if (best->defer_wild_runs && wr >= min_size) { /* LayDownSearch._wild_runs (greedy runs are never longer) */
+        int top = best->greedy ? min_size : (wr < 13 ? wr : 13);
+        for (int size = most_of(min_size, ks == WILD_RUN_SUIT ? ka : 0); size <= top && size <= wr; size++) {
+            best->stack[slot] = (Run){.suit = WILD_RUN_SUIT, .low = size, .high = 0, .n_taken = 0};
+            fill_runs(best, slot + 1, WILD_RUN_SUIT, size, 0, 0, wr - size, rpts, rcnt, rgp, rgc);
+            if (best->done)
+                return;
         }
     }
 }
@@ -798,26 +955,22 @@ static void place_wild_run(const Best *best, int size, const Run *placed, int n_
 }
 
 /* assemble._best_split: the first split of `rest` naturals over the slots from `at` on (in tables.compositions
- * order) whose groups need the fewest wilds. */
-static void best_split(const GroupSlot *const *slots, int n_slots, int at, int rest, int deficit, int *split,
-                       int *chosen, int *least)
+ * order) whose groups are all valid and need the fewest wilds. */
+static void best_split(const Best *best, const GroupSlot *const *slots, int n_slots, int at, int rest, int deficit,
+                       int *split, int *chosen, int *least)
 {
-    int size = slots[at]->min_size;
-    if (at == n_slots - 1) {
-        if (rest < 1)
-            return;
-        split[at] = rest;
-        deficit += size > rest ? size - rest : 0;
-        if (deficit < *least) {
-            *least = deficit;
+    bool last = at == n_slots - 1;
+    for (int first = last ? rest : 1; first <= (last ? rest : rest - (n_slots - at) + 1); first++) {
+        int fewest, most;
+        if (first < 1 || !slot_wild_range(best, slots[at], first, &fewest, &most))
+            continue;
+        split[at] = first;
+        if (!last) {
+            best_split(best, slots, n_slots, at + 1, rest - first, deficit + fewest, split, chosen, least);
+        } else if (deficit + fewest < *least) {
+            *least = deficit + fewest;
             memcpy(chosen, split, sizeof(int) * (size_t)n_slots);
         }
-        return;
-    }
-    for (int first = 1; first <= rest - (n_slots - at) + 1; first++) {
-        split[at] = first;
-        best_split(slots, n_slots, at + 1, rest - first, deficit + (size > first ? size - first : 0), split, chosen,
-                   least);
     }
 }
 
@@ -851,7 +1004,7 @@ static void build_lay_down(const Best *best, Meld *melds)
             if (n_slots == 1)
                 chosen[0] = total;
             else
-                best_split(slots, n_slots, 0, total, 0, split, chosen, &least);
+                best_split(best, slots, n_slots, 0, total, 0, split, chosen, &least);
             for (int k = 0; k < n_slots; k++)
                 group_sizes[where[k]] = chosen[k];
         }
@@ -862,7 +1015,7 @@ static void build_lay_down(const Best *best, Meld *melds)
             if (labels[j]) {
                 int n = group_sizes[j];
                 group_wilds[j] = slot->min_size > n ? slot->min_size - n : 0;
-                room[j] = (slot->accepts_wilds ? UNLIMITED : 0) - group_wilds[j];
+                room[j] = (slot->accepts_wilds ? max_wilds(best, n) : 0) - group_wilds[j];
             } else {
                 group_wilds[j] = wild_only_group_size(best, slot);
                 room[j] = UNLIMITED;
@@ -984,6 +1137,7 @@ static bool read_rules(Best *best, PyObject *spec_object, PyObject *extra_object
     }
     best->lo = spec[SPEC_LO];
     best->hi = spec[SPEC_HI];
+    best->policy = spec[SPEC_POLICY];
     best->all_wild = spec[SPEC_ALL_WILD];
     best->trio_min = spec[SPEC_TRIO_MIN];
     best->same_rank = spec[SPEC_SAME_RANK];
@@ -992,11 +1146,12 @@ static bool read_rules(Best *best, PyObject *spec_object, PyObject *extra_object
     best->n_runs = spec[SPEC_RUNS];
     best->n_groups = spec[SPEC_GROUPS];
     int slots = best->n_runs + best->n_groups;
+    bool refusing = false; /* (a group slot refusing wilds) */
     if (best->n_runs > MAX_SLOTS || best->n_groups > MAX_SLOTS || best->lo < 1 || best->hi > 14
-        || spec[SPEC_POLICY] != 0 || spec[SPEC_EXACT] || !best->all_wild
+        || best->policy > POLICY_ONE || spec[SPEC_EXACT]
         || length != SPEC_HEADER + best->n_runs + 3 * best->n_groups + CARD_COUNT
         || PyBytes_GET_SIZE(extra_object) != slots + CARD_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "malformed contract spec (or not the greedy mode)");
+        PyErr_SetString(PyExc_ValueError, "malformed contract spec (or exact sizes)");
         return false;
     }
     const unsigned char *at = spec + SPEC_HEADER;
@@ -1010,11 +1165,13 @@ static bool read_rules(Best *best, PyObject *spec_object, PyObject *extra_object
         best->group_same[j] = j > 0 && best->group[j].min_size == best->group[j - 1].min_size
                               && best->group[j].accepts_wilds == best->group[j - 1].accepts_wilds
                               && best->group[j].is_pair == best->group[j - 1].is_pair;
-        if (!best->group[j].accepts_wilds) {
-            PyErr_SetString(PyExc_ValueError, "not the greedy mode: a group slot refuses wilds");
-            return false;
-        }
+        refusing = refusing || !best->group[j].accepts_wilds;
     }
+    if (best->policy == POLICY_RATIO && best->same_rank && refusing) {
+        PyErr_SetString(PyExc_ValueError, "not covered: ContractPlan.label_ok is false");
+        return false;
+    }
+    best->greedy = best->policy == POLICY_NONE && best->all_wild && !refusing && (best->n_groups || best->adjacent);
     int last = best->n_groups - 1; /* tables._last_block_start */
     while (last > 0 && best->group_same[last])
         last--;
@@ -1136,8 +1293,8 @@ PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t narg
     if (!prepare(&best, hand))
         Py_RETURN_FALSE;
     best.best_pts = best.best_cnt = UNLIMITED;
-    fill_runs(&best, 0, 0, 0, 0, best.n_wilds, 0, 0, 0, 0);
-    if (!best.n_groups && best.total >= 13 * best.n_runs && !best.done) /* (LayDownSearch._search) */
+    fill_runs(&best, 0, 0, 0, 0, 0, best.n_wilds, 0, 0, 0, 0);
+    if (best.greedy && !best.n_groups && best.total >= 13 * best.n_runs && !best.done) /* (LayDownSearch._search) */
         offer_full_runs(&best);
     if (best.best_pts == UNLIMITED)
         Py_RETURN_FALSE;

@@ -13,10 +13,11 @@ Python search answers (:func:`lay_down_exists` returns None for them, and the ca
   tuple of 53 counts from 0 to 255 (the Python code raises the engine's errors for a malformed one).
 
 Compiled too: the best lay-down itself (:func:`~rummy.engine.solver.find_lay_down`, through
-:func:`best_lay_down`), the same melds, cards and order, where the Python search runs in its greedy mode (wild
-policy "none", all-wild melds allowed, sizes not exact, every group slot accepting wilds, a group slot or touching
-runs allowed: ``progressive-buy-it`` and ``progressive-15`` as dealt), with a final discard allowed and nothing that
-must be used; every other mix (``may-i``'s wild policy among them) goes to the Python search.
+:func:`best_lay_down`), the same melds, cards and order, with a final discard allowed and nothing that must be
+used, for every variant and house rule except ``twos_natural_in_place``, exact contract sizes
+(``contract_exact_sizes``) and the one mix whose groups the Python search fills by its explicit search
+(``ContractPlan.label_ok`` false: wilds may not outnumber, same-rank groups allowed, a pair slot refusing wilds);
+those go to the Python search.
 
 The Python search stays the reference; ``tests/test_native.py`` compares the two answers on random hands,
 contracts and house-rule mixes, and the legal lists of random games played on both backends in lockstep.
@@ -30,7 +31,7 @@ import rummy.engine.backends as backends
 from rummy.engine.cards import CARD_COUNT
 from rummy.engine.memo import memo_table, put
 from rummy.engine.solver.planned import PlannedMeld
-from rummy.engine.solver.tables import POLICY_NONE, ContractPlan, VariantRules, rules_for
+from rummy.engine.solver.tables import ContractPlan, VariantRules, rules_for
 from rummy.engine.variants import Slot, Variant
 
 __all__ = ["best_lay_down", "best_spec", "contract_spec", "covers", "covers_best", "lay_down_exists"]
@@ -84,11 +85,9 @@ def lay_down_exists(hand: Sequence[int], contract: Sequence[Slot], variant: Vari
 
 def covers_best(rules: VariantRules, plan: ContractPlan) -> bool:
     """Whether the compiled best lay-down answers for these rules and this contract (besides :func:`covers`): the
-    Python search runs in its greedy mode (``LayDownSearch.greedy``: wild policy "none", all-wild melds, sizes not
-    exact, every group slot accepting wilds, a group slot or touching runs allowed) and the contract is possible."""
-    return (rules.policy == POLICY_NONE and rules.all_wild and not rules.exact
-            and (rules.pair_wilds or not plan.has_pair) and (plan.n_groups > 0 or rules.adjacent)
-            and not plan.impossible)
+    contract is possible, sizes are not exact, and the group slots are filled by the label search
+    (``ContractPlan.label_ok``; the Python search's explicit group search answers the others)."""
+    return not plan.impossible and not rules.exact and plan.label_ok
 
 
 def best_spec(rules: VariantRules, plan: ContractPlan) -> tuple[bytes, bytes] | None:
