@@ -313,27 +313,37 @@ class LostDuringCommit:
         await self.connection.close()
 
 
-async def logged_seqs(services: Services, table_id: str) -> list[int]:
+async def logged(services: Services, table_id: str) -> list[tuple[int, int]]:
+    """The table's events as (seq, the writer's fencing token)."""
     connection = await asyncpg.connect(services.db_url)
     try:
-        rows = await connection.fetch("SELECT seq FROM events WHERE table_id = $1 ORDER BY seq", table_id)
+        rows = await connection.fetch("SELECT seq, fence FROM events WHERE table_id = $1 ORDER BY seq", table_id)
     finally:
         await connection.close()
-    return [row["seq"] for row in rows]
+    return [(row["seq"], row["fence"]) for row in rows]
 
 
+async def logged_seqs(services: Services, table_id: str) -> list[int]:
+    return [seq for seq, _ in await logged(services, table_id)]
+
+
+@pytest.mark.parametrize("fenced", [False, True], ids=["one-server", "cluster"])
 @pytest.mark.parametrize("committed", [True, False], ids=["committed", "not-committed"])
-def test_an_unknown_commit_outcome_is_read_from_the_log_before_the_next_write(services: Services,
-                                                                              committed: bool) -> None:
+def test_an_unknown_commit_outcome_is_read_from_the_log_before_the_next_write(services: Services, committed: bool,
+                                                                              fenced: bool) -> None:
     """A move whose commit lost its connection is answered ``unavailable`` (never "nothing changed"),
     and the table's next write reads the log first: if the move is there, the table is rebuilt from
     the log (its clients reconnect and find the move made); if not, the move is made again under the
-    same seq.  Either way the log has every seq once, with no gap."""
+    same seq (on a cluster, under the fencing token the owner raised before reading).  Either way the
+    log has every seq once, with no gap."""
 
     async def scenario() -> None:
         db = Database(normalize_db_url(services.db_url))
         await db.start()
-        registry = TableRegistry(db, BotRunner(0), ServerSettings())
+        cluster = small_cluster(services.redis_url) if fenced else None
+        if cluster is not None:
+            await cluster.start()
+        registry = TableRegistry(db, BotRunner(0), ServerSettings(), cluster)
         try:
             ann, bob = Session("p-ann", "Ann"), Session("p-bob", "Bob")
             table = await made(registry, TableConfig.from_request({"variant": "basic", "seats": 2}), ann)
@@ -375,8 +385,12 @@ def test_an_unknown_commit_outcome_is_read_from_the_log_before_the_next_write(se
                 assert reply["type"] == "ack", reply
                 assert not table.in_doubt and table.seq == seq + 1
                 assert await logged_seqs(services, table.id) == list(range(1, seq + 2))
+                if fenced:
+                    assert table.fence == 2 and (await logged(services, table.id))[-1] == (seq + 1, 2)
         finally:
             await registry.close()
+            if cluster is not None:
+                await cluster.close()
             await db.close()
 
     run(scenario())
