@@ -42,7 +42,7 @@ from rummy.server.tables.inbox import ClientCommand, Connected
 from rummy.server.tables.protocol import Command
 from rummy.server.tables.table import Table
 from tests.cluster.conftest import Services, until
-from tests.cluster.services import ServiceMissing, redis_server
+from tests.cluster.services import ServiceMissing, free_port, redis_server
 from tests.server.conftest import run
 
 pytestmark = pytest.mark.slow
@@ -132,34 +132,30 @@ def test_a_worker_that_cannot_renew_its_lease_stops_serving(own_redis: Any) -> N
 
 
 def test_a_worker_cut_off_from_the_database_gives_its_lease_up(services: Services) -> None:
-    """The database probe fails for longer than ``db_grace_seconds`` while Redis answers: the worker
-    deletes its heartbeat key (the others take its tables at once) and stops serving; the database
-    back, it joins again and takes back what nobody took."""
+    """The worker's database probe fails (a database nothing listens for) for longer than
+    ``db_grace_seconds`` while Redis answers: the worker deletes its heartbeat key (the others take its
+    tables at once) and stops serving; the database back, it joins again."""
 
     async def scenario() -> None:
+        away = Database(normalize_db_url(f"postgresql://rummy@127.0.0.1:{free_port()}/rummy"))
+        good = Database(normalize_db_url(services.db_url))
         cluster = small_cluster(services.redis_url, db_grace_seconds=0.2)
-        events: list[str] = []
-
-        async def lapsed() -> None:
-            events.append("lapsed")
-
-        async def regained() -> None:
-            events.append("regained")
-
-        cluster.on_lapsed, cluster.on_regained = lapsed, regained
         await cluster.start()
+        registry = TableRegistry(away, BotRunner(0), ServerSettings(), cluster)
         watcher = redis.Redis.from_url(services.redis_url)
+        registry._probe = asyncio.create_task(registry.probe_database_forever())  # as restore_unfinished does
         try:
-            cluster.database_answered(False)
-            await until_async(lambda: events == ["lapsed"])
-            await until_async(lambda: not watcher.exists(worker_key(cluster.worker_id)))
-            assert not cluster.holds_lease()
-            cluster.database_answered(True)
-            await until_async(lambda: events == ["lapsed", "regained"])
-            assert cluster.holds_lease() and watcher.exists(worker_key(cluster.worker_id))
+            await until_async(lambda: cluster.lease.losses == 1 and not watcher.exists(worker_key(cluster.worker_id)))
+            assert not cluster.holds_lease() and cluster.lease.cause == "the database"
+            registry.db = good
+            await until_async(lambda: cluster.holds_lease() and bool(watcher.exists(worker_key(cluster.worker_id))))
+            assert cluster.lease.losses == 1
         finally:
             watcher.close()
+            await registry.close()
             await cluster.close()
+            await away.close()
+            await good.close()
 
     run(scenario())
 
