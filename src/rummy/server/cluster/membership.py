@@ -40,6 +40,10 @@ log = logging.getLogger("rummy.server")
 PREFIX = "rummy:"
 WORKERS = PREFIX + "workers"
 CLOSE_SECONDS = 3.0  # the longest a closing worker waits for Redis at each step
+#: Redis connections of a worker's event loop (calls beyond wait for one, at most POOL_WAIT_SECONDS, then
+#: fail as Redis being away); the lease thread has one more of its own.
+REDIS_CONNECTIONS = 50
+POOL_WAIT_SECONDS = 5.0
 
 #: Claim table ARGV[2] for worker ARGV[1] unless a live worker owns it; returns the owner after the call.
 CLAIM = """
@@ -125,7 +129,11 @@ class Cluster:
         self.worker_id = secrets.token_hex(6)
         self.heartbeat_seconds = heartbeat_seconds
         self.lease_seconds = lease_seconds
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        # A blocking pool: a burst of Redis calls (a hundred tables claimed at once) waits for a free
+        # connection instead of failing with "Too many connections" (redis-py's pool holds at most 100).
+        pool = aioredis.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=REDIS_CONNECTIONS,
+                                                        timeout=POOL_WAIT_SECONDS)
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closed with the client
         self._claim = self.redis.register_script(CLAIM)
         self._live_owner = self.redis.register_script(LIVE_OWNER)
         self._release = self.redis.register_script(RELEASE)
