@@ -142,8 +142,10 @@ class Worker:
     """One ``rummy serve --redis`` process (``workers`` > 1: a supervisor forking that many)."""
 
     def __init__(self, db_url: str, redis_url: str, *flags: str, workers: int = 1, lease_seconds: float = 1.5,
-                 quiet: bool = not os.environ.get("RUMMY_TEST_SERVER_OUTPUT")) -> None:
-        self.port = free_port()
+                 quiet: bool = not os.environ.get("RUMMY_TEST_SERVER_OUTPUT"), port: int | None = None) -> None:
+        self.port = port or free_port()  # a port again: the same worker back (its route, docs/deploy.md)
+        self.count = workers
+        self.redis_url = redis_url
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         command = [*RUMMY, "serve", "--db", db_url, "--redis", redis_url, "--port", str(self.port),

@@ -25,7 +25,7 @@ from rummy.server.events.log import rebuild
 from rummy.server.storage.commit import Commit
 from rummy.server.storage.database import Database, StaleOwnerError, normalize_db_url
 from rummy.server.tables.catalog import TableConfig
-from tests.cluster.conftest import Services, at, spread_table, until
+from tests.cluster.conftest import Services, at, create_owned, spread_table, until
 from tests.cluster.services import Worker
 from tests.server.conftest import Player, open_window, run, start_game
 
@@ -217,7 +217,8 @@ def test_a_killed_worker_s_tables_are_taken_over(services: Services, workers: Ca
             await player.login()
         host = Tracked(at(owner), "Ann", cookie=players[0].cookie)  # type: ignore[arg-type]
         host.ledger = players[0].ledger
-        table_id = await host.create_table(variant="basic", seats=4, claim_seconds=0)  # made (and owned) there
+        table_id = await create_owned(host, owner, services.redis_url, 3, variant="basic", seats=4,
+                                      claim_seconds=0)  # made there, placed there
         for player in players:
             await player.connect(table_id)
         for player in players[1:]:

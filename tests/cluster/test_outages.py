@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import websockets
 
-from tests.cluster.conftest import Services, at
+from tests.cluster.conftest import Services, at, create_owned
 from tests.cluster.services import ServiceMissing, Worker, postgres_bin, redis_server
 from tests.server.conftest import Player, run
 
@@ -76,7 +76,7 @@ def test_redis_away(services: Services, own_redis: Any) -> None:
 
     async def scenario() -> None:
         ann = await Player(at(owner), "Ann").login()  # type: ignore[arg-type]
-        table_id = await ann.create_table(variant="basic", seats=2)
+        table_id = await create_owned(ann, owner, own_redis.url, 2, variant="basic", seats=2)
         await ann.connect(table_id)
         bob = await Player(at(gateway), "Bob").login()  # type: ignore[arg-type]
         await bob.connect(table_id)  # linked to the owner through Redis

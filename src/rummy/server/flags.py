@@ -68,6 +68,9 @@ def add_serve_arguments(serve: argparse.ArgumentParser, db_help: str) -> None:
     cluster.add_argument("--redis-file", metavar="PATH", help="read the --redis URL from this file")
     cluster.add_argument("--workers", type=_count, default=1, metavar="N",
                          help="worker processes on this port (more than 1 needs --redis)")
+    cluster.add_argument("--worker-ports", type=int, default=None, metavar="FIRST",
+                         help="with --workers N: worker k also listens on port FIRST+k-1 alone, where the "
+                              "clients of its tables are sent (default: --port + 1; 0: any free port)")
     cluster.add_argument("--lease-seconds", type=float, default=DEFAULTS.lease_seconds, metavar="SECONDS",
                          help="a worker silent this long is dead: the others take its tables over")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])

@@ -9,7 +9,9 @@ race); any other database must have been migrated, or the server refuses to star
 
 ``--redis URL`` makes the process a worker of a cluster (:mod:`rummy.server.cluster.membership`), and
 ``--workers N`` starts N such workers on one listening socket (the kernel spreads the connections
-among them), restarting any that dies.
+among them), restarting any that dies.  Worker *k* also listens alone on port ``--worker-ports`` + k − 1
+(``--port`` + k by default): that port is its *route*, where the clients of the tables placed on it
+are sent (:mod:`rummy.server.cluster.placement`); a single worker's route is its ``--port``.
 """
 
 from __future__ import annotations
@@ -169,9 +171,9 @@ def serve_command(args: argparse.Namespace) -> int:
     announce = f"rummy: serving on http://{shown}:{port}/ (database {display_url(url)}"
     announce += f", Redis {_display_redis(args.redis)})" if args.redis else ")"
 
-    def make_server(worker: str) -> _Server:
+    def make_server(worker: str, route: str) -> _Server:
         settings = settings_from_args(args)
-        app = create_app(url, secret=args.secret, settings=settings, redis_url=args.redis)
+        app = create_app(url, secret=args.secret, settings=settings, redis_url=args.redis, route=route)
         # No per-message deflate: a state is a few kB, and compressing every one costs more CPU than the
         # bandwidth it saves on a family game server.
         config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log, ws_max_size=65_536,
@@ -182,8 +184,18 @@ def serve_command(args: argparse.Namespace) -> int:
         return server
 
     if args.workers > 1:
-        return _run_workers(args.workers, sock, make_server)
-    server = make_server("")
+        first = args.port + 1 if args.worker_ports is None else args.worker_ports
+        own: list[socket.socket] = []
+        try:
+            for number in range(args.workers):
+                own.append(_bind(args.host, first + number if first else 0))
+        except OSError as error:
+            for opened in (sock, *own):
+                opened.close()
+            return _fail(f"cannot listen on the workers' own ports (--worker-ports {first}): "
+                         f"{error.strerror or error}")
+        return _run_workers(args.workers, sock, own, make_server)
+    server = make_server("", str(port))
     server.run(sockets=[sock])
     if not server.started:
         return _fail("the server did not start (see the messages above)")
@@ -222,8 +234,10 @@ def _cluster_problem(args: argparse.Namespace, url: str) -> str | None:
     return None
 
 
-def _run_workers(count: int, sock: socket.socket, make_server: Callable[[str], _Server]) -> int:
-    """Fork ``count`` workers serving ``sock``; start another when one dies; SIGINT or SIGTERM stops them all."""
+def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
+                 make_server: Callable[[str, str], _Server]) -> int:
+    """Fork ``count`` workers serving ``sock``, worker k also on ``own[k - 1]`` (its route); start another
+    in its place when one dies; SIGINT or SIGTERM stops them all."""
     children: dict[int, tuple[int, float]] = {}  # pid -> (worker number, started at)
     stopping = False
 
@@ -234,8 +248,10 @@ def _run_workers(count: int, sock: socket.socket, make_server: Callable[[str], _
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                server = make_server(f", worker {number} pid {os.getpid()}")
-                server.run(sockets=[sock])
+                mine = own[number - 1]
+                route = str(mine.getsockname()[1])
+                server = make_server(f", worker {number} pid {os.getpid()} (own port {route})", route)
+                server.run(sockets=[sock, mine])
                 code = 0 if server.started else 1
             finally:
                 os._exit(code)

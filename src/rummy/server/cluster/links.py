@@ -11,6 +11,11 @@ to any worker, and the table's new owner serves it), and every owner drops the c
 socket it held (a dropped player, as if they had closed the page).  When Redis cannot be reached, every
 link is broken: the gateway tells its sockets so (``unavailable``, close code 1013) rather than leave
 them waiting for answers that cannot come (:meth:`ClusterLinks.redis_away`).
+
+Links are the fallback: a client that follows ``moved`` (docs/protocol.md) is sent to the owner and
+plays there without Redis in between (:mod:`rummy.server.cluster.placement`); a client that does not,
+or one a proxy could not route, or one arriving while its table is handed over, is linked.  The one
+other message is ``place``: a worker tells another to start a table placed on it.
 """
 
 from __future__ import annotations
@@ -106,6 +111,8 @@ class ClusterLinks:
         self.link_of: dict[int, str] = {}  # id(local connection) -> link id
         self.owned: dict[str, tuple[RemoteConnection, LocalTable]] = {}  # link id -> (stand-in, table)
         self._questions: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        #: Set by the registry: start table ``t`` here (counted under address ``a`` by the limits).
+        self.on_place: Callable[[str, str | None], None] = lambda table_id, address: None
         cluster.on_message = self.receive
         cluster.peers = self.peers
 
@@ -125,9 +132,15 @@ class ClusterLinks:
         finally:
             self._questions.pop(question, None)
 
+    def place(self, worker: str, table_id: str, address: str | None) -> None:
+        """Tell ``worker`` to start ``table_id``, which is placed on it."""
+        self.cluster.send(worker, {"k": "place", "t": table_id, "a": address})
+
     async def receive(self, message: dict[str, Any]) -> None:
         kind = message["k"]
-        if kind == "out":
+        if kind == "place":  # started beside the bus, which must not wait for a table's log
+            self.on_place(message["t"], message.get("a"))
+        elif kind == "out":
             route = self.gateway.get(message["c"])
             if route is not None:
                 route[0].send_text(message["x"])

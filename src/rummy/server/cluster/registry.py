@@ -9,7 +9,10 @@ every worker at once (:mod:`rummy.server.cluster.shared_limits`).
 With a :class:`~rummy.server.cluster.membership.Cluster` the registry holds the tables this worker owns: a table
 is loaded here only once claimed (no live worker owned it), its fencing token raised before its log
 is read (:meth:`~rummy.server.storage.database.Database.take_over`); any other table is reached through
-:class:`~rummy.server.cluster.links.RemoteTable` (:meth:`TableRegistry.locate`).
+:class:`~rummy.server.cluster.links.RemoteTable` (:meth:`TableRegistry.locate`).  Where a table *should*
+run is :mod:`rummy.server.cluster.placement`'s: a new table is made for the worker it is placed on, a
+worker starts only the tables placed on it, and one that finds a table it runs placed elsewhere hands
+it over (:meth:`TableRegistry.hand_over`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import contextlib
 import logging
 import re
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from rummy.server.cluster.links import ClusterLinks, LocalTable, RemoteTable
@@ -38,6 +41,7 @@ from rummy.server.tables.table import Table
 
 if TYPE_CHECKING:  # redis is imported only by a server started with --redis
     from rummy.server.cluster.membership import Cluster
+    from rummy.server.cluster.placement import Placement
 
 log = logging.getLogger("rummy.server")
 
@@ -69,8 +73,12 @@ class TableRegistry:
         self._let_go: set[str] = set()  # the tables stopped when the lease was lost
         #: Tables whose log is being replayed now (in a thread).
         self.replaying = 0
+        #: Where tables should run (set with a cluster); the tables being handed over, and to whom.
+        self.placement: Placement | None = None
+        self.leaving: dict[str, str] = {}
         if cluster is not None:
             self.links = ClusterLinks(cluster, settings, self._owned_table)
+            self.links.on_place = lambda table_id, address: self._later(self._take_placed(table_id, address))
             cluster.on_worker_dead = self._worker_dead
             cluster.on_lapsed = self._lapsed
             cluster.on_regained = self._regained
@@ -83,6 +91,8 @@ class TableRegistry:
             self._probe = asyncio.create_task(self.probe_database_forever(), name="rummy-db-probe")
         count = 0
         for table_id in await self.db.unfinished_table_ids():
+            if self.placement is not None and not self.placement.placed_here(table_id):
+                continue  # its own worker starts it (or takes it over from a dead one)
             table = await self.adopt(table_id) if self.cluster is not None else await self.get(table_id)
             if table is not None:
                 count += 1
@@ -118,6 +128,8 @@ class TableRegistry:
             return await self.get(table_id)
         if not TABLE_ID.match(table_id):
             return None
+        if table_id in self.leaving:  # being handed over: the new owner serves it in a moment
+            return RemoteTable(self.links, table_id, self.leaving[table_id])
         self.cluster.require_lease()  # a worker without a lease serves nothing (503, close 1013)
         for _ in range(3):  # a claim may lose a race; the winner is then alive
             owner = await self.cluster.live_owner(table_id)
@@ -170,6 +182,7 @@ class TableRegistry:
         """Close the links through a dead worker and take over its tables (with the other survivors)."""
         assert self.cluster is not None and self.links is not None
         self.links.worker_dead(worker)
+        mine = await self._placed_here_now()
         limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
 
         async def adopt(table_id: str) -> None:
@@ -179,7 +192,7 @@ class TableRegistry:
                 except Exception:  # noqa: BLE001 - the next heartbeat tries again
                     log.exception("table %s: could not take it over", table_id)
 
-        await asyncio.gather(*(adopt(table_id) for table_id in await self.cluster.tables_of(worker)))
+        await asyncio.gather(*(adopt(table_id) for table_id in await self.cluster.tables_of(worker) if mine(table_id)))
 
     async def _lapsed(self) -> None:
         """This worker lost its lease (:mod:`rummy.server.cluster.lease`): it stops serving every table at
@@ -250,9 +263,10 @@ class TableRegistry:
         return ([(player_tables_key(table.host), table.id) for table in unfinished]
                 + [(address_tables_key(table.address), table.id) for table in unfinished])
 
-    async def create(self, config: TableConfig, host: Session, address: str | None = None) -> Table:
-        """A new table with the host in seat 0, written to the database, its owner started; ``address``
-        (the client's, for the per-address limits) is checked first when given."""
+    async def create(self, config: TableConfig, host: Session, address: str | None = None) -> str:
+        """A new table with the host in seat 0, written to the database, its owner started (here, or on
+        the worker it is placed on); its id.  ``address`` (the client's, for the per-address limits) is
+        checked first when given."""
         if address is not None:
             self.check_table_limits(host, address)
         seats = [SeatState(0, "human", host.name, host.player_id)]
@@ -266,7 +280,15 @@ class TableRegistry:
             if full is not None:
                 raise self._too_many_tables(full)
         try:
-            return await self._make(table_id, config, host, seats, address)
+            placed = None
+            if self.placement is not None:  # over the live workers as Redis has them now: a join counts at once
+                await self.placement.refresh()
+                placed = self.placement.place(table_id)
+            if placed is not None and placed != self.placement_me:
+                await self._make_elsewhere(table_id, config, host, seats, address, placed)
+            else:
+                await self._make(table_id, config, host, seats, address)
+            return table_id
         except BaseException:
             if address is not None and self.shared is not None:
                 with contextlib.suppress(Exception):
@@ -289,6 +311,91 @@ class TableRegistry:
         self.tables[table_id] = table
         table.start()
         return table
+
+    async def _make_elsewhere(self, table_id: str, config: TableConfig, host: Session, seats: list[SeatState],
+                              address: str | None, worker: str) -> None:
+        """Write the new table (nobody's yet: fencing token 0) and tell ``worker``, where it is placed, to
+        start it; should that message be lost, the first client the table's route brings there starts it."""
+        assert self.cluster is not None and self.links is not None
+        self.cluster.require_lease()
+        row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
+               "host": host.player_id, "status": "waiting"}
+        await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row))
+        self.links.place(worker, table_id, address)
+
+    # -- placement (rummy.server.cluster.placement) ---------------------------------------------
+
+    @property
+    def placement_me(self) -> str | None:
+        return self.cluster.worker_id if self.cluster is not None else None
+
+    async def _placed_here_now(self) -> Callable[[str], bool]:
+        """Whether a table is placed on this worker, by the live workers as Redis has them now."""
+        placement = self.placement
+        if placement is None:
+            return lambda table_id: True
+        with contextlib.suppress(Exception):  # Redis away: the view of the last heartbeat
+            await placement.refresh()
+        return placement.placed_here
+
+    async def runs_at(self, table_id: str) -> str | None:
+        """The worker that runs ``table_id`` or will (its live owner, else where it is placed); None
+        off a cluster."""
+        if self.cluster is None or self.placement is None:
+            return None
+        if table_id in self.tables:
+            return self.cluster.worker_id
+        if table_id in self.leaving:
+            return self.leaving[table_id]
+        return await self.cluster.live_owner(table_id) or self.placement.place(table_id)
+
+    async def rebalance(self) -> None:
+        """Hand over every table this worker runs that is placed on another live worker now."""
+        if self.placement is None:
+            return
+        moving = [(table, self.placement.place(table.id)) for table in list(self.tables.values())]
+        moving = [(table, worker) for table, worker in moving if worker != self.placement_me]
+        if not moving:
+            return
+        log.info("placement: handing over %d table(s)", len(moving))
+        limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
+
+        async def one(table: Table, worker: str) -> None:
+            async with limit:
+                try:
+                    await self.hand_over(table, worker)
+                except Exception:  # noqa: BLE001 - the next refresh tries again
+                    log.exception("table %s: could not hand it over", table.id)
+
+        await asyncio.gather(*(one(table, worker) for table, worker in moving))
+
+    async def hand_over(self, table: Table, worker: str) -> None:
+        """Give ``table`` to ``worker``: stop it here (every acknowledged action is already in the log;
+        its clients are closed with 1012 and reconnect), release its ownership, tell ``worker`` to start
+        it.  Meanwhile a client that comes here is linked to ``worker``; the new owner raises the
+        fencing token before it reads the log, so a write of this worker could not count any more."""
+        assert self.cluster is not None and self.links is not None
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        self.leaving[table.id] = worker
+        try:
+            await table.stop()
+            self.links.forget_table(table)
+            await self.cluster.release(table.id)
+            self.links.place(worker, table.id, table.address)
+        finally:
+            self.leaving.pop(table.id, None)
+
+    async def _take_placed(self, table_id: str, address: str | None) -> None:
+        """Another worker placed ``table_id`` here (a new table, or a handed-over one): start it."""
+        try:
+            table = await self.adopt(table_id)
+        except Exception:  # noqa: BLE001 - its first client starts it instead
+            log.exception("table %s: could not start it here", table_id)
+            return
+        if table is not None and address is not None:  # the per-address limits count it as before
+            table.address = address
 
     def turn_words(self, table_id: str, seat: int) -> str | None:
         """Where a table this server holds stands for ``seat`` (:meth:`TableCore.turn_words`); None for a

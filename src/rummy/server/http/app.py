@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import logging
 import os
@@ -67,9 +68,11 @@ class SchemaError(RuntimeError):
 
 
 def create_app(db_url: str | None = None, *, secret: str | None = None,
-               settings: ServerSettings | None = None, redis_url: str | None = None) -> FastAPI:
+               settings: ServerSettings | None = None, redis_url: str | None = None,
+               route: str | None = None) -> FastAPI:
     """The application; ``db_url`` defaults to ``rummy.db`` in the working directory.  With
-    ``redis_url`` the process is one worker of a cluster (:mod:`rummy.server.cluster.membership`; PostgreSQL only)."""
+    ``redis_url`` the process is one worker of a cluster (:mod:`rummy.server.cluster.membership`; PostgreSQL only),
+    reached directly by clients and proxies at ``route`` (its own port: :mod:`rummy.server.cluster.placement`)."""
     url = normalize_db_url(db_url) if db_url else default_db_url()
     config = settings or ServerSettings()
 
@@ -94,6 +97,14 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
             await cluster.start()
             log.info("worker %s joined the cluster at %s", cluster.worker_id, redis_url.split("@")[-1])
         registry = TableRegistry(db, bots, config, cluster)
+        placement = None
+        if cluster is not None:
+            from rummy.server.cluster.placement import Placement
+
+            placement = Placement(cluster, route or cluster.worker_id)
+            await placement.start(config.heartbeat_seconds)
+            registry.placement = placement
+            placement.on_refresh = registry.rebalance
         sockets = SocketCount(config.max_sockets_per_address)
         chores = []
         if cluster is not None:  # the per-player and per-address limits hold for the whole cluster
@@ -116,6 +127,10 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
             for chore in chores:
                 chore.cancel()
             await asyncio.gather(*chores, return_exceptions=True)
+            if placement is not None:  # hand every table to the other workers, whose clients follow
+                with contextlib.suppress(Exception):
+                    await placement.leave()
+                    await asyncio.wait_for(registry.rebalance(), 5)
             await registry.close()
             if cluster is not None:
                 await cluster.close()

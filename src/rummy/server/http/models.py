@@ -181,6 +181,8 @@ class VariantEntry(Answer):
 class NewTableAnswer(Answer):
     table_id: str
     invite_url: str
+    #: On a cluster: the route of the worker the table is placed on (open its socket with ?worker=).
+    worker: str | None = None
 
 
 class MyTable(Answer):

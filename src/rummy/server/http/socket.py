@@ -5,6 +5,12 @@ an ``error`` message and a close code (a browser shows a script neither the stat
 handshake nor its reason); so is a handshake that meets Redis or the database away (``unavailable``,
 1013: try again later).  Each frame is read, checked (size, rate, a fresh id) and posted to the
 table's owner task; ``ping`` is answered here.
+
+On a cluster a client that names a worker (``?worker=ROUTE``, even empty: it follows ``moved``) and
+reached another than the one running the table is told where to go (``moved`` with the owner's
+``worker``, close code 4307), so its game traffic never crosses Redis; one that reached the worker
+it named (no proxy routes on it, or the table is being handed over) or that names none is served
+here, linked to the owner (:mod:`rummy.server.cluster.links`).
 """
 
 from __future__ import annotations
@@ -15,8 +21,10 @@ import contextlib
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from rummy.server.cluster.placement import HINT
 from rummy.server.http.dependencies import ClientAddress, MaybeSession, Server, ServerParts
 from rummy.server.http.guard import cross_site, foreign_host
+from rummy.server.http.routing import owner_elsewhere
 from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, outage, unavailable_message
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
@@ -27,6 +35,7 @@ from rummy.server.tables.protocol import Command, ProtocolError, ack_message, en
 CLOSE_CROSS_SITE = 4403
 CLOSE_TOO_MANY = 4429
 CLOSE_NOT_FOUND = 4404
+CLOSE_MOVED_TO = 4307  # the table runs on another worker: reconnect at once, with ?worker= the error's worker
 
 router = APIRouter()
 
@@ -64,6 +73,16 @@ async def table_socket(websocket: WebSocket, server: ServerParts, session: Maybe
         server.sockets.close(address)
 
 
+async def _moved(websocket: WebSocket, table_id: str, route: str) -> None:
+    """Send the client to the worker running the table (``moved``, 4307)."""
+    message = error_message("moved", f"table {table_id} is served by worker {route}: reconnect with ?{HINT}={route}")
+    message["worker"] = route
+    with contextlib.suppress(Exception):
+        await websocket.accept()
+        await websocket.send_text(encode(message))
+        await websocket.close(code=CLOSE_MOVED_TO)
+
+
 async def _refuse_in_outage(websocket: WebSocket, error: Exception) -> None:
     """Refuse a handshake that met Redis or the database away (``unavailable``, 1013); re-raise any other error."""
     service = outage(error)
@@ -74,9 +93,13 @@ async def _refuse_in_outage(websocket: WebSocket, error: Exception) -> None:
 
 async def _serve_socket(server: Server, websocket: WebSocket, session: Session | None, table_id: str) -> None:
     try:
-        table = await server.registry.locate(table_id)
+        route = await owner_elsewhere(server, table_id, websocket.query_params.get(HINT))
+        table = None if route is not None else await server.registry.locate(table_id)
     except Exception as error:
         await _refuse_in_outage(websocket, error)
+        return
+    if route is not None:
+        await _moved(websocket, table_id, route)
         return
     if table is None:
         await _refuse(websocket, "not-found", f"there is no table {table_id!r}", CLOSE_NOT_FOUND)

@@ -1,10 +1,12 @@
 """The tables: make one, list the caller's, read one's summary, its rules in words and, once the game
 is over, its record.
 
-* ``POST /api/tables`` (a session): a new table hosted by the caller; 201 with its id and invite link.
+* ``POST /api/tables`` (a session): a new table hosted by the caller; 201 with its id and invite link
+  (on a cluster also ``worker``, the route of the worker the table is placed on).
 * ``GET /api/tables`` (a session): the newest tables where the caller has a seat: who plays there, when
   it last moved and whose turn it is.
-* ``GET /api/tables/{table_id}``: seats, status, settings and scores (no card of any hand).
+* ``GET /api/tables/{table_id}``: seats, status, settings and scores (no card of any hand); on a
+  cluster, asked with ``?worker=`` of a worker that does not run the table: 307 to the one that does.
 * ``GET /api/tables/{table_id}/help``: how to play the table's variant with its house rules.
 * ``GET /api/tables/{table_id}/record``: the ``rummy-record/1`` file of a finished game (a live game's
   record holds every hand, the stock and the seed: ``409 game-in-progress``).
@@ -13,16 +15,19 @@ is over, its record.
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
 from rummy.record import dumps, record_of
 from rummy.server.cluster.links import RemoteTable
+from rummy.server.cluster.placement import HINT
 from rummy.server.http.bodies import body_schema, json_body
 from rummy.server.http.dependencies import ClientAddress, CurrentSession, ServerParts
 from rummy.server.http.guard import error_response
 from rummy.server.http.models import MyTable, NewTable, NewTableAnswer, RulesHelp, TableSummary, errors, json_file
+from rummy.server.http.routing import owner_elsewhere, route_of_table
 from rummy.server.tables.catalog import RequestError, rules_help
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -40,8 +45,9 @@ async def create_table(request: Request, server: ServerParts, session: CurrentSe
     if 0 < config.turn_seconds < server.settings.min_turn_seconds:
         raise RequestError("bad-request", f"turn_seconds must be 0 (no turn timer) or at least "
                                           f"{server.settings.min_turn_seconds:g} on this server")
-    table = await server.registry.create(config, session, address)
-    return {"table_id": table.id, "invite_url": absolute(request, f"/table/{table.id}")}
+    table_id = await server.registry.create(config, session, address)
+    return {"table_id": table_id, "invite_url": absolute(request, f"/table/{table_id}"),
+            "worker": await route_of_table(server, table_id)}
 
 
 @router.get("", response_model=list[MyTable], responses=errors(401))
@@ -52,8 +58,13 @@ async def my_tables(server: ServerParts, session: CurrentSession) -> Any:
     return tables
 
 
-@router.get("/{table_id}", response_model=TableSummary, responses=errors(404, 503))
+@router.get("/{table_id}", response_model=TableSummary, responses={
+    307: {"description": "another worker runs the table (asked with ?worker= naming one that does not)"},
+    **errors(404, 503)})
 async def table_summary(request: Request, server: ServerParts, table_id: str) -> Any:
+    route = await owner_elsewhere(server, table_id, request.query_params.get(HINT))
+    if route is not None:
+        return RedirectResponse(f"/api/tables/{quote(table_id)}?{HINT}={quote(route)}", status_code=307)
     table = await server.registry.locate(table_id)
     if table is None:
         return error_response(404, "not-found", f"there is no table {table_id!r}")

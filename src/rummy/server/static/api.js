@@ -56,10 +56,13 @@ export const api = {
 };
 
 const GONE = new Set([4403, 4404]); // cross-site refused, no such table: reconnecting cannot help
+const MOVED = 4307; // another worker runs the table: reconnect at once, naming it (the `moved` error's worker)
 
-function socketUrl(tableId) {
+/** The table's socket URL; with `worker` (a string, "" when none is known yet) the client follows `moved`. */
+function socketUrl(tableId, worker = null) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+  const hint = worker === null ? "" : `?worker=${encodeURIComponent(worker)}`;
+  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${hint}`;
 }
 
 /** Milliseconds before reconnect attempt `attempt` (0, 1, …): 0.5 s doubling to 30 s, ±25 % jitter. */
@@ -112,10 +115,12 @@ export class TableSocket {
     this.attempt = 0;
     this.queue = [];
     this.pingTimer = null;
+    this.worker = ""; // the worker running the table, as the last `moved` named it (docs/deploy.md)
+    this.moves = 0; // `moved` answers since the last state: the first is followed at once
   }
 
   connect() {
-    const ws = new WebSocket(socketUrl(this.tableId));
+    const ws = new WebSocket(socketUrl(this.tableId, this.worker));
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.handlers.onStatus?.("open");
@@ -130,8 +135,13 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (msg.type === "error" && msg.code === "moved" && typeof msg.worker === "string") {
+        this.worker = msg.worker; // the close (4307) that follows reconnects there
+        return;
+      }
       if (msg.type === "state") {
         this.attempt = 0; // a table that answers: the next drop starts the back-off afresh
+        this.moves = 0;
         if (typeof msg.seq === "number") this.seq = msg.seq;
         this.handlers.onState?.(msg);
       } else if (msg.type === "error") {
@@ -148,6 +158,11 @@ export class TableSocket {
       if (GONE.has(event.code)) {
         this.closed = true;
         this.handlers.onGone?.(event.code);
+        return;
+      }
+      if (event.code === MOVED && this.moves === 0) {
+        this.moves += 1;
+        this.connect();
         return;
       }
       this.handlers.onStatus?.("closed", event);
