@@ -65,8 +65,10 @@ def test_the_same_results_as_gymnasiums_sync_vector_env(mode: str) -> None:
         done = mine[2] | mine[3]
         ended += int(done.sum())
         if mode == "disabled" and done.any():
+            masks = ours.action_masks()
             with pytest.raises(UsageError, match="reset it first"):
                 ours.step(actions)
+            assert np.array_equal(ours.action_masks(), masks)  # refused before any table stepped
             assert data_equivalence(ours.reset(options={"reset_mask": done}),
                                     theirs.reset(options={"reset_mask": done.copy()}))
     assert ended >= 3  # the autoresets were exercised

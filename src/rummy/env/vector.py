@@ -88,6 +88,7 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         if options:
             self._check_table_options(options)
         infos: dict[str, Any] = {}
+        self._new_batch(every_row=bool(reset_mask.all()))
         for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
             if reset_mask[index]:
                 observation, info = env.reset(seed=table_seed, options=options or None)
@@ -102,17 +103,18 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         if ids.shape != (self.num_envs,):
             raise UsageError(f"step takes one action per table, an array of shape ({self.num_envs},), "
                              f"not {ids.shape}")
+        mode = self.autoreset_mode
+        if mode is AutoresetMode.DISABLED and self._done.any():
+            raise UsageError(f"table {int(np.flatnonzero(self._done)[0])} has finished its game: reset it first "
+                             "(reset(options={'reset_mask': mask}) with autoreset_mode 'disabled')")
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=np.bool_)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         infos: dict[str, Any] = {}
         tables_infos: list[tuple[dict[str, Any], bool]] = []
-        mode = self.autoreset_mode
+        self._new_batch(every_row=True)
         for index, env in enumerate(self.envs):
-            if self._done[index]:
-                if mode is AutoresetMode.DISABLED:
-                    raise UsageError(f"table {index} has finished its game: reset it first "
-                                     "(reset(options={'reset_mask': mask}) with autoreset_mode 'disabled')")
+            if self._done[index]:  # (autoreset next_step)
                 observation, info = env.reset()
             else:
                 observation, reward, terminated, truncated, info = env.step(int(ids[index]))
@@ -127,7 +129,7 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
             for index, (info, _) in enumerate(tables_infos):
                 if len(info) > 1:
                     infos = self._add_info(infos, {k: v for k, v in info.items() if k != "action_mask"}, index)
-            infos["action_mask"], infos["_action_mask"] = batch["action_mask"].copy(), np.ones(self.num_envs, np.bool_)
+            infos["action_mask"], infos["_action_mask"] = batch["action_mask"], np.ones(self.num_envs, np.bool_)
         else:
             for index, (info, _) in enumerate(tables_infos):
                 infos = self._add_info(infos, info, index)
@@ -136,8 +138,8 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         return batch, rewards, terminations, truncations, infos
 
     def action_masks(self) -> BoolArray:
-        """Each table's action mask now, one row per table, as booleans (a new array); the row of a table whose
-        next step resets it allows every id."""
+        """Each table's action mask now, one row per table, as booleans (a new array, from the last batch of
+        observations returned); the row of a table whose next step resets it allows every id."""
         masks = self._masks.view(np.bool_).copy()
         masks[self._done] = True
         return masks
@@ -168,8 +170,16 @@ class SingleSeatVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self._observations[index] = observation["observation"]
         self._masks[index] = observation["action_mask"]
 
+    def _new_batch(self, every_row: bool) -> None:
+        """New arrays for the batch about to be returned (never the arrays returned before): empty when every
+        table's row is written, else the last batch's rows to be overwritten in part."""
+        if every_row:
+            self._observations, self._masks = np.empty_like(self._observations), np.empty_like(self._masks)
+        else:
+            self._observations, self._masks = self._observations.copy(), self._masks.copy()
+
     def _batch(self) -> dict[str, Any]:
-        return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
+        return {"observation": self._observations, "action_mask": self._masks}
 
     def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
         if seed is None:
