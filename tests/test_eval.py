@@ -18,8 +18,11 @@ from rummy.sim.evaluation import (
     mean_interval,
     pinned_options,
     plan_matches,
+    reference_comparisons,
     t_quantile,
 )
+from rummy.sim.evaluation import fit as fit_suite
+from rummy.sim.ladder import REFERENCE_COMPARISONS
 from rummy.sim.rating import Comparison, expected_score, fit_ratings
 from rummy.sim.run import play_games
 
@@ -68,7 +71,7 @@ def test_same_seed_same_results_and_the_json_form(capsys: pytest.CaptureFixture[
     assert sum(match["ahead"][key] for key in ("wins", "losses", "ties")) == 12
     ratings = one["ratings"]
     assert ratings["model"] == "bradley-terry" and ratings["anchor"] == "random" and ratings["reference"] is True
-    assert {row["player"] for row in ratings["overall"]} == {"random", "greedy"}
+    assert {row["player"] for row in ratings["overall"]} >= {"random", "greedy"}  # and the shipped ladder's
     assert set(ratings["by_variant"]) == {"basic"}
     assert one["comparisons"] == [{"variant": "basic", "first": "random", "second": "greedy",
                                    **{key: match["ahead"][key] for key in ("wins", "losses", "ties")}}]
@@ -79,6 +82,7 @@ def test_same_seed_same_results_and_the_json_form(capsys: pytest.CaptureFixture[
 def test_the_table_for_people(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", *TINY, "--no-reference"]) == 0
     out = capsys.readouterr()[0]
+    assert [line.split()[0] for line in out.split("Ratings")[1].splitlines()[2:4]] == ["greedy", "random"]
     assert "Agent random:" in out and "greedy" in out and "95% CI" in out
     assert "Ratings (Bradley–Terry" in out and "this run's games only" in out
 
@@ -104,6 +108,20 @@ def test_a_number_that_is_not_a_number_is_a_usage_error(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as exit_info:
         main(["eval", "random", "--deals", "many"])
     assert exit_info.value.code == 2 and "invalid int value: 'many'" in capsys.readouterr()[1]
+
+
+def test_the_shipped_ladder_results_give_way_to_a_run_that_plays_them_again() -> None:
+    every = reference_comparisons()
+    assert len(every) == len(REFERENCE_COMPARISONS) and all(c.cluster is None for c in every)
+    assert {(c.first, c.second) for c in reference_comparisons("basic")} >= {("heuristic", "random")}
+    less = reference_comparisons(None, {("basic", "heuristic", "random")})
+    assert len(less) == len(every) - 1
+    fit = fit_ratings(every, anchor="random")
+    assert fit["heuristic"].rating > fit["greedy"].rating > fit["random"].rating == 0
+    # ismcts is in the reference for basic and purchase only: no pooled rating over basic and may-i
+    results = fit_suite(EvalConfig(("greedy",), variants=(get_variant("basic"), get_variant("may-i"))), [])
+    assert "ismcts" in results.ratings_by_variant["basic"] and "ismcts" not in results.ratings_by_variant["may-i"]
+    assert set(results.ratings) == {"random", "greedy", "heuristic"}
 
 
 def test_an_unbudgeted_ismcts_plays_its_default_simulations_without_a_clock() -> None:

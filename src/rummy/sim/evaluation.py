@@ -28,7 +28,7 @@ Per match, from each deal's mean over its rotations (so the intervals are paired
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -270,28 +270,40 @@ def comparisons_json(matches: Sequence[MatchResult]) -> list[dict[str, Any]]:
              "wins": m.ahead[0], "losses": m.ahead[1], "ties": m.ahead[2]} for m in matches]
 
 
-def reference_comparisons(variant: str | None = None) -> list[Comparison]:
-    """The shipped ladder comparisons (:mod:`rummy.sim.ladder`), of one variant or all, each independent."""
+def reference_comparisons(variant: str | None = None, replayed: Collection[tuple[str, str, str]] = ()
+                          ) -> list[Comparison]:
+    """The shipped ladder comparisons (:mod:`rummy.sim.ladder`), of one variant or all, each independent,
+    without the matches ``replayed`` (``(variant, agent, opponent)``: a run's own games replace them)."""
     found = []
     for row in REFERENCE_COMPARISONS:
-        if variant is None or row["variant"] == variant:
-            count = row["wins"] + row["losses"] + row["ties"]
-            score = (row["wins"] + row["ties"] / 2) / count if count else 0.5
-            found.append(Comparison(row["first"], row["second"], score, count, None))
+        if variant is not None and row["variant"] != variant:
+            continue
+        if (row["variant"], row["first"], row["second"]) in replayed:
+            continue
+        count = row["wins"] + row["losses"] + row["ties"]
+        score = (row["wins"] + row["ties"] / 2) / count if count else 0.5
+        found.append(Comparison(row["first"], row["second"], score, count, None))
     return found
 
 
 def fit(config: EvalConfig, matches: Sequence[MatchResult]) -> EvalResults:
-    """The ratings of ``matches`` (with the shipped ladder comparisons when ``config.reference``)."""
+    """The ratings of ``matches`` (with the shipped ladder comparisons when ``config.reference``, less the
+    matches this run played again): one fit per variant, and one over all variants whose ratings are given
+    for the players rated in every variant (a player met in some variants only has per-variant ratings)."""
     players = set(config.agents) | set(config.opponents)
+    if config.reference:
+        players |= {row[key] for row in REFERENCE_COMPARISONS for key in ("first", "second")}
     anchor = ANCHOR if ANCHOR in players else config.opponents[0]
+    replayed = {(m.match.variant.id, m.match.agent, m.match.opponent) for m in matches}
     run = [c for m in matches for c in m.comparisons]
-    overall = fit_ratings(run + (reference_comparisons() if config.reference else []), anchor)
+    pooled = fit_ratings(run + (reference_comparisons(None, replayed) if config.reference else []), anchor)
     by_variant = {}
     for variant in config.variants:
         own = [c for m in matches if m.match.variant.id == variant.id for c in m.comparisons]
-        extra = reference_comparisons(variant.id) if config.reference else []
+        extra = reference_comparisons(variant.id, replayed) if config.reference else []
         by_variant[variant.id] = fit_ratings(own + extra, anchor)
+    # a pooled rating compares like with like only for players rated in every variant of the run
+    overall = {name: r for name, r in pooled.items() if all(name in fit for fit in by_variant.values())}
     return EvalResults(config, list(matches), overall, by_variant, anchor)
 
 
@@ -360,11 +372,14 @@ def table_text(results: EvalResults) -> str:
 def ratings_lines(results: EvalResults) -> list[str]:
     """The ratings as a table: one row per player, the overall rating then one column per variant."""
     variants = [variant.id for variant in results.config.variants]
-    players = sorted(results.ratings, key=lambda name: (-results.ratings[name].rating, name))
+    overall = results.ratings
+    everybody = set(overall).union(*results.ratings_by_variant.values())
+    players = sorted(everybody, key=lambda name: (name not in overall, -overall[name].rating if name in overall
+                                                  else 0.0, name))
     rows = [["player", "rating", "95% CI", *variants]]
     for name in players:
-        r = results.ratings[name]
-        cells = [name, f"{r.rating:.0f}", f"{r.low:.0f} … {r.high:.0f}"]
+        r = overall.get(name)
+        cells = [name, f"{r.rating:.0f}", f"{r.low:.0f} … {r.high:.0f}"] if r else [name, "—", "—"]
         for variant in variants:
             own = results.ratings_by_variant[variant].get(name)
             cells.append(f"{own.rating:.0f} ±{(own.high - own.low) / 2:.0f}" if own else "—")
