@@ -95,6 +95,7 @@ def test_the_table_for_people(capsys: pytest.CaptureFixture[str]) -> None:
     (["random", "--variants", "basic", "--players", "7"], "basic is for 2–4 players, not 7"),
     (["random", "--variants", "basic", "--workers", "0"], "--workers must be at least 1"),
     (["random,random", "--variants", "basic"], "a bot is named twice"),
+    (["greedy", "--opponents", "greedy", "--variants", "basic"], "nothing to play"),
     (["ismcts:simulations=0", "--variants", "basic"], "simulations"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(capsys: pytest.CaptureFixture[str], args: list[str],

@@ -141,6 +141,8 @@ def plan_matches(config: EvalConfig) -> list[Match]:
                 sim = SimConfig(variant, tuple(names), tuple(kinds), config.deals * config.players, config.seed,
                                 duplicate=True, bot_options=by_player)
                 matches.append(Match(agent, opponent, sim))
+    if not matches:
+        raise SimError("nothing to play: an agent is not played against itself; give other --opponents")
     return matches
 
 
