@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,6 +78,21 @@ def test_same_seed_same_results_and_the_json_form(capsys: pytest.CaptureFixture[
                                    **{key: match["ahead"][key] for key in ("wins", "losses", "ties")}}]
     other = eval_json(capsys, *TINY, "--seed", "6")
     assert other["matches"][0]["decisions"] != match["decisions"]  # other deals
+
+
+def _shape(value: Any) -> Any:
+    """The keys of ``value`` at every depth (lists by their first item), its leaves by JSON type."""
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shape(value[0])] if value and not isinstance(value[0], (int, float)) else "numbers"
+    return "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
+
+
+def test_the_documented_json_form_is_the_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "eval.md").read_text(encoding="utf-8")
+    documented = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
+    assert _shape(documented) == _shape(eval_json(capsys, *TINY))
 
 
 def test_the_table_for_people(capsys: pytest.CaptureFixture[str]) -> None:
