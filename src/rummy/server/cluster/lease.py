@@ -128,7 +128,9 @@ class Lease:
                 self.cause = "Redis"
                 self._lose("its heartbeat lapsed in Redis")
         except redis.RedisError as error:
-            if sent >= self.valid_until:
+            if not self.valid_until:
+                log.warning("worker %s: cannot join the cluster again yet: %s", self.worker_id, error)
+            elif sent >= self.valid_until:
                 self.cause = "Redis"
                 self._lose(f"Redis could not be reached for a whole lease ({error})")
             else:
