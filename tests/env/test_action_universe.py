@@ -84,6 +84,18 @@ def test_the_checkers_pass_at_two_and_eight_players(variant: str, players: int) 
         check_env(gym_env(variant, ["random"] * (players - 1), table, seed=1), skip_render_check=True)
 
 
+def test_a_table_with_more_melds_than_slots_still_plays() -> None:
+    # Six decks in basic could make 104 melds of three: moves onto melds past the 72nd have no id.
+    env = aec_env("basic", 2, {"decks": 6}, seed=2)
+    assert not env.space.complete and env.action_space("player_0").n == ACTION_SPACE_SIZE
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in env.agent_iter(max_iter=300):
+        observation, _, terminated, truncated, _ = env.last()
+        legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+        env.step(None if terminated or truncated else int(rng.choice(legal)))
+
+
 def test_a_reset_to_another_table_keeps_the_action_space() -> None:
     env = gym_env("basic", ["random"], seed=1)
     before = env.action_space

@@ -280,7 +280,8 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
                         try:
                             mask[space.id_of(game, move)] = 1
                         except ActionSpaceError:  # onto a meld past the last meld slot (house rules only)
-                            pass
+                            if self.space.complete:
+                                raise
             self._mask = np.frombuffer(mask, dtype=np.int8)
             self._masked_agent = self.agent_selection
             self._composites = composites

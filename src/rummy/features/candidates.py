@@ -16,8 +16,7 @@ seat's hand size and the melds on the table, so the row shows nothing the seat c
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +46,7 @@ _CARDS = len(CANDIDATE_FIELDS)
 _LEFT = CANDIDATE_FIELDS.index("cards_left")
 _VERB_FIELD = {Verb.DOWN: 1, Verb.MELD: 2, Verb.REARRANGE: 3, Verb.BATCH: 4, Verb.BOOK: 5}
 _GROUP_KINDS = frozenset({"set", "pair", "book"})
+_TABLE_STEPS = frozenset({Verb.LAYOFF, Verb.SWAP, Verb.MOVE})
 
 __all__ = ["CANDIDATE_FIELDS", "CANDIDATE_SIZE", "COMPOSITE_SLOTS", "CandidateEncoder"]
 
@@ -93,8 +93,8 @@ class CandidateEncoder:
         key: object = (action, *map(tuple, sources)) if sources else action
         known = self._rows.get(key)
         if known is None:
-            if len(self._rows) >= 20_000:
-                self._rows.clear()
+            if len(self._rows) >= 4096:  # the oldest goes: a few thousand rows cover a game, more slow the collector
+                del self._rows[next(iter(self._rows))]
             row, change = self._describe(action, steps, table)
             known = self._rows[key] = (np.array(row, dtype=np.float32), change)
         return known
@@ -102,45 +102,42 @@ class CandidateEncoder:
     def _describe(self, action: Action, steps: Sequence[Action], table: Mapping[int, Sequence[int]]
                   ) -> tuple[list[float], int]:
         """The row of ``action`` with ``cards_left`` and ``goes_out`` zero; the change of the hand's size."""
-        played: Counter[int] = Counter()
-        made: list[str] = []
+        played = [0] * CARD_COUNT
+        made = groups = back = 0
         extended: set[int] = set()
-        back = 0
         for step in steps:
-            back += self._step(step, table, played, made, extended)
-        count = sum(played.values())
-        groups = sum(1 for kind in made if kind in _GROUP_KINDS)
+            verb = step.verb
+            if verb in _TABLE_STEPS:
+                if step.meld is not None:
+                    extended.add(step.meld)
+                if verb is not Verb.MOVE and step.card is not None:
+                    played[step.card] += 1
+                back += verb is Verb.SWAP or (verb is Verb.MOVE and self.move_to_hand)
+                continue
+            laid = [0] * CARD_COUNT
+            for meld in step.melds:
+                made += 1
+                groups += meld.kind in _GROUP_KINDS
+                for card in meld.cards:
+                    laid[card] += 1
+            if verb is Verb.REARRANGE:  # the cards of the melds it rearranges were on the table already
+                extended.update(step.sources)
+                for source in step.sources:
+                    for card in table.get(source, ()):
+                        laid[card] -= 1
+            for card, count in enumerate(laid):
+                if count > 0:
+                    played[card] += count
         row = [0.0] * CANDIDATE_SIZE
+        count = wilds = 0
+        points = 0.0
+        for card, n in enumerate(played):
+            if n:
+                row[_CARDS + card] = n
+                count += n
+                wilds += n if self.wild[card] else 0
+                points += self.points[card] * n
         row[0] = 1.0
         row[_VERB_FIELD[action.verb]] = 1.0
-        row[6:13] = (count, sum(n for card, n in played.items() if self.wild[card]),
-                     sum(self.points[card] * n for card, n in played.items()), len(made), groups,
-                     len(made) - groups, len(extended))
-        for card, n in played.items():
-            row[_CARDS + card] = n
+        row[6:13] = (count, wilds, points, made, groups, made - groups, len(extended))
         return row, back - count
-
-    def _step(self, step: Action, table: Mapping[int, Sequence[int]], played: Counter[int], made: list[str],
-              extended: set[int]) -> int:
-        """Count one step's cards, melds and targets; the cards it brings back to the hand."""
-        verb = step.verb
-        if verb in (Verb.LAYOFF, Verb.SWAP, Verb.MOVE):
-            if step.meld is not None:
-                extended.add(step.meld)
-            if verb is not Verb.MOVE and step.card is not None:
-                played[step.card] += 1
-            return 1 if verb is Verb.SWAP or (verb is Verb.MOVE and self.move_to_hand) else 0
-        made.extend(meld.kind for meld in step.melds)
-        laid = _cards(meld.cards for meld in step.melds)
-        if verb is Verb.REARRANGE:
-            extended.update(step.sources)
-            laid -= _cards(table.get(source, ()) for source in step.sources)
-        played.update(laid)
-        return 0
-
-
-def _cards(groups: Iterable[Sequence[int]]) -> Counter[int]:
-    counts: Counter[int] = Counter()
-    for cards in groups:
-        counts.update(cards)
-    return counts
