@@ -145,6 +145,14 @@ def test_the_same_seed_writes_the_same_bytes(dataset: Path, tmp_path: Path) -> N
     assert other.keys() == contents(dataset).keys() and other["shard-00000.npz"] != contents(dataset)["shard-00000.npz"]
 
 
+@pytest.mark.slow
+def test_worker_processes_write_the_same_bytes(dataset: Path, tmp_path: Path) -> None:
+    assert write(tmp_path / "pool", "--seed", "5", "--workers", "2") == 0
+    assert [(path.relative_to(tmp_path / "pool"), path.read_bytes()) for path in sorted((tmp_path / "pool").rglob("*"))
+            if path.is_file()] == [(path.relative_to(dataset), path.read_bytes()) for path in sorted(dataset.rglob("*"))
+                                   if path.is_file()]
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     (["--variant", "nope"], "nope"),
     (["--players", "random"], "basic is for 2–4 players, not 1"),
