@@ -1,18 +1,18 @@
 /*
  * The best lay-down of a contract, compiled: rummy.engine.solver.contract.find_lay_down's answer, the same melds,
- * cards and order, for the rule mixes the Python search runs in its *greedy* mode (wild policy "none", all-wild
- * melds allowed, oversize melds allowed, every group slot accepting wilds, a group slot or touching runs allowed:
- * LayDownSearch._prepare), a final discard allowed and nothing required to be used.  The dispatch,
- * rummy.engine.solver.native.best_lay_down, sends only those here.
+ * cards and order, with a final discard allowed and nothing required to be used, for every rule mix the label
+ * search fills the groups of (ContractPlan.label_ok) except exact contract sizes.  The dispatch,
+ * rummy.engine.solver.native.best_lay_down, sends only those here (and never twos_natural_in_place).
  *
  *   best_lay_down(hand, spec, extra) -> tuple[(kind, cards, declared), ...] | False | None
  *       The melds in contract order; False when there is no lay-down; None when this search does not answer for
  *       this hand (a malformed hand, or more than MAX_CARDS cards: the Python search answers).
  *
  * The Python search (solver/search.py) returns the *first* best lay-down of its canonical order; this one walks
- * the same order (the same run slots, suits, low values, lengths, the same group labelling and the same building
- * of the melds, solver/assemble.py) and keeps a lay-down only when it is strictly better, so it finds the same
- * one.  The Python search's bounds, its frontier of passed-over naturals and its seed only skip what cannot be
+ * the same order (the same run slots, suits, low values, lengths; in the greedy mode runs taking the pool's
+ * naturals greedily, in the full mode every choice of them; runs of 13 cards; the same group labelling and the
+ * same building of the melds, solver/assemble.py) and keeps a lay-down only when it is strictly better, so it
+ * finds the same one.  The Python search's bounds, its frontier of passed-over naturals and its seed only skip what cannot be
  * strictly better; this search keeps only its simplest bound (rest_bound), walks more lay-downs, faster, and its
  * answer is the same.
  * Each function names the Python function it follows.
@@ -471,7 +471,7 @@ static bool label_groups(const Best *best, int wr, Groups *out)
     return true;
 }
 
-/* -- the run slots (LayDownSearch._runs and what it calls, greedy mode) ------------------------------------------ */
+/* -- the run slots (LayDownSearch._runs and what it calls) ------------------------------------------------------ */
 
 /* LayDownSearch._offer: keep the lay-down on the stack if it is strictly better (never one leaving fewer than the
  * dead cards: then the search is done). */
@@ -769,8 +769,10 @@ static void runs_of_suit(Best *best, int slot, int suit, int ka, int kb, int km,
     }
 }
 
-/* LayDownSearch._runs (greedy mode): fill run slot `slot` and the later ones with runs whose key (suit, low value,
- * high value) is at least (ks, ka, kb) when the slot is identical to the one before; then the groups. */
+/* LayDownSearch._runs: fill run slot `slot` and the later ones with runs whose key (suit, low value, high value,
+ * mask of its naturals' values; the mask only in the full mode) is at least (ks, ka, kb, km) when the slot is
+ * identical to the one before; then the groups.  Greedy runs (greedy_runs) or every choice of naturals
+ * (runs_full), and runs of wilds only (LayDownSearch._wild_runs) after every suit. */
 static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int km, int wr, int rpts, int rcnt, int rgp,
                       int rgc)
 {
