@@ -12,9 +12,9 @@
  * the same order (the same run slots, suits, low values, lengths; in the greedy mode runs taking the pool's
  * naturals greedily, in the full mode every choice of them; runs of 13 cards; the same group labelling and the
  * same building of the melds, solver/assemble.py) and keeps a lay-down only when it is strictly better, so it
- * finds the same one.  The Python search's bounds, its frontier of passed-over naturals and its seed only skip what cannot be
- * strictly better; this search keeps only its simplest bound (rest_bound), walks more lay-downs, faster, and its
- * answer is the same.
+ * finds the same one.  The Python search's bounds, its frontier of passed-over naturals and its seed only skip
+ * what cannot be strictly better; this search keeps only its simplest bound (rest_bound), walks more lay-downs,
+ * faster, and its answer is the same.
  * Each function names the Python function it follows.
  */
 #include "core.h"
@@ -804,7 +804,7 @@ static void fill_runs(Best *best, int slot, int ks, int ka, int kb, int km, int 
     }
 }
 
-/* -- runs of 13 cards (full_runs.offer_full_runs) -------------------------------------------------------------------- */
+/* -- runs of 13 cards (full_runs.offer_full_runs) ------------------------------------------------------------------ */
 
 /* The naturals the full runs at places[choice[...]] (suit, lowest value) hold, the k-th run of a suit the k-th
  * layer of copies (full_runs._naturals_held). */
@@ -918,7 +918,7 @@ static void offer_full_runs(Best *best)
     }
 }
 
-/* -- the melds (assemble.build_lay_down) ---------------------------------------------------------------------------- */
+/* -- the melds (assemble.build_lay_down) --------------------------------------------------------------------------- */
 
 /* A meld being built: kind, cards, declared (-1: None). */
 typedef struct {
@@ -1121,7 +1121,7 @@ static void build_lay_down(const Best *best, Meld *melds)
     }
 }
 
-/* -- the entry point ------------------------------------------------------------------------------------------------ */
+/* -- the entry point ----------------------------------------------------------------------------------------------- */
 
 /* Read spec and extra (run_index, group_index, points per card) into `best`; false with an exception set when
  * malformed. */
