@@ -67,6 +67,6 @@ def test_the_candidate_table_is_the_row() -> None:
 
 def test_the_code_examples_run() -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.DOTALL)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         exec(compile(block, "docs/env.md", "exec"), {})  # noqa: S102
