@@ -1272,6 +1272,29 @@ static PyObject *meld_tuple(const Meld *meld)
     return Py_BuildValue("(sNi)", meld->kind, cards, meld->declared);
 }
 
+/* The melds of the best lay-down (`best`, searched) as a tuple of (kind, cards, declared); NULL with an exception
+ * set when memory runs out. */
+static PyObject *lay_down_tuple(const Best *best)
+{
+    int n_melds = best->n_runs + best->n_groups;
+    Meld *melds = PyMem_Calloc((size_t)n_melds, sizeof *melds);
+    if (melds == NULL)
+        return PyErr_NoMemory();
+    build_lay_down(best, melds);
+    PyObject *result = PyTuple_New(n_melds);
+    for (int k = 0; result != NULL && k < n_melds; k++) {
+        PyObject *meld = meld_tuple(&melds[k]);
+        if (meld == NULL)
+            Py_CLEAR(result);
+        else
+            PyTuple_SET_ITEM(result, k, meld);
+    }
+    PyMem_Free(melds);
+    return result;
+}
+
+/* best_lay_down(hand, spec, extra): see the top of this file.  (Its state is its own, on the heap: a finaliser
+ * run by an allocation may call it again.) */
 PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -1279,40 +1302,30 @@ PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "best_lay_down(hand, spec: bytes, extra: bytes)");
         return NULL;
     }
-    static Best best; /* (large; the module holds the GIL and never re-enters) */
-    memset(&best, 0, sizeof best);
-    if (!read_rules(&best, args[1], args[2]))
-        return NULL;
     int hand[CARD_COUNT];
     int read = read_hand(args[0], hand);
     if (read < 0)
         return NULL;
+    Best *best = PyMem_Calloc(1, sizeof *best);
+    if (best == NULL)
+        return PyErr_NoMemory();
+    PyObject *result = NULL;
     int total = 0;
-    for (int card = 0; card < CARD_COUNT; card++)
+    for (int card = 0; read == 1 && card < CARD_COUNT; card++)
         total += hand[card];
-    if (read == 0 || total > MAX_CARDS)
-        Py_RETURN_NONE;
-    if (!prepare(&best, hand))
-        Py_RETURN_FALSE;
-    best.best_pts = best.best_cnt = UNLIMITED;
-    fill_runs(&best, 0, 0, 0, 0, 0, best.n_wilds, 0, 0, 0, 0);
-    if (best.greedy && !best.n_groups && best.total >= 13 * best.n_runs && !best.done) /* (LayDownSearch._search) */
-        offer_full_runs(&best);
-    if (best.best_pts == UNLIMITED)
-        Py_RETURN_FALSE;
-    static Meld melds[2 * MAX_SLOTS];
-    build_lay_down(&best, melds);
-    int n_melds = best.n_runs + best.n_groups;
-    PyObject *result = PyTuple_New(n_melds);
-    if (result == NULL)
-        return NULL;
-    for (int k = 0; k < n_melds; k++) {
-        PyObject *meld = meld_tuple(&melds[k]);
-        if (meld == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(result, k, meld);
+    if (!read_rules(best, args[1], args[2])) {
+        result = NULL;
+    } else if (read == 0 || total > MAX_CARDS) {
+        result = Py_NewRef(Py_None);
+    } else if (!prepare(best, hand)) {
+        result = Py_NewRef(Py_False);
+    } else {
+        best->best_pts = best->best_cnt = UNLIMITED;
+        fill_runs(best, 0, 0, 0, 0, 0, best->n_wilds, 0, 0, 0, 0);
+        if (best->greedy && !best->n_groups && best->total >= 13 * best->n_runs && !best->done)
+            offer_full_runs(best); /* (LayDownSearch._search) */
+        result = best->best_pts == UNLIMITED ? Py_NewRef(Py_False) : lay_down_tuple(best);
     }
+    PyMem_Free(best);
     return result;
 }
