@@ -299,3 +299,18 @@ def test_a_deal_larger_than_the_pack_is_refused_before_anything_is_dealt() -> No
     with pytest.raises(DealError, match="67 cards to 6 players .* pack of 52"):
         new_game("purchase", 6, seed=1, options={"deal_size": 10})
     assert new_game("purchase", 4, seed=1, options={"deal_size": 10}).sizes == [10] * 4
+
+
+def test_basic_beyond_its_four_players_needs_a_deal_size_and_a_target() -> None:
+    """basic deals 10/7/7 and plays to 100/150/200 for 2/3/4 players (rules.md §6.2); raising players.max
+    alone leaves five and more seats without a hand size or a target: a clear DealError, not an empty deal
+    or a game without end."""
+    from rummy.engine.errors import DealError
+
+    with pytest.raises(DealError, match="no target score is set for 8 players"):
+        new_game("basic", 8, seed=1, options={"players.max": 8})
+    targets = {str(n): 200 for n in range(2, 9)}
+    with pytest.raises(DealError, match="no deal size is set for 5 players .* set deal_size"):
+        new_game("basic", 5, seed=1, options={"players.max": 8, "target_by_players": targets})
+    game = new_game("basic", 5, seed=1, options={"players.max": 8, "target_by_players": targets, "deal_size": 6})
+    assert game.sizes == [6] * 5

@@ -222,12 +222,19 @@ class Variant:
         return self.decks_for(players) * (52 + self.jokers_per_deck)
 
     def deal_problem(self, players: int) -> str | None:
-        """Why the pack cannot deal some round to ``players`` seats (a sentence), or None when it can:
-        each hand, the purchase cards and the upcard must come out of the pack with a card to spare
-        for the stock."""
+        """Why a game for ``players`` seats cannot be dealt or played out (a sentence), or None when it
+        can: every round needs a deal size, each hand, the purchase cards and the upcard must come out of
+        the pack with a card to spare for the stock, and a game played to a target needs one."""
+        if self.scoring is modes.Scoring.WINNER_COLLECTS and self.target(players) is None:
+            counts = ", ".join(str(n) for n, _ in self.target_by_players)
+            return f"no target score is set for {players} players (target_by_players gives {counts})"
         size = self.pack_size(players)
         for number in range(1, (self.round_count or 1) + 1):
             deal = self.round_rules(number, players).deal_size
+            if deal < 1:
+                counts = ", ".join(str(n) for n, _ in self.deal_size_by_players)
+                return (f"no deal size is set for {players} players (deal_size_by_players gives {counts}): "
+                        "set deal_size")
             needed = players * deal + (players if self.uses_purchase_cards else 0) + (1 if self.upcard else 0)
             if needed >= size:
                 where = f"round {number} deals" if self.round_count else "a deal takes"
