@@ -18,6 +18,7 @@ DOC = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
 
 #: Each example and a line its ``--quick`` run prints (a regular expression).
 EXAMPLES = {
+    "aec_self_play.py": r"seat 0 vs uniform random seats, 2 deals, mean return: greedy policy",
     "random_agents.py": r"single-seat spaces: observation \(\d+,\), actions \d+ \(version \d+\)",
     "vector_env.py": r"4 tables: observations \(4, \d+\) float32, masks \(4, \d+\) int8",
     "behaviour_cloning.py": r"vs \['random'\], 2 deals, mean return: cloned policy",
