@@ -149,7 +149,8 @@ class Worker:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         command = [*RUMMY, "serve", "--db", db_url, "--redis", redis_url, "--port", str(self.port),
-                   "--workers", str(workers), "--lease-seconds", str(lease_seconds), "--secret", "test-secret",
+                   "--workers", str(workers), "--worker-ports", "0",  # each worker's own port: any free one
+                   "--lease-seconds", str(lease_seconds), "--secret", "test-secret",
                    *FAST_FLAGS, *flags]
         output = subprocess.DEVNULL if quiet else None
         self.process = subprocess.Popen(command, stdout=output, stderr=output)

@@ -3,25 +3,33 @@ client that follows ``moved`` plays on the worker running its table, and tables 
 leaves or comes back, with no acknowledged action lost (real servers: tests/cluster/services.py).
 
 The clients here connect as the browser does (``?worker=``, following ``moved``); with no proxy in
-front, a ``moved`` is followed to the worker's own port, which is its route.
+front, a ``moved`` is followed to the worker's own port, which is its route; behind nginx configured
+as docs/deploy.md says, through nginx.  That no game message crosses Redis is read from Redis's own
+count of PUBLISH commands.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import re
+import subprocess
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
+import redis
 import websockets
 
 from rummy.server.cluster.placement import rendezvous
 from tests.cluster.conftest import Endpoint, Services, live_routes, owner_routes, until
-from tests.cluster.services import Worker
+from tests.cluster.services import Worker, free_port, wait_for_port
 from tests.cluster.test_cluster import Tracked, acked_actions, event_log
+from tests.cluster.test_deploy_docs import nginx_block, program
 from tests.server.conftest import Player, run, start_game
 
 pytestmark = pytest.mark.slow
@@ -39,7 +47,18 @@ def route_endpoint(route: str) -> Endpoint:
     return Endpoint(f"http://127.0.0.1:{route}", f"ws://127.0.0.1:{route}")
 
 
-async def follow(player: Player, table_id: str, start: Endpoint) -> list[str]:
+def publishes(services: Services) -> int:
+    """How many PUBLISH commands Redis has run (every message between workers is one)."""
+    client = redis.Redis.from_url(services.redis_url, decode_responses=True)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
+async def follow(player: Player, table_id: str, start: Endpoint,
+                 to: Callable[[str], Endpoint] = route_endpoint) -> list[str]:
     """Connect ``player`` as the browser does, from ``start``: naming a worker and following ``moved`` to
     the route it names; returns the routes it was sent to.  A close before the first state (the
     table being handed over meanwhile) is tried again."""
@@ -58,7 +77,7 @@ async def follow(player: Player, table_id: str, start: Endpoint) -> list[str]:
             assert socket.close_code == 4307
             hint = first["worker"]
             sent.append(hint)
-            endpoint = route_endpoint(hint)
+            endpoint = to(hint)
             continue
         assert first["type"] == "state", first
         player.server = endpoint  # type: ignore[assignment]
@@ -92,6 +111,8 @@ def test_tables_are_spread_and_a_socket_is_sent_to_the_owner(services: Services,
         assert all(route == rendezvous(table_id, live) for table_id, route in made.items())
         assert set(made.values()) == set(live), "both workers were given tables"
         await until(lambda: owners(services, list(made)) == made)  # each started by its own worker
+        lobby = (await ann.http("GET", "/api/tables")).json()
+        assert {table["table_id"]: table["worker"] for table in lobby} == made  # the lobby names the owners too
 
         table_id, owner = next(iter(made.items()))
         other = next(route for route in live if route != owner)
@@ -102,7 +123,9 @@ def test_tables_are_spread_and_a_socket_is_sent_to_the_owner(services: Services,
             assert asked.status_code == 307 and asked.headers["location"].endswith(f"?worker={owner}")
             assert (await http.get(f"/api/tables/{table_id}")).status_code == 200  # a client that does not follow
         await start_game(ann)
+        before = publishes(services)
         await ann.play(random.Random(1), until=lambda: len(acked_actions(ann)) >= 2)  # on the owner
+        assert publishes(services) == before, "a game message crossed Redis"
         await ann.close()
 
     run(scenario())
@@ -167,3 +190,76 @@ def test_tables_move_when_a_worker_leaves_and_come_back_when_it_returns(
 
     run(scenario())
 
+
+
+def documented_site(shared: int, own: list[int], listen: int) -> str:
+    """docs/deploy.md's nginx site with this test's ports, on plain HTTP (no certificate, no port 80)."""
+    ports = {"8000": shared, "8001": own[0], "8002": own[1], "8003": free_port(), "8004": free_port()}
+    site = re.sub(r"\b800[0-4]\b", lambda m: str(ports[m.group(0)]), nginx_block())
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{listen};")
+    site = "\n".join(line for line in site.splitlines() if "ssl_certificate" not in line)
+    return re.sub(r"\nserver \{\n    listen 80;.*?\n\}\n", "\n", site, flags=re.DOTALL)
+
+
+def test_behind_the_documented_nginx_a_table_s_sockets_all_reach_its_owner(
+        services: Services, workers: Callable[..., Worker], tmp_path: Path) -> None:
+    """``--workers 2`` behind docs/deploy.md's nginx: both players of a table open their socket through
+    nginx, are sent to the owner (``moved``) and nginx takes them there (``?worker=``): their game
+    runs without one message through Redis."""
+    nginx = program("nginx")
+    server = workers(workers=2)
+    run(until(lambda: len(routes(services)) == 2))
+    listen = free_port()
+    site = documented_site(server.port, sorted(int(route) for route in routes(services).values()), listen)
+    as_root = "user root;" if os.geteuid() == 0 else ""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "nginx.conf").write_text(f"""
+{as_root}
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/logs/error.log;
+events {{}}
+http {{
+    access_log off;
+    client_body_temp_path {tmp_path}/body;
+    proxy_temp_path {tmp_path}/proxy;
+    fastcgi_temp_path {tmp_path}/fastcgi;
+    uwsgi_temp_path {tmp_path}/uwsgi;
+    scgi_temp_path {tmp_path}/scgi;
+{site}
+}}
+""")
+    process = subprocess.Popen([nginx, "-p", str(tmp_path), "-e", str(tmp_path / "logs" / "error.log"),
+                                "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    front = Endpoint(f"http://127.0.0.1:{listen}", f"ws://127.0.0.1:{listen}")
+
+    async def scenario() -> None:
+        await until(lambda: len(routes(services)) == 2)
+        ann, bob = [await Tracked(front, name).login() for name in ("Ann", "Bob")]  # type: ignore[arg-type]
+        ann.ledger, bob.ledger = [], []
+        table_id = await ann.create_table(variant="basic", seats=2, claim_seconds=0)
+        await until(lambda: owners(services, [table_id])[table_id] is not None)
+        for player in (ann, bob):
+            await follow(player, table_id, front, to=lambda route: front)
+        assert (await bob.reply_to(await bob.send("join")))["type"] == "ack"
+        await start_game(ann)
+        before = publishes(services)
+        rng = random.Random(1)
+        while len(acked_actions(ann)) < 3 or len(acked_actions(bob)) < 3:  # turn by turn
+            assert ann.state is not None
+            mover = ann if ann.state["view"]["active"] == ann.seat else bob
+            await mover.finish_turn(rng)
+            assert mover.state is not None
+            seq = mover.state["seq"]
+            await ann.state_from(seq)
+            await bob.state_from(seq)
+        assert publishes(services) == before, "a game message crossed Redis"
+        await ann.close()
+        await bob.close()
+
+    try:
+        wait_for_port(listen, process)
+        run(scenario())
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -73,7 +73,8 @@ class TableRegistry:
         self._let_go: set[str] = set()  # the tables stopped when the lease was lost
         #: Tables whose log is being replayed now (in a thread).
         self.replaying = 0
-        #: Where tables should run (set with a cluster); the tables being handed over, and to whom.
+        #: Where tables should run (set with a cluster); the tables this worker made for another or is
+        #: handing over, and to whom (:meth:`_send_away`).
         self.placement: Placement | None = None
         self.leaving: dict[str, str] = {}
         if cluster is not None:
@@ -128,7 +129,7 @@ class TableRegistry:
             return await self.get(table_id)
         if not TABLE_ID.match(table_id):
             return None
-        if table_id in self.leaving:  # being handed over: the new owner serves it in a moment
+        if table_id in self.leaving:  # sent to another worker, which serves it in a moment: never taken back here
             return RemoteTable(self.links, table_id, self.leaving[table_id])
         self.cluster.require_lease()  # a worker without a lease serves nothing (503, close 1013)
         for _ in range(3):  # a claim may lose a race; the winner is then alive
@@ -321,7 +322,7 @@ class TableRegistry:
         row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
                "host": host.player_id, "status": "waiting"}
         await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row))
-        self.links.place(worker, table_id, address)
+        self._send_away(table_id, worker, address)
 
     # -- placement (rummy.server.cluster.placement) ---------------------------------------------
 
@@ -383,9 +384,24 @@ class TableRegistry:
             await table.stop()
             self.links.forget_table(table)
             await self.cluster.release(table.id)
-            self.links.place(worker, table.id, table.address)
-        finally:
-            self.leaving.pop(table.id, None)
+        except BaseException:
+            self.leaving.pop(table.id, None)  # still claimed here: served here again when asked
+            raise
+        self._send_away(table.id, worker, table.address)
+
+    def _send_away(self, table_id: str, worker: str, address: str | None) -> None:
+        """Tell ``worker`` to start ``table_id`` (nobody owns it now), and for a lease send the clients
+        that come here for it there (linked, or told ``moved``) rather than claim it back before
+        ``worker`` did; after that, a table ``worker`` never claimed is claimed by whoever is asked."""
+        assert self.links is not None
+        self.leaving[table_id] = worker
+        self.links.place(worker, table_id, address)
+
+        def forget() -> None:
+            if self.leaving.get(table_id) == worker:
+                del self.leaving[table_id]
+
+        asyncio.get_running_loop().call_later(self.settings.lease_seconds, forget)
 
     async def _take_placed(self, table_id: str, address: str | None) -> None:
         """Another worker placed ``table_id`` here (a new table, or a handed-over one): start it."""

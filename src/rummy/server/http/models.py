@@ -194,6 +194,8 @@ class MyTable(Answer):
     last_move_at: str = Field(description="when the table last changed (ISO 8601, UTC)")
     turn: str | None = Field(description="your turn, Bob's turn, between rounds, waiting for players; "
                                          "null where no server holds the table in memory")
+    worker: str | None = Field(default=None, description="on a cluster: the route of the worker running the "
+                                                         "table (open its socket with ?worker=)")
 
 
 class SeatSummary(Answer):

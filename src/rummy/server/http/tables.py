@@ -4,7 +4,7 @@ is over, its record.
 * ``POST /api/tables`` (a session): a new table hosted by the caller; 201 with its id and invite link
   (on a cluster also ``worker``, the route of the worker the table is placed on).
 * ``GET /api/tables`` (a session): the newest tables where the caller has a seat: who plays there, when
-  it last moved and whose turn it is.
+  it last moved and whose turn it is (on a cluster also ``worker``, the route of the worker running it).
 * ``GET /api/tables/{table_id}``: seats, status, settings and scores (no card of any hand); on a
   cluster, asked with ``?worker=`` of a worker that does not run the table: 307 to the one that does.
 * ``GET /api/tables/{table_id}/help``: how to play the table's variant with its house rules.
@@ -14,6 +14,7 @@ is over, its record.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -55,6 +56,10 @@ async def my_tables(server: ServerParts, session: CurrentSession) -> Any:
     tables = await server.db.tables_of_player(session.player_id)
     for table in tables:  # whose turn, where this server holds the table (elsewhere nothing is moving)
         table["turn"] = server.registry.turn_words(table["table_id"], table["seat"])
+    if server.registry.placement is not None:  # on a cluster: where each runs
+        routes = await asyncio.gather(*(route_of_table(server, table["table_id"]) for table in tables))
+        for table, route in zip(tables, routes, strict=True):
+            table["worker"] = route
     return tables
 
 
