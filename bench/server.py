@@ -9,9 +9,12 @@ produced.  Prints actions per second, latency percentiles and the CPU the server
 nothing.  Target on a 2-core machine: 200 four-seat tables with p99 under 100 ms.
 
 ``--workers 1,2,4`` runs the same load against a cluster instead, once per worker count: throw-away
-PostgreSQL and Redis servers (tests/cluster/services.py) and ``rummy serve --workers N --redis``, whose
-workers share the port (a table's four sockets land on any of them; its commands reach its owner
-through Redis).  It ends with one line per worker count: actions/s, latency, and CPU per action of the
+PostgreSQL and Redis servers (tests/cluster/services.py) and ``rummy serve --workers N --redis``.  The
+clients connect to the shared port as the browser does (``?worker=``) and follow ``moved`` to the
+owner's own port (no proxy in front: the route is the port), so each table's traffic stays on its
+owner; ``--relay`` connects them as clients that do not follow (a table's four sockets land on any
+worker; its commands reach its owner through Redis).  It prints the share of tables and the CPU of
+each worker, and ends with one line per worker count: actions/s, latency, and CPU per action of the
 workers and of PostgreSQL + Redis.
 """
 
@@ -30,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +56,7 @@ class Figures:
     refused: int = 0
     games: int = 0
     measuring: bool = False
+    placed: Counter[str | None] = field(default_factory=Counter)  # tables per worker route (cluster)
 
 
 class ScriptedPlayer:
@@ -73,11 +78,25 @@ class ScriptedPlayer:
         self.host = False
         self.started = asyncio.Event()
 
-    async def connect(self, table_id: str) -> None:
+    async def connect(self, table_id: str, follow: bool = False) -> None:
+        """Open the table's socket; with ``follow``, as the browser does: naming a worker (``?worker=``)
+        and following ``moved`` to the route it names (the worker's own port)."""
         local = {"local_addr": (self.local_address, 0)} if self.local_address else {}
-        self.socket = await websockets.connect(f"{self.ws_base}/ws/tables/{table_id}", max_size=2**22,
-                                               additional_headers={"Cookie": f"rummy_session={self.cookie}"},
-                                               compression=None, **local)
+        base, hint = self.ws_base, ""
+        for _ in range(5):
+            query = f"?worker={hint}" if follow else ""
+            self.socket = await websockets.connect(f"{base}/ws/tables/{table_id}{query}", max_size=2**22,
+                                                   additional_headers={"Cookie": f"rummy_session={self.cookie}"},
+                                                   compression=None, **local)
+            if not follow:
+                return
+            first = json.loads(await self.socket.recv())
+            if first["type"] != "error" or first.get("code") != "moved":
+                return  # a state: the next ones follow
+            await self.socket.close()
+            hint = first["worker"]
+            base = f"ws://127.0.0.1:{hint}"
+        raise RuntimeError(f"table {table_id}: sent round in circles")
 
     def next_id(self) -> str:
         self.counter += 1
@@ -174,11 +193,12 @@ async def open_table(http: httpx.AsyncClient, base: str, args: argparse.Namespac
                           cookies={"rummy_session": cookies[0]})
     response.raise_for_status()
     table_id = response.json()["table_id"]
+    figures.placed[response.json().get("worker")] += 1
     players = [ScriptedPlayer(base, c, args.think, figures, random.Random(rng.random()), local_address)
                for c in cookies]
     players[0].host = True
     for index, player in enumerate(players):
-        await player.connect(table_id)
+        await player.connect(table_id, follow=not getattr(args, "relay", True))
         if index:
             await player.join()
     return players
@@ -286,6 +306,8 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     print(f"{args.tables} tables × {args.seats} seats of {args.variant} playing; warming up {args.warmup:g} s")
     await asyncio.sleep(args.warmup)
     figures.measuring = True
+    workers = [int(pid) for pid in _children(server_pid)] if services else []
+    worker_before = [tree_cpu_seconds(pid) for pid in workers]
     cpu_before, started = tree_cpu_seconds(server_pid), time.perf_counter()
     services_before = sum(tree_cpu_seconds(pid) for pid in services)
     client_before, pressure_before = time.process_time(), cpu_pressure()
@@ -301,6 +323,13 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     report(args, figures, elapsed, server_cpu, client_cpu)
     if services:
         print(f"CPU (cores)     PostgreSQL + Redis {services_cpu:.2f}")
+        per_worker = [(tree_cpu_seconds(pid) - before) / elapsed
+                      for pid, before in zip(workers, worker_before, strict=True)]
+        actions = len(figures.latencies) / elapsed or 1.0
+        print("per worker      " + "   ".join(f"{cpu:.2f} cores ({cpu * 1000 / actions:.2f} ms/action)"
+                                            for cpu in per_worker))
+        shares = ", ".join(f"{route}: {count}" for route, count in sorted(figures.placed.items(), key=str))
+        print(f"tables placed   {shares} (by the route POST /api/tables answered)")
     machine = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     if pressure_before is not None and pressure_after is not None:
         waiting = (pressure_after - pressure_before) / 1e6 / elapsed * 100
@@ -309,6 +338,13 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     latencies = sorted(figures.latencies) or [0.0]
     return Outcome(label, len(figures.latencies) / elapsed, percentile_ms(latencies, 50), percentile_ms(latencies, 99),
                    latencies[-1] * 1000, server_cpu, services_cpu)
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
 
 
 def percentile_ms(latencies: list[float], p: float) -> float:
@@ -352,6 +388,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="port for the server (default: a free one)")
     parser.add_argument("--workers", metavar="N,N,…", help="worker counts of a PostgreSQL + Redis cluster to "
                         "measure in turn (e.g. 1,2,4); default: one process on SQLite")
+    parser.add_argument("--relay", action="store_true", help="with --workers: clients that do not follow `moved` "
+                        "(sockets land on any worker and are linked to the owner through Redis)")
     args = parser.parse_args()
     try:
         from uvloop import run as run_loop  # the clients need less CPU on uvloop
@@ -403,7 +441,7 @@ def running_cluster(db: str, redis: str, workers: int, port: int = 0) -> Iterato
     rummy = [sys.executable, "-m", "rummy"]
     subprocess.run([*rummy, "migrate", "--db", db], check=True, capture_output=True)
     server = subprocess.Popen([*rummy, "serve", "--db", db, "--redis", redis, "--workers", str(workers),
-                               "--port", str(port), *SATURATING])
+                               "--worker-ports", "0", "--port", str(port), *SATURATING])
     try:
         yield f"http://127.0.0.1:{port}", server
     finally:
