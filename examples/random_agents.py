@@ -10,8 +10,9 @@ action mask allows, which is all a legal agent needs.  Sizes are read from the s
 
 Expected output (numbers vary with the arguments):
 
-    AEC may-i, 4 seats: 1012 steps, returns {'player_0': -96.0, 'player_1': 128.0, ...}, ended by: terminated
-    single-seat may-i vs ['random', 'random', 'random']: 3 games, 741 learner steps, mean return -55.3
+    AEC may-i, 4 seats: 2015 steps, returns {'player_0': -203.3, 'player_1': 143.3, ...}, ended by: terminated
+    single-seat spaces: observation (2487,), actions 22402 (version 2)
+    single-seat may-i vs ['random', 'random', 'random']: 3 games, 842 learner steps, mean return -329.4
 """
 
 from __future__ import annotations
