@@ -12,7 +12,7 @@ from typing import Any
 from rummy.engine import apply_options, get_variant, load_variant_file
 from rummy.sim.args import SimError, check_bots, parse_options, parse_players
 from rummy.sim.report import ProgressBar, load_matplotlib, plot_results, save_results, table_text
-from rummy.sim.run import GameFailed, SimConfig, default_workers, play_games
+from rummy.sim.run import GameFailed, SimConfig, open_pool, play_games
 from rummy.sim.stats import aggregate
 
 
@@ -59,12 +59,12 @@ def build_config(args: argparse.Namespace) -> SimConfig:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     config = build_config(args)
-    workers = args.workers or default_workers()
+    pool = open_pool(args.workers, args.ray, config.games)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     bar = ProgressBar(config.games, sys.stderr) if show else None
     started = time.perf_counter()
     try:
-        summaries = play_games(config, workers, bar)
+        summaries = play_games(config, progress=bar, pool=pool)
     except GameFailed as error:
         if bar:
             bar.close()
@@ -75,6 +75,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             bar.close()
         print("rummy sim: interrupted", file=sys.stderr)
         return 130
+    finally:
+        pool.close()
     if bar:
         bar.close()
     seconds = time.perf_counter() - started
@@ -87,8 +89,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(json.dumps(results.to_json()))
         return 0
     print(table_text(results))
-    used = min(workers, config.games)
-    print(f"{seconds:.1f} s on {used} worker{'s' if used != 1 else ''} (seed {config.seed}).")
+    print(f"{seconds:.1f} s on {pool.label} (seed {config.seed}).")
     for what, where in (("results", args.save), ("plot", args.plot), ("records", args.records)):
         if where:
             print(f"Saved the {what} to {where}.")
@@ -111,6 +112,9 @@ def add_parser(commands: Any) -> None:
     sim.add_argument("--games", type=int, default=100, help="games to play (deals with --duplicate); default 100")
     sim.add_argument("--seed", type=int, default=0, help="master seed; every game's seed derives from it")
     sim.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    sim.add_argument("--ray", metavar="ADDRESS",
+                     help="play the games on a Ray cluster: auto, local (a fresh Ray here) or ray://host:port "
+                          "(needs the ray extra; results as a local run's)")
     sim.add_argument("--duplicate", action="store_true",
                      help="play each deal once per seat rotation (--games counts deals)")
     sim.add_argument("--options", help="house rules as a JSON object")

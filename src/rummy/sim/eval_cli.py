@@ -13,7 +13,7 @@ from rummy.engine import VARIANTS, get_variant
 from rummy.sim.args import SimError, split_outside_json
 from rummy.sim.evaluation import DEFAULT_PLAYERS, LADDER, EvalConfig, run_eval, table_text, total_games
 from rummy.sim.report import ProgressBar
-from rummy.sim.run import GameFailed, default_workers
+from rummy.sim.run import GameFailed, open_pool
 
 
 def _specs(text: str, what: str) -> tuple[str, ...]:
@@ -43,12 +43,12 @@ def build_eval_config(args: argparse.Namespace) -> EvalConfig:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     config = build_eval_config(args)
-    workers = args.workers or default_workers()
+    pool = open_pool(args.workers, args.ray)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     bar = ProgressBar(total_games(config), sys.stderr) if show else None
     started = time.perf_counter()
     try:
-        results = run_eval(config, workers, bar)
+        results = run_eval(config, progress=bar, pool=pool)
     except GameFailed as error:
         if bar:
             bar.close()
@@ -59,6 +59,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             bar.close()
         print("rummy eval: interrupted", file=sys.stderr)
         return 130
+    finally:
+        pool.close()
     if bar:
         bar.close()
     seconds = time.perf_counter() - started
@@ -66,8 +68,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(results.to_json()))
         return 0
     print(table_text(results))
-    print(f"\n{sum(m.match.sim.games for m in results.matches)} games in {seconds:.1f} s on up to {workers} "
-          f"worker{'s' if workers != 1 else ''}.")
+    print(f"\n{sum(m.match.sim.games for m in results.matches)} games in {seconds:.1f} s on {pool.label}.")
     return 0
 
 
@@ -93,6 +94,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
                         help=f"players at each table: the agent and copies of the opponent; default {DEFAULT_PLAYERS}")
     parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play the games on a Ray cluster: auto, local (a fresh Ray here) or ray://host:port "
+                             "(needs the ray extra; results as a local run's)")
     parser.add_argument("--no-reference", action="store_true",
                         help="fit the ratings on this run's games only, without the shipped ladder results")
     parser.add_argument("--json", action="store_true", help="print only the results, as JSON (docs/eval.md)")

@@ -37,7 +37,7 @@ from rummy.engine import Variant, scoring_rule
 from rummy.sim.args import SimError, check_bots, parse_players
 from rummy.sim.ladder import REFERENCE_COMPARISONS, REFERENCE_NOTE
 from rummy.sim.rating import Comparison, Rating, fit_ratings
-from rummy.sim.run import GameSummary, SimConfig, play_games
+from rummy.sim.run import GamePool, GameSummary, LocalPool, SimConfig, play_games
 from rummy.sim.stats import wilson_interval
 
 #: The ladder, weakest first: the opponents of every agent unless ``--opponents`` says otherwise.
@@ -313,13 +313,18 @@ def run_eval(
     config: EvalConfig,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    pool: GamePool | None = None,
 ) -> EvalResults:
-    """Play every match of ``config`` (``rummy.sim.play_games`` with ``workers`` processes) and fit the ratings."""
+    """Play every match of ``config`` (``rummy.sim.play_games`` in ``pool``, else in ``workers`` processes that
+    every match shares) and fit the ratings."""
+    if pool is None:
+        with LocalPool(workers) as local:
+            return run_eval(config, progress=progress, pool=local)
     matches = plan_matches(config)
     results = []
     done = 0
     for match in matches:
-        summaries = play_games(match.sim, workers, _offset(progress, done))
+        summaries = play_games(match.sim, progress=_offset(progress, done), pool=pool)
         done += len(summaries)
         results.append(match_result(match, summaries))
     return fit(config, results)

@@ -1,5 +1,6 @@
-"""Playing the games of a simulation: each game's seed and seating, the bots, the records, and a pool of
-spawned worker processes that returns one :class:`GameSummary` per game, in game order."""
+"""Playing the games of a simulation: each game's seed and seating, the bots, the records, and where the
+games run (a :class:`GamePool`: spawned worker processes here, or tasks on a Ray cluster), returning one
+:class:`GameSummary` per game, in game order."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import concurrent.futures
 import hashlib
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rummy.bots import Bot, decide, make_bot
 from rummy.engine import Game, Variant, new_game, scoring_rule
@@ -144,38 +145,109 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+class GamePool(Protocol):
+    """Where games run: plays runs of games (chunks of game indices) and yields each run's summaries as it
+    finishes, in any order (:func:`play_games` puts them back in game order).  :class:`LocalPool` is this
+    machine; ``rummy.sim.ray_pool.RayPool`` is a Ray cluster (``--ray ADDRESS``)."""
+
+    @property
+    def workers(self) -> int:
+        """How many games may run at once (sets the size of the chunks)."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """Where the games ran, for the last line of ``rummy sim`` and ``rummy eval``: ``2 workers``."""
+        ...
+
+    def play(self, config: SimConfig, chunks: Sequence[Sequence[int]]) -> Iterator[list[GameSummary]]:
+        """Play every chunk; yield each chunk's summaries as it finishes."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers (cancelling games not yet played)."""
+        ...
+
+
+class LocalPool:
+    """This machine: ``workers`` spawned processes (started when first needed and kept for every later
+    :meth:`play`, so the matches of ``rummy eval`` share them), or this process when ``workers`` is 1."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self._workers = max(1, workers)
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    @property
+    def workers(self) -> int:
+        return self._workers
+
+    @property
+    def label(self) -> str:
+        return f"{self._workers} worker{'s' if self._workers != 1 else ''}"
+
+    def play(self, config: SimConfig, chunks: Sequence[Sequence[int]]) -> Iterator[list[GameSummary]]:
+        if self._workers == 1:
+            for chunk in chunks:
+                for index in chunk:
+                    yield [play_one(config, index)]
+            return
+        if self._executor is None:
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
+        futures = [self._executor.submit(play_chunk, config, list(chunk)) for chunk in chunks]
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def __enter__(self) -> LocalPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_pool(workers: int | None = None, ray: str | None = None, games: int | None = None) -> GamePool:
+    """Where the games of a command run: ``workers`` local processes (None: every core; no more than ``games``),
+    or the Ray cluster at ``ray`` (``auto``, ``local``, ``ray://host:port``; Ray is imported only then, and
+    ``workers`` is then only for ``local``).  Raises :class:`rummy.sim.args.SimError` when Ray is not installed
+    or the cluster cannot be reached."""
+    if ray is None:
+        count = workers or default_workers()
+        return LocalPool(min(count, games) if games else count)
+    from rummy.sim.ray_pool import RayPool
+
+    return RayPool(ray, workers)
+
+
 def play_games(
     config: SimConfig,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    pool: GamePool | None = None,
 ) -> list[GameSummary]:
-    """Play every game of ``config``, in ``workers`` spawned processes (1: in this process).
+    """Play every game of ``config`` in ``pool``, or else in ``workers`` spawned processes (1: in this process).
 
-    ``progress(done)`` is called as games finish.  The summaries come back in game order.
+    ``progress(done)`` is called as games finish.  The summaries come back in game order, whatever order the
+    games finished in (each game's seeds depend on its index only).
     """
     total = config.games
-    workers = max(1, min(workers, total))
-    if workers == 1:
-        summaries = []
-        for index in range(total):
-            summaries.append(play_one(config, index))
-            if progress:
-                progress(index + 1)
-        return summaries
-    size = max(1, min(64, total // (workers * 16)))
-    chunks = [list(range(start, min(start + size, total))) for start in range(0, total, size)]
-    results: dict[int, list[GameSummary]] = {}
-    done = 0
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(play_chunk, config, chunk): number for number, chunk in enumerate(chunks)}
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                results[futures[future]] = future.result()
-                done += len(results[futures[future]])
-                if progress:
-                    progress(done)
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-    return [summary for number in range(len(chunks)) for summary in results[number]]
+    if pool is None:
+        with LocalPool(min(workers, total)) as local:
+            return play_games(config, progress=progress, pool=local)
+    size = max(1, min(64, total // (pool.workers * 16)))
+    chunks = [range(start, min(start + size, total)) for start in range(0, total, size)]
+    by_index: dict[int, GameSummary] = {}
+    for summaries in pool.play(config, chunks):
+        for summary in summaries:
+            by_index[summary.index] = summary
+        if progress:
+            progress(len(by_index))
+    return [by_index[index] for index in range(total)]

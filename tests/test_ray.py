@@ -1,0 +1,59 @@
+"""``rummy sim --ray`` and ``rummy eval --ray``: the games played as Ray tasks on a fresh local Ray give the
+local run's results, and a missing Ray or an unreachable cluster is one line and exit code 2."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from rummy.cli import main
+from rummy.engine import get_variant
+from rummy.sim.evaluation import EvalConfig, run_eval
+from rummy.sim.run import GamePool, SimConfig, open_pool, play_games
+
+
+def test_without_ray_installed_ray_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    # a run without --ray never imports Ray
+    assert main(["sim", "--variant", "basic", "--players", "random,random", "--games", "2", "--workers", "1"]) == 0
+    assert "1 worker" in capsys.readouterr()[0]
+    for command in (["sim", "--variant", "basic", "--players", "random,random", "--games", "1"],
+                    ["eval", "random", "--opponents", "greedy", "--variants", "basic", "--deals", "1"]):
+        assert main([*command, "--ray", "auto"]) == 2
+        err = capsys.readouterr()[1]
+        assert err.startswith("rummy: --ray needs Ray") and "rummy[ray]" in err and "Traceback" not in err
+
+
+def test_an_unreachable_cluster_or_workers_for_a_cluster_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    sim = ["sim", "--variant", "basic", "--players", "random,random", "--games", "1"]
+    assert main([*sim, "--ray", "ray://127.0.0.1:1"]) == 2  # nothing listens on port 1: refused at once
+    assert "cannot reach the Ray cluster" in capsys.readouterr()[1]
+    assert main([*sim, "--ray", "auto", "--workers", "2"]) == 2
+    assert "--workers" in capsys.readouterr()[1]
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[GamePool]:
+    pytest.importorskip("ray")
+    pool = open_pool(2, "local")  # a fresh Ray on this machine with 2 CPUs, stopped afterwards
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+def test_games_on_ray_equal_the_local_run(local_ray: GamePool) -> None:
+    assert local_ray.workers == 2 and local_ray.label == "Ray at local (2 CPUs)"
+    # 12 games in chunks of one: they finish in any order and come back in game order
+    sim = SimConfig(get_variant("basic"), ("random", "greedy", "heuristic"), ("random", "greedy", "heuristic"),
+                    games=12, seed=7)
+    done: list[int] = []
+    assert play_games(sim, pool=local_ray, progress=done.append) == play_games(sim, workers=1)
+    assert done == list(range(1, 13))
+    evaluation = EvalConfig(("random",), ("greedy",), (get_variant("purchase"),), deals=2, seed=5, players=3,
+                            reference=False)
+    assert run_eval(evaluation, pool=local_ray).to_json() == run_eval(evaluation, workers=1).to_json()
