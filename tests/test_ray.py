@@ -3,7 +3,12 @@ local run's results, and a missing Ray or an unreachable cluster is one line and
 
 from __future__ import annotations
 
+import json
+import os
+import socket
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -57,3 +62,43 @@ def test_games_on_ray_equal_the_local_run(local_ray: GamePool) -> None:
     evaluation = EvalConfig(("random",), ("greedy",), (get_variant("purchase"),), deals=2, seed=5, players=3,
                             reference=False)
     assert run_eval(evaluation, pool=local_ray).to_json() == run_eval(evaluation, workers=1).to_json()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.mark.slow
+def test_sim_and_eval_against_ray_start_head_on_loopback(capsys: pytest.CaptureFixture[str]) -> None:
+    """The commands as a researcher runs them against a cluster that ``ray start --head`` started."""
+    pytest.importorskip("ray")
+    port = _free_port()
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}  # this throw-away head's token would be another file
+    env.pop("RAY_ADDRESS", None)
+    with tempfile.TemporaryDirectory(prefix="ray", dir="/tmp") as temp:  # short: Ray's socket paths live there
+        head = subprocess.Popen(
+            [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--block", f"--port={port}",
+             "--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
+             f"--temp-dir={temp}"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            assert head.stdout is not None
+            for line in head.stdout:  # --block: prints this once the node runs, then waits to be stopped
+                if "Ray runtime started" in line:
+                    break
+            address = f"127.0.0.1:{port}"
+            sim = ["sim", "--variant", "basic", "--players", "random,greedy,heuristic", "--games", "6", "--seed", "3",
+                   "--json"]
+            evaluation = ["eval", "random", "--opponents", "greedy", "--variants", "basic", "--deals", "2",
+                          "--players", "2", "--no-reference", "--json"]
+            for command in (sim, evaluation):
+                assert main([*command, "--workers", "1"]) == 0
+                local = json.loads(capsys.readouterr()[0])
+                assert main([*command, "--ray", address]) == 0
+                assert json.loads(capsys.readouterr()[0]) == local
+        finally:
+            head.terminate()
+            head.wait(timeout=60)
