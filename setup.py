@@ -43,7 +43,8 @@ setup(
         Extension(
             "rummy.engine._native",
             sources=["src/rummy/engine/_native_src/lay_down.c",
-                     "src/rummy/engine/_native_src/best_lay_down.c"],
+                     "src/rummy/engine/_native_src/best_lay_down.c",
+                     "src/rummy/engine/_native_src/spare_builds.c"],
             depends=["src/rummy/engine/_native_src/core.h"],
             extra_compile_args=COMPILE_ARGS,
             optional=True,

@@ -4,6 +4,8 @@
 * Its queries, "can this hand lay the contract down?" and "what is its best lay-down?" (the same melds, cards
   and order), against the Python search on random hands, contracts and house-rule mixes (hypothesis), dense
   hands, the hands of random games, and the recorded real hands of ``tests/solver_real_hands.json.gz``.
+* The spare-card rearrangements on offer (``SpareBuilds.each``, compiled in ``spare_builds.c``): the same builds,
+  in the same order, on the tables and hands of random games under house-rule mixes (hypothesis).
 * Random games of every built-in variant (and of house-rule mixes) played once per backend from the same
   seed: the legal list (entries and order) must be the same at every decision.
 * The dispatch: which option mixes go to the Python search, explicitly; the ``RUMMY_ENGINE`` switch.
@@ -21,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,9 +35,11 @@ from hypothesis import strategies as st
 import rummy.engine.backends as switch  # the switch, whose NATIVE the tests set
 from rummy.engine import VariantError, backend, can_lay_down, clear_memos, new_game
 from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
+from rummy.engine.deadlock import SpareBuilds
 from rummy.engine.house_rules import apply_options, get_variant
 from rummy.engine.solver import PlannedMeld, find_lay_down
 from rummy.engine.solver.native import best_lay_down, covers, lay_down_exists
+from rummy.engine.table_offers import table_offers
 from rummy.engine.variants import GROUP, RUN, Slot, Variant
 from tests.profiles import count, examples
 from tests.random_games import random_play
@@ -266,6 +270,86 @@ def test_uncovered_best_lay_downs_go_to_python() -> None:
         assert best_lay_down(hand, contract, buy_it, True, False) is None
 
 
+# House rules that reach the spare-card rearrangements (deadlock.SpareBuilds), and the values tried.
+BUILD_OPTIONS: dict[str, list[Any]] = {
+    "wild_ranks": [["JOKER"], ["JOKER", "2"], ["2"]],
+    "ace_mode": ["low_or_high", "low_only", "high_only"],
+    "run_min": [3, 4, 5],
+    "group_min": [2, 3, 4],
+    "wild_policy": ["none", "not_outnumber", "at_most_one"],
+    "twos_natural_in_place": [False, True],
+}
+
+
+def _builds(table: list[Any], variant: Variant, hand: list[int], name: str) -> list[tuple[Any, ...]]:
+    """The spare-card rearrangements on offer to ``hand`` on backend ``name``, as (sources, cards from the hand,
+    valid, melds), asked twice of one table (the second answer from its memo)."""
+    with running(name):
+        builds = SpareBuilds(table, variant, lambda *made: made)  # (make: what it is given)
+        held = [card for card in range(53) if hand[card]]
+        first = [(tuple(spare[0].id for spare in used), *rest) for used, *rest in builds.each(hand, held)]
+        assert [(tuple(spare[0].id for spare in used), *rest) for used, *rest in builds.each(hand, held)] == first
+        offered = table_offers(table, variant)  # (the listing's: each judged valid)
+        judged = [(build.sources, build.from_hand, build.valid, build.melds())
+                  for build in offered.spare_builds(hand, held)]
+        return [*first, *judged]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.sampled_from(sorted(BUILD_OPTIONS)), max_size=4, unique=True), st.data())
+def test_same_spare_builds_in_random_games(keys: list[str], data: st.DataObject) -> None:
+    """The compiled spare-card rearrangements (``spare_builds.c``) against ``SpareBuilds.each``'s Python search:
+    the same builds in the same order, with the same cards, for every hand at every decision of a short uniform
+    game of ``progressive-buy-it`` under a random house-rule mix (hands grow large: many builds)."""
+    options = {key: data.draw(st.sampled_from(BUILD_OPTIONS[key])) for key in keys}
+    try:
+        variant = get_variant("progressive-buy-it", options)
+    except VariantError:
+        assume(False)
+        raise
+    seed = data.draw(st.integers(0, 10**6))
+    game = new_game(variant, 4, seed=seed)
+    for _turn in random_play(game, random.Random(seed), policy="uniform", decisions=150):
+        table = list(game.table)
+        for seat in range(game.n):
+            hand = list(game.hands[seat])
+            assert _builds(table, variant, hand, "python") == _builds(table, variant, hand, "native"), (
+                options, seed, [str(meld) for meld in table], hand)
+
+
+def test_uncovered_spare_builds_go_to_python() -> None:
+    """The dispatch of the spare-card rearrangements: the compiled core answers a well-formed question, and None
+    (malformed arguments, a minimum out of range) sends it to the Python search, which answers."""
+    native = switch.BUILT
+    assert native is not None
+    hand = [1] * 52 + [0]
+    held = list(range(52))
+    spares = bytes([0, 0, 0, 1, 1, 0])  # the ace and two of clubs, each spare from its own meld
+    rules = bytes([1, 14, 0, 0] + [0] * 52 + [1])
+    assert isinstance(native.spare_builds(hand, held, spares, rules, 3, 3), list)
+    for malformed in ((hand[:52], held), ([300] + hand[1:], held), (hand, [53]), (hand, iter(held))):
+        assert native.spare_builds(*malformed, spares, rules, 3, 3) is None
+    assert native.spare_builds(hand, held, spares, rules, 0, 3) is None
+    assert native.spare_builds(hand, held, spares, rules, 3, 1001) is None
+    assert native.spare_builds(hand, held, spares[:4], rules, 3, 3) is None
+    assert native.spare_builds(hand, held, spares, rules[:-1], 3, 3) is None
+    game = new_game("progressive-buy-it", 4, seed=3)
+    for _turn in random_play(game, random.Random(3), policy="uniform", decisions=400):
+        if len(game.table) > 2:
+            break
+    table, variant, hand = list(game.table), game.variant, list(game.hands[0])
+    held = [card for card in range(53) if hand[card]]
+
+    def listed(name: str, held: Iterable[int]) -> list[tuple[Any, ...]]:
+        with running(name):
+            return list(SpareBuilds(table, variant, lambda *made: made).each(hand, held))  # type: ignore[arg-type]
+
+    want = listed("python", held)
+    assert want, "a table with spare-card builds"
+    assert listed("native", iter(held)) == want  # held not a list or tuple: the Python search answers
+    assert listed("native", held) == want
+
+
 def _legal_lists(variant: str | Variant, players: int, seed: int, policy: str, decisions: int,
                  name: str) -> Iterator[tuple[str, ...]]:
     """The legal list (as notation) at each decision of a seeded random game on backend ``name``."""
@@ -302,6 +386,8 @@ GAME_MIXES = [
     ("progressive-15", {"wild_policy": "not_outnumber", "ace_mode": "low_only"}),
     ("progressive-15", {"twos_natural_in_place": True}),  # (the Python side of the dispatch)
     ("progressive-buy-it", {"contract_exact_sizes": True}),
+    ("may-i", {"rearrange_mode": "seed000"}),  # spare-card rearrangements under not_outnumber, wild twos
+    ("progressive-15", {"rearrange_mode": "unrestricted", "twos_natural_in_place": True, "ace_mode": "high_only"}),
 ]
 
 

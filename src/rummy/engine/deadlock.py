@@ -16,8 +16,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Generic, TypeVar
+from types import ModuleType
+from typing import Any, Generic, TypeVar
 
+import rummy.engine.backends as backends
 from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import TableMeld, lay_off, layoff_ends, swap_wild
@@ -177,9 +179,14 @@ class SpareBuilds(Generic[_Build]):
     policy ``not_outnumber`` does not refuse the new meld on counts; any other validity question is ``make``'s.
     What a build needs of the hand keys its memo: a set by its rank and the hand's naturals of that rank, a run by
     its suit, lowest value and which of its values the hand holds.
+
+    On the native backend the compiled core (``spare_builds.c``) finds the builds, the same ones in the same order
+    (:meth:`_native_each`); this Python search is the reference and answers where the core does not (docs/engine.md,
+    "Backends").
     """
 
-    __slots__ = ("_table", "_variant", "_make", "_wild", "_spares_found", "_sets", "_set_builds", "_runs", "_cover")
+    __slots__ = ("_table", "_variant", "_make", "_wild", "_spares_found", "_sets", "_set_builds", "_runs", "_cover",
+                 "_packed")
 
     def __init__(self, table: Sequence[TableMeld], variant: Variant, make: MakeBuild[_Build]) -> None:
         self._table = table
@@ -191,6 +198,7 @@ class SpareBuilds(Generic[_Build]):
         self._set_builds: dict[tuple[int, tuple[Card, ...]], _Build | None] = {}
         self._runs: dict[tuple[int, int, int], _Build | None] = {}
         self._cover: dict[int, int] = {}
+        self._packed: bytes | None = None
 
     @property
     def _spares(self) -> TableSpares:
@@ -204,6 +212,12 @@ class SpareBuilds(Generic[_Build]):
         runs by suit and lowest value."""
         if not self._spares[0]:
             return
+        native = backends.NATIVE
+        if native is not None:
+            compiled = self._native_each(native, hand, held)
+            if compiled is not None:
+                yield from compiled
+                return
         variant = self._variant
         wild = self._wild
         low_bound, high_bound = variant.ace_mode.run_bounds
@@ -244,6 +258,30 @@ class SpareBuilds(Generic[_Build]):
                     run = runs[run_key] = self._run_build(suit, low, window)
                 if run is not None:
                     yield run
+
+    def _native_each(self, native: ModuleType, hand: Sequence[int], held: Sequence[Card]) -> list[_Build] | None:
+        """:meth:`each`'s builds found by the compiled core (``spare_builds.c``), made and memoised as :meth:`each`
+        does; None when the core does not answer (a hand or ``held`` not a list or tuple of small counts and card
+        kinds, a run or group minimum below 1 or above 1,000): the Python search answers then."""
+        if self._packed is None:  # each spare: its card and the number of its meld (two bytes)
+            melds: dict[int, int] = {}
+            self._packed = bytes([byte for meld, card, _ in self._spares[0]
+                                  for number in (melds.setdefault(meld.id, len(melds)),)
+                                  for byte in (card, number & 255, number >> 8)])
+        variant = self._variant
+        found = native.spare_builds(hand, held, self._packed, native_rules(variant), variant.run_min,
+                                    variant.group_min)
+        if found is None:
+            return None
+        spares = self._spares[0]
+        builds: list[_Build] = []
+        for key, used, kind, cards, from_hand, wild_count in found:
+            memo: dict[Any, _Build | None] = self._set_builds if kind == "set" else self._runs
+            build = memo.get(key)
+            if build is None:
+                build = memo[key] = self._make([spares[index] for index in used], kind, cards, from_hand, wild_count)
+            builds.append(build)
+        return builds
 
     def _set_build(self, rank: int, own: tuple[Card, ...]) -> _Build | None:
         """The set of ``rank`` made of the hand's naturals ``own`` and spare table cards, or None."""
@@ -336,6 +374,15 @@ class SpareBuilds(Generic[_Build]):
             if two != JOKER and two % 13 == 1 and two // 13 == suit:  # a wild two of the suit in its place
                 wild_count -= 1
         return self._make(used, "run", tuple(cards), window.bit_count(), wild_count)
+
+
+@per_object("compiled spare-build rules of a variant")
+def native_rules(variant: Variant) -> bytes:
+    """``variant``'s rules as ``spare_builds.c`` reads them: the lowest and highest run value, whether wilds may not
+    outnumber naturals, whether a two is natural in place, and a wild flag per card (memoised per variant)."""
+    low, high = variant.ace_mode.run_bounds
+    return bytes([low, high, variant.wild_policy is WildPolicy.NOT_OUTNUMBER, variant.twos_natural_in_place,
+                  *wild_flags(variant)])
 
 
 @memoised(maxsize=100_000)

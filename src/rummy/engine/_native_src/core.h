@@ -1,6 +1,6 @@
 /*
  * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
- * the best lay-down).
+ * the best lay-down, spare_builds.c the spare-card rearrangements on offer).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
@@ -21,5 +21,8 @@ int read_hand(PyObject *hand_object, int *hand);
 
 /* best_lay_down(hand, spec, extra) (best_lay_down.c). */
 PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* spare_builds(hand, held, spares, rules, run_min, group_min) (spare_builds.c). */
+PyObject *spare_builds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

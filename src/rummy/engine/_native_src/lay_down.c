@@ -12,6 +12,10 @@
  *   best_lay_down(hand, spec, extra) -> tuple | False | None
  *       The best lay-down itself, in best_lay_down.c.
  *
+ *   spare_builds(hand, held, spares, rules, run_min, group_min) -> list | None
+ *       The spare-card rearrangements a hand can make (rummy.engine.deadlock.SpareBuilds.each), in
+ *       spare_builds.c.
+ *
  * The Python search (rummy.engine.solver.search.LayDownSearch) looks for the *best* lay-down; this one only
  * asks whether there is one, over the same model of melds (solver/__init__.py, "Conventions and limits"):
  *
@@ -332,6 +336,9 @@ static PyMethodDef native_methods[] = {
      "lay_down_exists(hand, spec) -> bool | None: whether the contract packed in spec can be laid down from hand."},
     {"best_lay_down", (PyCFunction)(void (*)(void))best_lay_down, METH_FASTCALL,
      "best_lay_down(hand, spec, extra) -> tuple | False | None: the best lay-down (best_lay_down.c)."},
+    {"spare_builds", (PyCFunction)(void (*)(void))spare_builds, METH_FASTCALL,
+     "spare_builds(hand, held, spares, rules, run_min, group_min) -> list | None: the spare-card rearrangements "
+     "(spare_builds.c)."},
     {NULL, NULL, 0, NULL},
 };
 
