@@ -22,6 +22,7 @@ from rummy.engine.view import player_view  # noqa: E402
 from rummy.env import aec as aec_module  # noqa: E402
 from rummy.env import aec_env, gym_env  # noqa: E402
 from rummy.env.aec import RummyAECEnv  # noqa: E402
+from rummy.features import Encoder  # noqa: E402
 
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("progressive-buy-it", 4, {}),
@@ -141,24 +142,32 @@ def _hidden_shuffled(game: Game, seat: int, rng: random.Random) -> Game:
 @pytest.mark.parametrize(("variant", "players", "options"), TABLES[::2], ids=IDS[::2])
 def test_no_observation_depends_on_a_hidden_card(variant: str, players: int, options: dict[str, Any]) -> None:
     # Over a long stretch of play, every agent's observation is unchanged when every card it cannot see
-    # is dealt anew: it holds no other hand and no stock card.
+    # is dealt anew: it holds no other hand and no stock card.  The history blocks are read from the twin's
+    # record, by the view's path and by the game's path of a fresh encoder.
     env = aec_env(variant, players, options, seed=6)
     env.reset(seed=6)
     rng = random.Random(6)
     checked = 0
+    history = next(block.start for block in env.encoder.blocks.values() if block.name == "taken")
+    fresh = Encoder(env.rules, players)
+    history_seen = 0
     for agent in env.agent_iter(max_iter=400):
         observation, _, terminated, truncated, _ = env.last()
         seat = int(agent.split("_")[1])
         for other in range(players):
             twin = _hidden_shuffled(env.game, other, rng)
             selected = f"player_{other}" == env.agent_selection  # its candidates are in its observation
-            mine = env.encoder.encode(player_view(twin, other, with_actions=selected))
-            assert np.array_equal(mine, env.observe(f"player_{other}")["observation"])
+            mine = env.encoder.encode(player_view(twin, other, with_actions=selected), twin)
+            theirs = env.observe(f"player_{other}")["observation"]
+            assert np.array_equal(mine, theirs)
+            assert np.array_equal(fresh.encode_game(twin, other)[history:],
+                                  theirs[history:])
+            history_seen += bool(theirs[history:].any())
             checked += 1
-        hand = observation["observation"][:53]
+        hand = observation["observation"][:53] * env.encoder.scales.copies
         assert hand.tolist() == list(env.game.hands[seat])
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    assert checked >= 400
+    assert checked >= 400 and history_seen >= checked // 2
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), TABLES, ids=IDS)
@@ -173,7 +182,8 @@ def test_the_environment_encodes_exactly_the_view(variant: str, players: int, op
         observation, _, terminated, truncated, _ = env.last()
         melds, piles = max(melds, len(env.game.table)), piles | {len(env.game.discard)}
         for seat, other in enumerate(env.possible_agents):
-            expected = env.encoder.encode(player_view(env.game, seat, with_actions=other == env.agent_selection))
+            expected = env.encoder.encode(player_view(env.game, seat, with_actions=other == env.agent_selection),
+                                          env.game)
             assert env.observe(other)["observation"].tobytes() == expected.tobytes()
         if terminated or truncated:
             env.reset()

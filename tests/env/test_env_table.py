@@ -49,14 +49,15 @@ def test_state_is_deterministic_fixed_size_and_holds_every_hand() -> None:
     twin.reset(seed=2)
     rng = np.random.default_rng(2)
     size = env.encoder.size
+    copies = env.encoder.scales.copies  # card counts are scaled by the copies of a card kind in the pack
     for _ in range(150):
         state = env.state()
         assert state.shape == env.state_space.shape and state.dtype == np.float32
         assert state.tobytes() == env.state().tobytes() == twin.state().tobytes()
         for seat in range(4):  # every hand, as each seat observes it
-            assert state[seat * size:seat * size + 53].tolist() == list(env.game.hands[seat])
+            assert (state[seat * size:seat * size + 53] * copies).tolist() == list(env.game.hands[seat])
             assert np.array_equal(state[seat * size:(seat + 1) * size], env.encode(seat))
-        assert state[4 * size:].sum() == len(env.game.stock)
+        assert state[4 * size:].sum() * copies == len(env.game.stock)
         mask = env.observe(env.agent_selection)["action_mask"]
         action = int(rng.choice(np.flatnonzero(mask)))
         env.step(action)
@@ -136,7 +137,7 @@ def test_observations_leak_nothing_after_a_reset_with_options() -> None:
         observation, _, terminated, truncated, _ = env.last()
         for other in range(3):
             twin = _hidden_shuffled(env.game, other, rng)
-            assert np.array_equal(env.encoder.encode(player_view(twin, other, with_actions=False)),
+            assert np.array_equal(env.encoder.encode(player_view(twin, other, with_actions=False), twin),
                                   env.observe(f"player_{other}")["observation"])
         del agent
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))

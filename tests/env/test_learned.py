@@ -56,7 +56,7 @@ def test_the_bot_sees_the_moves_and_features_the_trainer_sees(variant: str, opti
         actions, from_view = choices_of_view(view, DEFAULT_COMPOSITE_SLOTS)
         assert Counter(from_ids) == Counter(from_view)
         assert sorted(env.aec.space.id_of(env.aec.game, a) for a in actions) == legal
-        encoded = env.aec.encoder.encode(view)
+        encoded = env.aec.encoder.encode(view, env.aec.game)
         assert np.array_equal(encoded, observation["observation"])
         rows = features(observation["observation"], from_ids)
         assert rows.shape == (len(legal), len(FEATURES)) and np.all(np.isfinite(rows))

@@ -38,7 +38,7 @@ from rummy.engine import (
     Variant,
     Verb,
 )
-from rummy.features import PHASES, SEAT_FIELDS, Encoder, observation_layout
+from rummy.features import PHASES, SEAT_FIELDS, Encoder, Scales, observation_layout
 
 #: Changes whenever :func:`features` could mean something else for the same weights.
 FEATURE_VERSION = 1
@@ -127,14 +127,18 @@ class FeatureMaker:
         seats = blocks["seats"].start
         self.own_hand_size = seats + SEAT_FIELDS.index("hand_size")
         self.own_down = seats + SEAT_FIELDS.index("down")
+        # the observation is scaled (version 2); the features read the raw counts, rounded back
+        scales = Scales.of(variant, players)
+        self.copies = float(scales.copies)
+        self.pack = float(scales.pack)
         self.points = np.array([variant.points(c) for c in range(CARD_COUNT)], dtype=np.float64) / 50.0
         self.wild = np.array([variant.is_wild(c) for c in range(CARD_COUNT)], dtype=np.float64)
 
     def __call__(self, observation: npt.NDArray[np.float32], choices: Sequence[Choice]) -> FeatureMatrix:
         rows = np.zeros((len(choices), len(FEATURES)))
-        hand = observation[self.hand:self.hand + CARD_COUNT].astype(np.float64)
+        hand = np.rint(observation[self.hand:self.hand + CARD_COUNT].astype(np.float64) * self.copies)
         down = float(observation[self.own_down])
-        hand_size = float(observation[self.own_hand_size]) / 10.0
+        hand_size = float(np.rint(float(observation[self.own_hand_size]) * self.pack)) / 10.0
         offered = self._offered(observation)
         families = len(FAMILIES)
         for row, choice in zip(rows, choices, strict=True):

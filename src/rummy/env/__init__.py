@@ -16,6 +16,8 @@ True
 Every table, whatever its variant, house rules and player count (up to eight), has the same
 ``Discrete(ACTION_SPACE_SIZE)`` action space, version ``ACTION_SPACE_VERSION``; the observation's
 ``candidates`` block (fields :data:`CANDIDATE_FIELDS`, then the cards played) describes each composite slot.
+The observation (version ``OBSERVATION_VERSION``, in ``metadata["observation_version"]``) is scaled into
+``[-1, 1]`` and ends with the round's public history.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from rummy.engine import ACTION_SPACE_SIZE, ACTION_SPACE_VERSION
 from rummy.env.aec import RummyAECEnv
 from rummy.env.single import SingleSeatEnv
 from rummy.env.vector import SingleSeatVectorEnv
-from rummy.features import CANDIDATE_FIELDS, SEAT_FIELDS, Block, observation_layout
+from rummy.features import CANDIDATE_FIELDS, OBSERVATION_VERSION, SEAT_FIELDS, Block, observation_layout
 
-__all__ = ["ACTION_SPACE_SIZE", "ACTION_SPACE_VERSION", "CANDIDATE_FIELDS", "SEAT_FIELDS", "Block", "RummyAECEnv",
+__all__ = ["ACTION_SPACE_SIZE", "ACTION_SPACE_VERSION", "CANDIDATE_FIELDS", "OBSERVATION_VERSION", "SEAT_FIELDS",
+           "Block", "RummyAECEnv",
            "SingleSeatEnv", "SingleSeatVectorEnv", "aec_env", "env", "gym_env", "observation_layout", "vector_env"]
 
 

@@ -48,7 +48,7 @@ from rummy.engine import (
     player_view,
     scoring_rule,
 )
-from rummy.features import Encoder, Observation
+from rummy.features import OBSERVATION_VERSION, Encoder, Observation
 
 REWARDS = ("score", "win")
 #: The keys ``reset(options=...)`` understands.
@@ -63,9 +63,11 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
     """One game of ``variant`` for ``players`` agents (see the module docstring)."""
 
     metadata = {"name": "rummy_v2", "render_modes": list(RENDER_MODES), "is_parallelizable": False,
-                "action_space_version": ACTION_SPACE_VERSION}
+                "action_space_version": ACTION_SPACE_VERSION, "observation_version": OBSERVATION_VERSION}
     #: The version of the action numbering (also in ``metadata``); ids mean the same at every table of a version.
     action_space_version = ACTION_SPACE_VERSION
+    #: The version of the observation's layout and scaling (also in ``metadata``).
+    observation_version = OBSERVATION_VERSION
 
     def __init__(self, variant: str = "may-i", players: int = 4, options: Mapping[str, Any] | None = None, *,
                  seed: int | None = None, reward: str = "score", max_cycles: int | None = None,
@@ -98,13 +100,13 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self.encoder = Encoder(self.rules, players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        box = spaces.Box(low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32)
+        box = spaces.Box(low=-1.0, high=1.0, shape=(self.encoder.size,), dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8)
         self.observation_spaces = {agent: spaces.Dict({"observation": box, "action_mask": mask})
                                    for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.space.size) for agent in self.possible_agents}
         self._state_size = players * self.encoder.size + CARD_COUNT
-        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._state_size,), dtype=np.float32)
+        self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(self._state_size,), dtype=np.float32)
         self._composite_start = next(f.start for f in self.space.families if f.verb == "composite")
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
 
@@ -148,7 +150,8 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         **It sees everything**, every hand and the stock included, so it is for training only, never an
         agent's input at play.  It is every seat's observation vector in seat order (seat 0 first; each
         holds that seat's own hand, as :meth:`observe` gives it), then the copies of each card kind (53)
-        left in the stock.  Deterministic: the same game gives the same bytes."""
+        left in the stock, scaled as the hand is (÷ C, :class:`rummy.features.Scales`).  Deterministic: the same
+        game gives the same bytes."""
         out = np.empty(self._state_size, dtype=np.float32)
         size = self.encoder.size
         for seat, agent in enumerate(self.possible_agents):
@@ -157,6 +160,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         stock[:] = 0.0
         for card in self.game.stock:
             stock[card] += 1.0
+        stock /= self.encoder.scales.copies
         return out
 
     def observe(self, agent: str) -> dict[str, Any]:

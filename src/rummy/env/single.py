@@ -29,14 +29,18 @@ import numpy as np
 from rummy.bots import Bot, decide, make_bot
 from rummy.engine import ACTION_SPACE_VERSION, RummyError, UsageError
 from rummy.env.aec import IGNORED_RESET_OPTIONS, RESET_OPTIONS, RummyAECEnv
+from rummy.features import OBSERVATION_VERSION
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
     """One learning seat against bots (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "action_space_version": ACTION_SPACE_VERSION}
+    metadata = {"render_modes": ["ansi", "human"], "action_space_version": ACTION_SPACE_VERSION,
+                "observation_version": OBSERVATION_VERSION}
     #: The version of the action numbering (also in ``metadata``); ids mean the same at every table of a version.
     action_space_version = ACTION_SPACE_VERSION
+    #: The version of the observation's layout and scaling (also in ``metadata``).
+    observation_version = OBSERVATION_VERSION
 
     def __init__(self, variant: str = "may-i", opponents: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
                  options: Mapping[str, Any] | None = None, *, seat: int = 0, seed: int | None = None,

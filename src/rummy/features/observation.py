@@ -3,9 +3,11 @@ only.
 
 The vector is the concatenation of the blocks of :func:`observation_layout`, in order; card blocks have
 one entry per card kind (53: the 52 cards in suit order clubs, diamonds, hearts, spades, ace to king,
-then the joker), seat blocks one row per seat starting with the observing seat and going to its left, and
-the last block one row per composite slot of the action space describing the move it names
-(:mod:`rummy.features.candidates`).
+then the joker), seat blocks one row per seat starting with the observing seat and going to its left, then
+one row per composite slot of the action space describing the move it names
+(:mod:`rummy.features.candidates`), then the round's public history (:mod:`rummy.features.history`).
+Every number is scaled into [0, 1] (a total into [-1, 1]) by constants of the table (:class:`Scales`),
+and capped there, so the observation space is ``Box(-1, 1)``; :data:`OBSERVATION_VERSION` names the layout.
 ``docs/env.md`` lists every block; a test keeps the two in step.  The environment (:mod:`rummy.env`) and the
 ``learned`` bot (:mod:`rummy.bots.learned`) both read it from here.
 """
@@ -23,6 +25,7 @@ from rummy.engine import (
     COMPOSITE_SLOTS,
     COMPOSITE_VERBS,
     GROUP,
+    MELD_SLOTS,
     RUN,
     Action,
     GameState,
@@ -30,9 +33,20 @@ from rummy.engine import (
     Slot,
     TableMeld,
     Variant,
+    new_game,
     seats_to_act,
 )
 from rummy.features.candidates import CANDIDATE_FIELDS, CANDIDATE_SIZE, CandidateEncoder
+from rummy.features.history import EVENT_KINDS, EVENT_ROWS, HISTORY_COUNTS, History, event_row_size
+
+#: The version of the observation's layout and scaling; any change of either changes it.  Version 1 had no
+#: history blocks and raw counts; version 2 scales every number (:class:`Scales`) and adds the history.
+OBSERVATION_VERSION = 2
+#: The scale of round numbers (the longest game has 15 rounds) and of the kitty; of slot and meld counts.
+ROUND_SCALE = 16
+KITTY_SCALE = 100
+SLOT_SCALE = 4
+MELD_SCALE = 8
 
 PHASES = ("draw", "play", "claim", "round_over", "game_over")
 #: Per seat row, in this order.
@@ -50,6 +64,8 @@ class Block:
     start: int
     size: int
     meaning: str
+    #: What the block's raw numbers are divided by (see :class:`Scales`); capped at 1 (a total at -1 and 1).
+    scale: str
 
     @property
     def stop(self) -> int:
@@ -75,12 +91,86 @@ def observation_layout(players: int) -> tuple[Block, ...]:
          f"per composite slot (action ids 57–88), the move it names: {', '.join(CANDIDATE_FIELDS)}, then the copies "
          "of each card kind it plays from the hand (all zero for an empty slot)"),
     ]
+    history = {
+        "taken": "took from the discard pile",
+        "bought": "bought (a buy, a May-I, a purchase from the pile)",
+        "discarded": "discarded",
+        "melded": "put into new melds (a lay-down, new melds, a book)",
+        "laid_off": "laid off onto table melds (a swap's natural included)",
+    }
+    parts += [(name, players * CARD_COUNT, f"per seat, the observer first: copies of each card kind it {history[name]} "
+               "this round") for name in HISTORY_COUNTS]
+    parts.append(("events", EVENT_ROWS * event_row_size(players),
+                  f"the round's last {EVENT_ROWS} public events, the newest first: seat (one-hot, the observer first), "
+                  f"kind (one-hot: {', '.join(EVENT_KINDS)}), copies of each card kind it showed"))
     blocks: list[Block] = []
     start = 0
     for name, size, meaning in parts:
-        blocks.append(Block(name, start, size, meaning))
+        blocks.append(Block(name, start, size, meaning, _SCALE_TEXT.get(name, "C")))
         start += size
     return tuple(blocks)
+
+
+_SCALE_TEXT = {
+    "discard_top": "1", "claim_card": "1", "phase": "1",
+    "round": f"{ROUND_SCALE}, {ROUND_SCALE}",
+    "contract": f"{SLOT_SCALE}, {SLOT_SCALE}, D",
+    "piles": f"P, P, {MELD_SLOTS}, {KITTY_SCALE}",
+    "seats": "hand_size P, claims_used D, total T, purchase_card 53, others 1",
+    "candidates": f"cards_played, wilds_played and cards_left P, points_shed D × V, melds_made … melds_extended "
+                  f"{MELD_SCALE}, cards C, others 1",
+    "events": "seat and kind 1, cards C",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Scales:
+    """The constants that scale the observation of one table (variant, house rules, player count).
+
+    ``copies`` (C): copies of the commonest card kind in the pack; ``pack`` (P): cards in the pack;
+    ``deal`` (D): the largest hand dealt in any round; ``value`` (V): the highest card value (at least 1);
+    ``total`` (T): the target score where the game runs to one, else rounds × D × V (at least 1)."""
+
+    copies: int
+    pack: int
+    deal: int
+    value: int
+    total: int
+
+    @classmethod
+    def of(cls, variant: Variant, players: int) -> Scales:
+        game = new_game(variant, players, seed=0)
+        deal = max([spec.deal_size for spec in variant.rounds if spec.deal_size] + list(game.sizes) + [1])
+        value = max([variant.points(card) for card in range(CARD_COUNT)] + [1])
+        target = variant.target(players)
+        total = target if target else (variant.round_count or 1) * deal * value
+        return cls(max(game.pack), sum(game.pack), deal, value, max(total, 1))
+
+    def vector(self, players: int) -> npt.NDArray[np.float32]:
+        """The divisor of every position of the observation (1 where a number is 0 or 1 already)."""
+        layout = {block.name: block for block in observation_layout(players)}
+        out = np.ones(layout["events"].stop, dtype=np.float32)
+        copies, pack, deal = self.copies, self.pack, self.deal
+        for name in ("hand", "discard_seen", "table", *HISTORY_COUNTS):
+            out[layout[name].start:layout[name].stop] = copies
+        start = layout["round"].start
+        out[start:start + 2] = ROUND_SCALE
+        out[layout["contract"].start:layout["contract"].stop] = (SLOT_SCALE, SLOT_SCALE, deal)
+        out[layout["piles"].start:layout["piles"].stop] = (pack, pack, MELD_SLOTS, KITTY_SCALE)
+        seat_scales = {"hand_size": pack, "claims_used": deal, "total": self.total, "purchase_card": CARD_COUNT}
+        row = [float(seat_scales.get(field, 1)) for field in SEAT_FIELDS]
+        out[layout["seats"].start:layout["seats"].stop] = row * players
+        candidate = [1.0] * CANDIDATE_SIZE
+        for field in ("cards_played", "wilds_played", "cards_left"):
+            candidate[CANDIDATE_FIELDS.index(field)] = pack
+        candidate[CANDIDATE_FIELDS.index("points_shed")] = deal * self.value
+        for field in ("melds_made", "groups_made", "runs_made", "melds_extended"):
+            candidate[CANDIDATE_FIELDS.index(field)] = MELD_SCALE
+        candidate[len(CANDIDATE_FIELDS):] = [copies] * CARD_COUNT
+        out[layout["candidates"].start:layout["candidates"].stop] = candidate * COMPOSITE_SLOTS
+        event = [1.0] * (players + len(EVENT_KINDS)) + [float(copies)] * CARD_COUNT
+        out[layout["events"].start:layout["events"].stop] = event * EVENT_ROWS
+        return out
 
 
 def observation_size(players: int) -> int:
@@ -90,9 +180,11 @@ def observation_size(players: int) -> int:
 class Encoder:
     """Writes one seat's observation of its table (one encoder per variant and size).
 
-    :meth:`encode` reads a :class:`PlayerView`; :meth:`encode_game` reads the same facts straight from the game
-    (the environment's path: no view is built, and the discard pile's and the table's card counts are kept
-    from the previous call and brought up to date).  Both give the same vector, byte for byte (tested).
+    :meth:`encode` reads a :class:`PlayerView` (and the history from a game's public record, when given one);
+    :meth:`encode_game` reads the same facts straight from the game (the environment's path: no view is built,
+    and the discard pile's and the table's card counts and the history are kept from the previous call and
+    brought up to date).  Both give the same vector, byte for byte (tested).  ``scale`` holds the divisor of
+    every position (:class:`Scales`): multiplying a vector by it gives the raw counts back.
     """
 
     def __init__(self, variant: Variant, players: int) -> None:
@@ -109,6 +201,17 @@ class Encoder:
         self._facts = self.blocks["phase"].start  # phase … seats: written as one run of numbers
         self._facts_stop = self.blocks["seats"].stop
         self._candidates = self.blocks["candidates"].start
+        self._history = self.blocks[HISTORY_COUNTS[0]].start
+        self._events = self.blocks["events"].start
+        self.scales = Scales.of(variant, players)
+        self.scale = self.scales.vector(players)
+        inverse = (1.0 / self.scale).astype(np.float32)
+        #: the inverse scales of the card blocks (None when every card count is already its own scale), of the
+        #: facts (phase … seats) and of the candidate rows: each part is scaled where it is written
+        self._cards_inverse = inverse[:self._facts] if self.scales.copies != 1 else None
+        self._facts_inverse = inverse[self._facts:self._facts_stop]
+        self._candidates_inverse = inverse[self._candidates:self.blocks["candidates"].stop]
+        self._record = History(players, float(inverse[self._history]))
         self._candidate_rows = CandidateEncoder(variant)
         self._phase_bits = {phase: tuple(float(phase == other) for other in PHASES) for phase in PHASES}
         #: per observing seat, the seats of its rows: itself, then to its left
@@ -118,9 +221,10 @@ class Encoder:
         self._pile = _PileCounts()
         self._melds = _TableCounts()
 
-    def encode(self, view: PlayerView) -> Observation:
+    def encode(self, view: PlayerView, record: GameState | None = None) -> Observation:
         """The observation of ``view``'s seat (its composite candidates are those of ``view.legal_actions``, none
-        in a view without actions)."""
+        in a view without actions).  The history blocks come from ``record``, the game of the view, of which
+        they read only the public record (:mod:`rummy.features.history`); without it they are zero."""
         if view.seat is None:
             raise ValueError("a spectator has no observation")
         out = np.zeros(self.size, dtype=np.float32)
@@ -138,6 +242,8 @@ class Encoder:
                           view.contract, (view.stock_count, view.discard_count, len(view.table), view.kitty), rows)
         composites = [action for action in view.legal_actions if action.verb in COMPOSITE_VERBS]
         self._write_candidates(out, composites, view.table, len(view.hand))
+        if record is not None:
+            self._write_history(out, record, view.seat)
         return out
 
     def encode_game(self, game: GameState, seat: int, candidates: Sequence[Action] = ()) -> Observation:
@@ -168,19 +274,41 @@ class Encoder:
                           game.phase, max(game.round_number, 1), game.rules.contract,
                           (len(game.stock), len(discard), len(game.table), game.kitty), rows)
         self._write_candidates(out, candidates, game.table, game.sizes[seat])
+        self._write_history(out, game, seat)
         return out
+
+    def _write_history(self, out: Observation, game: GameState, seat: int) -> None:
+        """The history blocks, the seats turned so that ``seat`` comes first (two slice copies a block)."""
+        record = self._record
+        record.update(game)
+        counts = record.counts
+        blocks = out[self._history:self._events].reshape(counts.shape)
+        players = self.players
+        left = players - seat
+        blocks[:, :left] = counts[:, seat:]
+        if seat:
+            blocks[:, left:] = counts[:, :seat]
+        ring = record.ring
+        events = out[self._events:self._events + ring.size].reshape(ring.shape)
+        events[:, :left] = ring[:, seat:players]
+        if seat:
+            events[:, left:players] = ring[:, :seat]
+        events[:, players:] = ring[:, players:]
 
     def _write_candidates(self, out: Observation, candidates: Sequence[Action], table: Sequence[TableMeld],
                           hand_size: int) -> None:
         if candidates:
             start = self._candidates
-            self._candidate_rows.write(out[start:start + COMPOSITE_SLOTS * CANDIDATE_SIZE], candidates,
-                                       {meld.id: meld.cards for meld in table}, hand_size)
+            block = out[start:start + COMPOSITE_SLOTS * CANDIDATE_SIZE]
+            self._candidate_rows.write(block, candidates, {meld.id: meld.cards for meld in table}, hand_size)
+            block *= self._candidates_inverse
+            np.minimum(block, 1.0, out=block)
 
     def _write_facts(self, out: Observation, top: int | None, claim_card: int | None, phase: str, round_number: int,
                      contract: tuple[Slot, ...], piles: tuple[int, int, int, int],
                      rows: Sequence[tuple[int | bool, ...]]) -> None:
-        """Write the one-hot cards and the blocks from ``phase`` to the end (one slice assignment)."""
+        """Write the one-hot cards and the blocks from ``phase`` to the end of ``seats`` (one slice assignment),
+        and scale the card blocks and these (the card blocks are written before)."""
         if top is not None:
             out[self._discard_top + top] = 1
         if claim_card is not None:
@@ -191,7 +319,12 @@ class Encoder:
         facts += piles
         for row in rows:
             facts += row
-        out[self._facts:self._facts_stop] = facts
+        block = out[self._facts:self._facts_stop]
+        block[:] = facts
+        block *= self._facts_inverse
+        np.clip(block, -1.0, 1.0, out=block)
+        if self._cards_inverse is not None:
+            out[:self._facts] *= self._cards_inverse
 
     def _contract_facts(self, contract: tuple[Slot, ...]) -> tuple[int, int, int]:
         """Group slots, run slots and the fewest cards that fill ``contract`` (the same contract object serves a
