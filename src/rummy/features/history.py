@@ -39,6 +39,19 @@ _KIND = {kind: index for index, kind in enumerate(EVENT_KINDS)}
 _MELD_VERBS = frozenset({Verb.DOWN, Verb.MELD, Verb.BOOK})
 
 
+def _picked_up(pickups: list[tuple[int, int, int]], index: int, seat: int) -> list[int]:
+    """The cards ``seat`` picked up from the discard pile by the action at log ``index`` (the pickups are in log
+    order: read from the end)."""
+    cards = []
+    for at, who, card in reversed(pickups):
+        if at < index:
+            break
+        if at == index and who == seat:
+            cards.append(card)
+    cards.reverse()
+    return cards
+
+
 def event_row_size(players: int) -> int:
     """Numbers in one event row: the seat one-hot, the kind one-hot, the card counts."""
     return players + len(EVENT_KINDS) + CARD_COUNT
@@ -93,7 +106,7 @@ class History:
         if verb is Verb.DRAW:
             self._event(seat, "draw", ())
         elif verb is Verb.TAKE or verb is Verb.BUY:
-            cards = [card for at, who, card in pickups if at == index and who == seat]
+            cards = _picked_up(pickups, index, seat)
             self._count(_TAKEN if verb is Verb.TAKE else _BOUGHT, seat, cards)
             self._event(seat, verb.value, cards)
         elif verb is Verb.DISCARD and action.card is not None:

@@ -322,7 +322,8 @@ class Encoder:
         block = out[self._facts:self._facts_stop]
         block[:] = facts
         block *= self._facts_inverse
-        np.clip(block, -1.0, 1.0, out=block)
+        np.maximum(block, -1.0, out=block)  # np.clip's wrapper costs more than the two ufuncs on so few numbers
+        np.minimum(block, 1.0, out=block)
         if self._cards_inverse is not None:
             out[:self._facts] *= self._cards_inverse
 
