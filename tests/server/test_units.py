@@ -157,7 +157,8 @@ def test_table_configuration() -> None:
     with pytest.raises(RequestError, match="bad-request"):
         TableConfig.from_request({"variant": "basic", "turn_seconds": float("nan")})
     with pytest.raises(RequestError, match="bad-bot"):  # it would read a file named by the client
-        TableConfig.from_request({"variant": "basic", "bots": {"1": "learned"}})
+        TableConfig.from_request({"variant": "basic", "bots": {"1": "learned:path=policy.npz"}})
+    assert TableConfig.from_request({"variant": "basic", "bots": {"1": "learned"}}).bots == {1: "learned"}
     catalog = {v["id"]: v for v in variant_catalog()}
     assert catalog["basic"]["players"] == [2, 4]
     assert not any(o["key"] == "claim_limit" for o in catalog["basic"]["options"])

@@ -58,7 +58,7 @@ BOTS: dict[str, str] = {
     "heuristic": "rummy.bots.heuristic:HeuristicBot",
     "ismcts": "rummy.bots.ismcts:IsmctsBot",
     "llm": "rummy.llm.bot:LlmBot",  # a chat model behind an OpenAI-compatible endpoint (the ``llm`` extra)
-    "learned": "rummy.bots.learned:LearnedBot",  # a policy trained on rummy.env, reading rummy.features
+    "learned": "rummy.bots.policies:LearnedBot",  # a shipped (or given) policy over rummy.features
 }
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
 

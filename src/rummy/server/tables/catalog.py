@@ -25,9 +25,9 @@ from rummy.text.how_to_play import blurb, glossary, how_to_play
 
 REQUEST_KEYS = {"variant", "seats", "options", "bots", "turn_seconds", "claim_seconds", "bot_takeover",
                 "round_pause"}
-# Levels (easy …) or the bot names behind them (random …); bots that need options of their own (a model, a
-# policy file) are for the simulator, not for a table.
-BOT_LEVELS = tuple(LEVELS) + tuple(dict.fromkeys(LEVELS.values()))
+# Levels (easy …), the bot names behind them (random …) and ``learned`` (its shipped policy); bots that need
+# options of their own (a model, a policy file) are for the simulator, not for a table.
+BOT_LEVELS = tuple(LEVELS) + tuple(dict.fromkeys(LEVELS.values())) + ("learned",)
 SEAT_KEY = re.compile(r"[0-9]{1,2}")
 
 
