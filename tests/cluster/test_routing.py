@@ -60,17 +60,18 @@ def publishes(services: Services) -> int:
 async def follow(player: Player, table_id: str, start: Endpoint,
                  to: Callable[[str], Endpoint] = route_endpoint) -> list[str]:
     """Connect ``player`` as the browser does, from ``start``: naming a worker and following ``moved`` to
-    the route it names; returns the routes it was sent to.  A close before the first state (the
-    table being handed over meanwhile) is tried again."""
+    the route it names; returns the routes it was sent to.  A refused connection or a close before the
+    first state (the table being handed over meanwhile) starts again from ``start``."""
     headers = {"Cookie": f"rummy_session={player.cookie}"}
     endpoint, hint, sent = start, "", []
     for _ in range(20):
-        socket = await websockets.connect(f"{endpoint.ws_url}/ws/tables/{table_id}?worker={hint}",
-                                          additional_headers=headers, max_size=2**22)
         try:
+            socket = await websockets.connect(f"{endpoint.ws_url}/ws/tables/{table_id}?worker={hint}",
+                                              additional_headers=headers, max_size=2**22)
             first = json.loads(await socket.recv())
-        except websockets.ConnectionClosed:
-            await asyncio.sleep(0.1)  # the worker was handing the table over: ask again
+        except (OSError, websockets.ConnectionClosed):  # a worker handing the table over, or going: again,
+            await asyncio.sleep(0.1)                      # from the start, as the browser does
+            endpoint, hint = start, ""
             continue
         if first["type"] == "error" and first["code"] == "moved":
             await socket.wait_closed()
@@ -243,6 +244,8 @@ http {{
             await follow(player, table_id, front, to=lambda route: front)
         assert (await bob.reply_to(await bob.send("join")))["type"] == "ack"
         await start_game(ann)
+        for player in (ann, bob):
+            await player.wait_state(lambda m: m["view"] is not None)
         before = publishes(services)
         rng = random.Random(1)
         while len(acked_actions(ann)) < 3 or len(acked_actions(bob)) < 3:  # turn by turn
@@ -263,3 +266,75 @@ http {{
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+async def play_following(player: Tracked, table_id: str, start: Endpoint, current: dict[str, Tracked],
+                         stop: Callable[[], bool], seed: int) -> None:
+    """Play until ``stop()`` or the game's end, following the table wherever it moves: a closed socket
+    (1012, the table handed over) connects again from ``start`` and follows ``moved``."""
+    rng = random.Random(seed)
+    while True:
+        try:
+            await player.play(rng, until=stop, timeout=120)
+            return
+        except ConnectionError:
+            again = Tracked(start, player.name, cookie=player.cookie)  # type: ignore[arg-type]
+            again.ledger = player.ledger
+            await follow(again, table_id, start)
+            player = current[table_id] = again
+
+
+def test_a_joining_worker_takes_its_share_while_games_are_played(
+        services: Services, workers: Callable[..., Worker]) -> None:
+    """One worker runs every table while its players play on; a second joins: the tables placed on it
+    are handed over (stopped after the actions already taken, rebuilt from the log by the new owner)
+    with actions in flight; the players follow and play on there; every acknowledged action is in the
+    log, and none more often than it was sent."""
+    first = workers()
+    coming = free_port()  # the joining worker's port, so its route, known before it starts
+
+    async def scenario() -> None:
+        start = Endpoint(first.base_url, first.ws_url)
+        await until(lambda: len(routes(services)) == 1)
+        current: dict[str, Tracked] = {}
+        to_move = 0
+        for number in range(40):  # until two tables will move (placement is known from the routes)
+            if to_move >= 2 and len(current) >= 4:
+                break
+            player = await Tracked(start, f"P{number}").login()  # type: ignore[arg-type]
+            player.ledger = []
+            table_id = await player.create_table(variant="basic", seats=2, bots={"1": "easy"}, claim_seconds=0)
+            await follow(player, table_id, start)
+            await start_game(player)
+            current[table_id] = player
+            to_move += rendezvous(table_id, [str(first.port), str(coming)]) == str(coming)
+        stopping = False
+        first_sockets = dict(current)
+        games = [asyncio.create_task(play_following(player, table_id, start, current, lambda: stopping, seed))
+                 for seed, (table_id, player) in enumerate(list(current.items()))]
+
+        def over(table_id: str) -> bool:
+            state = current[table_id].state
+            return state is not None and state["table"]["status"] == "finished"
+
+        await until(lambda: all(len(acked_actions(p)) >= 2 or over(t) for t, p in current.items()))
+        second = await asyncio.to_thread(workers, port=coming)
+        await until(lambda: list(owners(services, list(current)).values()).count(str(second.port)) == to_move)
+        counts = {table_id: len(acked_actions(player)) for table_id, player in current.items()}
+        await until(lambda: all(len(acked_actions(p)) >= counts[t] + 3 or over(t) for t, p in current.items()),
+                    timeout=120)
+        stopping = True
+        await asyncio.gather(*games)
+        moved = [t for t, route in owners(services, list(current)).items() if route == str(second.port)]
+        assert all(current[t] is not first_sockets[t] and current[t].server.base_url.endswith(f":{second.port}")
+                   for t in moved), "the players of the tables handed over followed them"
+        for table_id, player in current.items():
+            log = await event_log(services, table_id)
+            logged = Counter(payload["action"] for _, kind, payload, _ in log
+                             if kind == "action" and payload["by"] == "player")
+            sent = Counter(action for _, _, action in player.ledger)
+            assert not Counter(acked_actions(player)) - logged, "an acknowledged action is missing from the log"
+            assert not logged - sent, "the log holds an action more often than it was sent"
+            await player.close()
+
+    run(scenario())

@@ -100,6 +100,9 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
+        # Listening at once: a client sent here (a worker's route is in Redis from the start of its
+        # lifespan) waits in the backlog until the tables are rebuilt and uvicorn accepts, never refused.
+        sock.listen(2048)
     except OSError:
         sock.close()
         raise
