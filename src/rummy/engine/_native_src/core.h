@@ -1,6 +1,6 @@
 /*
  * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
- * the best lay-down, spare_builds.c the spare-card rearrangements on offer).
+ * the best lay-down with the best_*.c files of best.h, spare_builds.c the spare-card rearrangements on offer).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
