@@ -59,6 +59,7 @@ def test_the_documented_layout_is_what_is_written(dataset: Path) -> None:
     size, actions = space["observation"].shape[0], space["action_mask"].shape[0]
     assert manifest["shapes"] == {"observation": [size], "action_mask": [actions]}
     assert manifest["action_space_version"] == env.metadata["action_space_version"]
+    assert manifest["observation_version"] == env.metadata["observation_version"] == 2
     files = {row[0].split(" ")[0].strip("`") for row in doc_table("Files")}
     assert files == {"manifest.json", "records/game-00001.json", "shard-00000.npz"}
     assert sorted(path.name for path in dataset.iterdir()) == ["manifest.json", "records", "shard-00000.npz",

@@ -249,6 +249,7 @@ def manifest_of(config: DatasetConfig, shards: list[dict[str, Any]], decisions: 
         "format": FORMAT,
         "rummy": _version(),
         "action_space_version": RummyAECEnv.metadata["action_space_version"],
+        "observation_version": RummyAECEnv.metadata["observation_version"],
         "variant": sim.variant.id,
         "rules": options,
         "players": sim.n,
