@@ -173,7 +173,11 @@ class Worker:
         return [int(pid) for pid in text.split()]
 
     def kill(self) -> None:
-        """SIGKILL: no goodbye to Redis, no flush: the others must notice by themselves."""
+        """SIGKILL, a supervisor's workers first (a worker whose supervisor is gone stops gracefully): no
+        goodbye to Redis, no flush: the others must notice by themselves."""
+        for pid in self.children() if self.count > 1 else ():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 

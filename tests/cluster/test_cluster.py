@@ -354,3 +354,22 @@ def test_workers_flag_replaces_a_killed_worker(services: Services, workers: Call
             await player.close()
 
     run(scenario())
+
+
+def test_the_workers_of_a_killed_supervisor_stop(services: Services, workers: Callable[..., Worker]) -> None:
+    """A supervisor SIGKILLed (no clean-up) leaves no worker behind: each sees its parent gone and stops
+    (gracefully: its lease and its route leave Redis), so a restarted server finds its ports free."""
+    supervisor = workers(workers=2)
+    children = supervisor.children()
+    assert len(children) == 2
+    supervisor.process.send_signal(signal.SIGKILL)
+    supervisor.process.wait()
+
+    def ended(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                return "(zombie)" in status.read()
+        except FileNotFoundError:
+            return True
+
+    run(until(lambda: all(ended(pid) for pid in children), timeout=60))

@@ -37,6 +37,7 @@ from sqlalchemy.exc import DBAPIError
 from rummy.server.flags import URLSourceError, resolve_urls, settings_from_args
 from rummy.server.http.app import create_app
 from rummy.server.http.request_deadline import request_deadline
+from rummy.server.parent_watch import watch_parent
 from rummy.server.storage.database import (
     DatabaseURLError,
     SchemaStatus,
@@ -244,6 +245,8 @@ def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
     children: dict[int, tuple[int, float]] = {}  # pid -> (worker number, started at)
     stopping = False
 
+    supervisor = os.getpid()
+
     def spawn(number: int) -> None:
         pid = os.fork()
         if pid == 0:  # the worker
@@ -251,6 +254,7 @@ def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                watch_parent(supervisor)  # a killed supervisor's workers stop too, gracefully
                 mine = own[number - 1]
                 route = str(mine.getsockname()[1])
                 server = make_server(f", worker {number} pid {os.getpid()} (own port {route})", route)

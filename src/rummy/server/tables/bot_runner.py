@@ -7,7 +7,7 @@ random legal move, so a table never stalls on a bot.
 A worker dies with the server, however the server ends: a killed server (SIGKILL, the OOM killer)
 runs no clean-up, and its workers would wait on their task queue for ever, holding their memory and
 the multiprocessing resource tracker (which ends once no worker holds its pipe).  So each worker
-watches its parent (:func:`_watch_parent`) and exits as soon as it is gone.
+watches its parent (:func:`rummy.server.parent_watch.watch_parent`) and exits as soon as it is gone.
 """
 
 from __future__ import annotations
@@ -17,14 +17,13 @@ import logging
 import multiprocessing
 import os
 import random
-import threading
-import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 
 from rummy.bots import LEVELS, bot_view, make_bot
 from rummy.engine import Action, Game, PlayerView, parse_action
 from rummy.search.playout import random_choice
+from rummy.server.parent_watch import watch_parent
 
 log = logging.getLogger("rummy.server")
 
@@ -47,21 +46,6 @@ def bot_name(level: str) -> str:
     return LEVELS.get(level, level)
 
 
-PARENT_POLL_SECONDS = 0.5
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_SECONDS)
-    os._exit(0)  # the server is gone: no clean-up is owed to anyone
-
-
-def _watch_parent(parent: int) -> None:
-    """Worker initializer: a daemon thread ends the worker once its parent process ``parent`` is gone
-    (the worker is then re-parented, so ``getppid`` changes; POSIX, every platform the server runs on)."""
-    threading.Thread(target=_exit_when_orphaned, args=(parent,), name="rummy-parent-watch", daemon=True).start()
-
-
 def _choose_text(level: str, seed: int, view: PlayerView) -> str:
     """Worker entry point: the bot's move in record notation."""
     return str(make_bot(level, seed=seed).choose(view))
@@ -80,7 +64,7 @@ class BotRunner:
             if self.processes > 0:
                 context = multiprocessing.get_context("spawn")
                 self._executor = ProcessPoolExecutor(max_workers=self.processes, mp_context=context,
-                                                     initializer=_watch_parent, initargs=(os.getpid(),))
+                                                     initializer=watch_parent, initargs=(os.getpid(),))
             else:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-bot")
         return self._executor
