@@ -54,13 +54,22 @@ def test_the_universe_is_contiguous_and_fixed() -> None:
     assert FAMILIES[5].shape == (COMPOSITE_SLOTS,)
 
 
+def widest_table(variant: str) -> dict[str, Any]:
+    """House rules seating two to eight players (basic needs a deal size and a target for five and more:
+    its own deal sizes and targets stop at four, rules.md §6.2)."""
+    table: dict[str, Any] = {"players.min": 2, "players.max": 8}
+    if variant == "basic":
+        table |= {"deal_size": 5, "target_by_players": {str(n): 200 for n in range(2, 9)}}
+    return table
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_table_has_the_same_action_space(variant: str) -> None:
     # Default and house rules, two and eight players (the house rules players.min/max widen the range).
     sizes = set()
     for options in ({}, HOUSE[variant]):
         for players in (2, MAX_PLAYERS):
-            table = {**options, "players.min": 2, "players.max": 8}
+            table = {**options, **widest_table(variant)}
             env = aec_env(variant, players, table, seed=1)
             sizes.add(env.action_space("player_0").n)
             assert env.observation_space("player_0")["action_mask"].shape == (ACTION_SPACE_SIZE,)
@@ -74,9 +83,7 @@ def test_every_table_has_the_same_action_space(variant: str) -> None:
 @pytest.mark.parametrize("players", [2, MAX_PLAYERS])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_checkers_pass_at_two_and_eight_players(variant: str, players: int) -> None:
-    # basic deals hands to four players at most (its deal sizes stop there): its largest table is four.
-    players = min(players, 4) if variant == "basic" else players
-    table = {"players.min": 2, "players.max": 8}
+    table = widest_table(variant)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(aec_env(variant, players, table, seed=1), num_cycles=100)
