@@ -25,7 +25,7 @@ from rummy.server.events.log import rebuild
 from rummy.server.storage.commit import Commit
 from rummy.server.storage.database import Database, StaleOwnerError, normalize_db_url
 from rummy.server.tables.catalog import TableConfig
-from tests.cluster.conftest import Services, at, create_owned, spread_table, until
+from tests.cluster.conftest import Services, at, create_owned, owner_routes, spread_table, until
 from tests.cluster.services import Worker
 from tests.server.conftest import Player, open_window, run, start_game
 
@@ -340,17 +340,22 @@ def test_workers_flag_replaces_a_killed_worker(services: Services, workers: Call
         await start_game(players[0])
         for player in players:
             await player.close()
+        placed = owner_routes(services.redis_url, [table_id])[table_id]
         os.kill(first[0], signal.SIGKILL)
         await until(lambda: len(supervisor.children()) == 2 and first[0] not in supervisor.children())
+        # the new worker has the killed one's own port, so its route: a table placed there is taken over
+        # by the survivor, then handed back; the players come back once it is home
+        await until(lambda: owner_routes(services.redis_url, [table_id])[table_id] == placed, timeout=60)
         back = []
         for player in players:  # a socket linked to the killed worker is closed (1012): connect again
             tracked = Tracked(at(supervisor), player.name, cookie=player.cookie)  # type: ignore[arg-type]
             tracked.ledger = []
             back.append(await reconnect(tracked, [supervisor], table_id))
         assert all(p.state is not None and p.state["table"]["status"] == "playing" for p in back)
-        await asyncio.gather(*(p.play(random.Random(i)) for i, p in enumerate(back)))
+        # a client whose socket closes (a worker sent it on to the table's owner) connects again
+        sockets = await asyncio.gather(*(play_on(p, [supervisor], table_id, i) for i, p in enumerate(back)))
         check_log(await event_log(services, table_id), "basic")
-        for player in back:
+        for player in (s[-1] for s in sockets):
             await player.close()
 
     run(scenario())
