@@ -20,12 +20,12 @@
 
 Expected output (numbers vary with the arguments):
 
-    dataset basic-heuristic: 40 games, 2 players, observation 2471, actions 22402
-    imitating heuristic: 3412 decisions (2780 train, 632 held out), 2 or more legal ids; 171 ids ever legal
-    epoch 0: loss 2.631, accuracy train 0.103, held out 0.097
+    dataset basic-heuristic: 200 games, 2 players, observation 3537, actions 22402
+    imitating heuristic: 8942 decisions (7120 train, 1822 held out), 2 or more legal ids; 120 ids ever legal
+    epoch 0: loss 1.690, accuracy train 0.392, held out 0.403
     ...
-    epoch 199: loss 0.287, accuracy train 0.911, held out 0.873
-    vs ['random'], 20 deals: cloned policy wins 20/20, uniform random ids win 1/20
+    epoch 199: loss 0.763, accuracy train 0.829, held out 0.554
+    vs ['random'], 20 deals, mean return: cloned policy +2.6, uniform random ids -20.1; difference +22.8 ± 16.3
 """
 
 from __future__ import annotations

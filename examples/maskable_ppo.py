@@ -12,7 +12,7 @@ which the project does not install (a CPU build of torch is enough):
 
 Expected output (numbers vary with the arguments):
 
-    basic vs ['random']: observation (2471,), actions 22402; training 128 steps
+    basic vs ['random']: observation (3537,), actions 22402; training 128 steps
     trained 128 steps in 0.9 s of CPU
     vs ['random'], 2 deals, mean return: MaskablePPO +0.0, uniform random ids -8.5
 """

@@ -10,7 +10,7 @@ int8 arrays, rewards and the done flags as ``(N,)``.  A table whose game ends is
 
 Expected output (numbers vary with the arguments):
 
-    8 tables: observations (8, 2471) float32, masks (8, 22402) int8
+    8 tables: observations (8, 3537) float32, masks (8, 22402) int8
     2000 batched steps = 16000 table steps in 3.1 s of CPU; 52 games finished, mean return 11.6
 """
 
