@@ -16,7 +16,8 @@ import pytest
 from rummy.cli import main
 from rummy.engine import get_variant
 from rummy.sim.evaluation import EvalConfig, run_eval
-from rummy.sim.run import GamePool, SimConfig, open_pool, play_games
+from rummy.sim.pools import open_pool
+from rummy.sim.run import GamePool, SimConfig, play_games
 
 
 def test_without_ray_installed_ray_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,

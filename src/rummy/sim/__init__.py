@@ -37,6 +37,7 @@ from rummy.sim.args import (
     split_outside_json,
 )
 from rummy.sim.cli import add_parser, build_config, cmd_sim
+from rummy.sim.pools import open_pool
 from rummy.sim.report import (
     CSV_FIELDS,
     ProgressBar,
@@ -55,7 +56,6 @@ from rummy.sim.run import (
     SimConfig,
     default_workers,
     derive_seed,
-    open_pool,
     play_chunk,
     play_games,
     play_one,

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from rummy.engine import apply_options, get_variant, load_variant_file
 from rummy.sim.args import SimError, check_bots, parse_options, parse_players
-from rummy.sim.report import ProgressBar, load_matplotlib, plot_results, save_results, table_text
-from rummy.sim.run import GameFailed, SimConfig, open_pool, play_games
+from rummy.sim.pools import open_pool
+from rummy.sim.report import Stopped, load_matplotlib, play_shown, plot_results, save_results, table_text
+from rummy.sim.run import SimConfig, play_games
 from rummy.sim.stats import aggregate
 
 
@@ -60,25 +60,12 @@ def build_config(args: argparse.Namespace) -> SimConfig:
 def cmd_sim(args: argparse.Namespace) -> int:
     config = build_config(args)
     pool = open_pool(args.workers, args.ray, config.games)
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(config.games, sys.stderr) if show else None
     started = time.perf_counter()
     try:
-        summaries = play_games(config, progress=bar, pool=pool)
-    except GameFailed as error:
-        if bar:
-            bar.close()
-        print(f"rummy sim: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        if bar:
-            bar.close()
-        print("rummy sim: interrupted", file=sys.stderr)
-        return 130
-    finally:
-        pool.close()
-    if bar:
-        bar.close()
+        summaries = play_shown("sim", config.games, args.progress, pool,
+                               lambda bar: play_games(config, progress=bar, pool=pool))
+    except Stopped as stop:
+        return stop.code
     seconds = time.perf_counter() - started
     results = aggregate(config, summaries)
     if args.save:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from typing import Any
 
 from rummy.engine import VARIANTS, get_variant
 from rummy.sim.args import SimError, split_outside_json
 from rummy.sim.evaluation import DEFAULT_PLAYERS, LADDER, EvalConfig, run_eval, table_text, total_games
-from rummy.sim.report import ProgressBar
-from rummy.sim.run import GameFailed, open_pool
+from rummy.sim.pools import open_pool
+from rummy.sim.report import Stopped, play_shown
 
 
 def _specs(text: str, what: str) -> tuple[str, ...]:
@@ -44,25 +43,12 @@ def build_eval_config(args: argparse.Namespace) -> EvalConfig:
 def cmd_eval(args: argparse.Namespace) -> int:
     config = build_eval_config(args)
     pool = open_pool(args.workers, args.ray)
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(total_games(config), sys.stderr) if show else None
     started = time.perf_counter()
     try:
-        results = run_eval(config, progress=bar, pool=pool)
-    except GameFailed as error:
-        if bar:
-            bar.close()
-        print(f"rummy eval: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        if bar:
-            bar.close()
-        print("rummy eval: interrupted", file=sys.stderr)
-        return 130
-    finally:
-        pool.close()
-    if bar:
-        bar.close()
+        results = play_shown("eval", total_games(config), args.progress, pool,
+                             lambda bar: run_eval(config, progress=bar, pool=pool))
+    except Stopped as stop:
+        return stop.code
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps(results.to_json()))

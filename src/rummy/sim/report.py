@@ -7,12 +7,15 @@ import csv
 import importlib
 import io
 import json
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from rummy.engine import Variant, scoring_rule
 from rummy.sim.args import SimError
+from rummy.sim.run import GameFailed, GamePool
 from rummy.sim.stats import SimResults
 
 
@@ -131,6 +134,17 @@ def plot_results(results: SimResults, path: str | Path) -> None:
         raise SimError(f"cannot save the plot to {str(path)!r}: {error}") from None
 
 
+T = TypeVar("T")
+
+
+class Stopped(Exception):
+    """Games ended early (a game failed, or Ctrl+C): the message is printed; ``code`` is the exit code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 class ProgressBar:
     """A carriage-return progress bar on ``stream``."""
 
@@ -154,3 +168,23 @@ class ProgressBar:
     def close(self) -> None:
         self.stream.write("\n")
         self.stream.flush()
+
+
+def play_shown(command: str, total: int, show: bool | None, pool: GamePool,
+               play: Callable[[ProgressBar | None], T]) -> T:
+    """``play(bar)``, with a bar of ``total`` games on standard error when ``show`` (None: on a terminal);
+    the bar and ``pool`` are closed however it ends.  A game that fails or Ctrl+C ends ``rummy command``:
+    its message on standard error, then :class:`Stopped` with exit code 1 or 130."""
+    bar = ProgressBar(total, sys.stderr) if (sys.stderr.isatty() if show is None else show) else None
+    try:
+        return play(bar)
+    except GameFailed as error:
+        message, code = f"rummy {command}: {error}", 1
+    except KeyboardInterrupt:
+        message, code = f"rummy {command}: interrupted", 130
+    finally:
+        pool.close()
+        if bar:
+            bar.close()
+    print(message, file=sys.stderr)
+    raise Stopped(code)
