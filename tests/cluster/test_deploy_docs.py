@@ -29,6 +29,28 @@ def nginx_block() -> str:
     return str(blocks[0])
 
 
+
+def write_nginx_conf(folder: Path, site: str, *, as_root: bool = False) -> None:
+    """``folder/nginx.conf``: ``site`` in an http block whose pid, logs and temporary files stay in ``folder``
+    (``as_root``: the worker processes keep root's user, so they can reach that folder)."""
+    (folder / "logs").mkdir()
+    user = "user root;" if as_root else ""
+    (folder / "nginx.conf").write_text(f"""
+{user}
+pid {folder}/nginx.pid;
+error_log {folder}/logs/error.log;
+events {{}}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+{site}
+}}
+""")
+
 def test_the_documented_nginx_configuration_passes_nginx_t(tmp_path: Path) -> None:
     nginx, openssl = program("nginx"), program("openssl")
     block = nginx_block()
@@ -37,21 +59,7 @@ def test_the_documented_nginx_configuration_passes_nginx_t(tmp_path: Path) -> No
                     "/CN=games.example.org", "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
                    check=True, capture_output=True)
     site = block.replace(CERTIFICATE, str(tmp_path / "cert.pem")).replace(KEY, str(tmp_path / "key.pem"))
-    (tmp_path / "logs").mkdir()
-    (tmp_path / "nginx.conf").write_text(f"""
-pid {tmp_path}/nginx.pid;
-error_log {tmp_path}/logs/error.log;
-events {{}}
-http {{
-    access_log off;
-    client_body_temp_path {tmp_path}/body;
-    proxy_temp_path {tmp_path}/proxy;
-    fastcgi_temp_path {tmp_path}/fastcgi;
-    uwsgi_temp_path {tmp_path}/uwsgi;
-    scgi_temp_path {tmp_path}/scgi;
-{site}
-}}
-""")
+    write_nginx_conf(tmp_path, site)
     checked = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "logs" / "error.log"),
                               "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr

@@ -29,7 +29,7 @@ from rummy.server.cluster.placement import rendezvous
 from tests.cluster.conftest import Endpoint, Services, live_routes, owner_routes, until
 from tests.cluster.services import Worker, free_port, wait_for_port
 from tests.cluster.test_cluster import Tracked, acked_actions, event_log
-from tests.cluster.test_deploy_docs import nginx_block, program
+from tests.cluster.test_deploy_docs import nginx_block, program, write_nginx_conf
 from tests.server.conftest import Player, run, start_game
 
 pytestmark = pytest.mark.slow
@@ -212,23 +212,7 @@ def test_behind_the_documented_nginx_a_table_s_sockets_all_reach_its_owner(
     run(until(lambda: len(routes(services)) == 2))
     listen = free_port()
     site = documented_site(server.port, sorted(int(route) for route in routes(services).values()), listen)
-    as_root = "user root;" if os.geteuid() == 0 else ""
-    (tmp_path / "logs").mkdir()
-    (tmp_path / "nginx.conf").write_text(f"""
-{as_root}
-pid {tmp_path}/nginx.pid;
-error_log {tmp_path}/logs/error.log;
-events {{}}
-http {{
-    access_log off;
-    client_body_temp_path {tmp_path}/body;
-    proxy_temp_path {tmp_path}/proxy;
-    fastcgi_temp_path {tmp_path}/fastcgi;
-    uwsgi_temp_path {tmp_path}/uwsgi;
-    scgi_temp_path {tmp_path}/scgi;
-{site}
-}}
-""")
+    write_nginx_conf(tmp_path, site, as_root=os.geteuid() == 0)
     process = subprocess.Popen([nginx, "-p", str(tmp_path), "-e", str(tmp_path / "logs" / "error.log"),
                                 "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
