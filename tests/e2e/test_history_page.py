@@ -35,7 +35,7 @@ async def play_games(server: str, cookie: str) -> list[str]:
                                          options=options)
         await me.connect(table_id)
         await start_game(me)
-        await me.play(random.Random(number), timeout=240)
+        await me.play(random.Random(number), timeout=240, ready=True)
         await me.close()
         tables.append(table_id)
     return tables

@@ -268,11 +268,13 @@ class Player:
         return self.seat in view["to_act"] and bool(view["legal_actions"])
 
     async def play(self, rng: random.Random, *, until: Callable[[], bool] | None = None,
-                   buy_chance: float = 0.1, timeout: float = 120) -> int:
-        """Play legal actions until the game is over (or ``until()``); returns how many were accepted."""
+                   buy_chance: float = 0.1, timeout: float = 120, ready: bool = False) -> int:
+        """Play legal actions until the game is over (or ``until()``); returns how many were accepted.
+        ``ready``: say so at each round's end, so the next deal need not wait for the pause between rounds."""
         accepted = 0
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        readied = 0
         while True:
             state = self.state
             if state is not None and state["table"]["status"] == "finished":
@@ -281,6 +283,11 @@ class Player:
                 return accepted
             if loop.time() > deadline:
                 raise TimeoutError(f"{self.name}: the game did not end in {timeout} s")
+            view = state["view"] if state is not None else None
+            if ready and view is not None and view["phase"] == "round_over" and view["round"] > readied:
+                readied = view["round"]
+                await self.reply_to(await self.send("ready"))  # an error (the next deal came first) is fine
+                continue
             if not self.my_turn():
                 await self.wait_for(lambda m: m["type"] == "state", start=len(self.messages),
                                     timeout=deadline - loop.time())
