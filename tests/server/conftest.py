@@ -301,7 +301,7 @@ class Player:
             if reply["type"] == "ack":
                 accepted += 1
                 await self.state_after(state["seq"])
-            elif reply["code"] not in ("stale", "illegal"):
+            elif reply["code"] not in ("stale", "illegal", "not-started"):  # not-started: the game just ended
                 raise AssertionError(f"{self.name}: {choice} refused: {reply}")
             elif reply["code"] == "illegal" and choice.verb not in (Verb.BUY, Verb.PASS):
                 raise AssertionError(f"{self.name}: a listed legal action was refused: {choice} {reply}")
