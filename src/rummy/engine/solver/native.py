@@ -25,7 +25,8 @@ contracts and house-rule mixes, and the legal lists of random games played on bo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import rummy.engine.backends as backends
 from rummy.engine.cards import CARD_COUNT
@@ -41,6 +42,17 @@ _MAX_SLOTS = 16  # (the C search's MAX_SLOTS)
 _SPECS: dict[int, tuple[ContractPlan, bytes | None]] = memo_table("native: contract specs", 1024)
 # id(plan) -> (plan, its spec and extra facts for the best lay-down, or None when not covered).
 _BEST_SPECS: dict[int, tuple[ContractPlan, tuple[bytes, bytes] | None]] = memo_table("native: best specs", 1024)
+
+Spec = TypeVar("Spec")
+
+
+def _per_plan(table: dict[int, tuple[ContractPlan, Spec]], rules: VariantRules, plan: ContractPlan,
+              make: Callable[[VariantRules, ContractPlan], Spec]) -> Spec:
+    """``make(rules, plan)``, kept in ``table`` for the plan object (its id, checked against the plan kept)."""
+    known = table.get(id(plan))
+    if known is None or known[0] is not plan:
+        known = put(table, id(plan), (plan, make(rules, plan)))
+    return known[1]
 
 
 def covers(variant: Variant, final_discard_allowed: bool, must_use_all: bool) -> bool:
@@ -73,10 +85,7 @@ def lay_down_exists(hand: Sequence[int], contract: Sequence[Slot], variant: Vari
     plan = rules.plan(contract)
     if plan.impossible:
         return None
-    known = _SPECS.get(id(plan))
-    if known is None or known[0] is not plan:
-        known = put(_SPECS, id(plan), (plan, contract_spec(rules, plan)))
-    spec = known[1]
+    spec = _per_plan(_SPECS, rules, plan, contract_spec)
     if spec is None:
         return None
     found: bool | None = native.lay_down_exists(hand, spec)
@@ -110,10 +119,7 @@ def best_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
         return None
     rules = rules_for(variant)
     plan = rules.plan(contract)
-    known = _BEST_SPECS.get(id(plan))
-    if known is None or known[0] is not plan:
-        known = put(_BEST_SPECS, id(plan), (plan, best_spec(rules, plan)))
-    specs = known[1]
+    specs = _per_plan(_BEST_SPECS, rules, plan, best_spec)
     if specs is None:
         return None
     found = native.best_lay_down(hand, specs[0], specs[1])
