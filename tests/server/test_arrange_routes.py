@@ -36,6 +36,15 @@ async def arrange_answers(server: LiveServer) -> None:
     assert no_meld.status_code == 404 and no_meld.json()["error"]["code"] == "not-found"
     for player in players:
         await player.close()
+    # A table that leaves a set of wilds undeclared (may-i): the meld is answered with no rank (a refusal of
+    # the answer's own shape once made this a 500)
+    may_i, others = await seated_table(server, ["Ann", "Bob", "Cid"], variant="may-i", seats=3, claim_seconds=0)
+    wilds = await others[0].http("GET", f"/api/tables/{may_i}/arrange", params={"meld": "set:JK-2D-JK"})
+    assert wilds.status_code == 200, wilds.text
+    assert wilds.json() == {"spec": "set:2D-JK-JK", "kind": "set", "cards": ["2D", "JK", "JK"], "as": None,
+                            "wild": [True, True, True]}
+    for player in others:
+        await player.close()
 
 
 def test_the_engine_orders_a_picked_meld(live_server: LiveServer) -> None:

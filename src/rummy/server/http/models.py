@@ -266,7 +266,8 @@ class ArrangedMeld(Answer):
     spec: str = Field(examples=["run:3D-JK-5D"])
     kind: str
     cards: list[str]
-    stands_for: list[str] = Field(alias="as", description="the card each one stands for")
+    stands_for: list[str] | None = Field(alias="as", description="the card each one stands for; null for a set "
+                                         "of wilds whose rank the table leaves open (may-i)")
     wild: list[bool] = Field(description="which cards play as wilds")
 
 
