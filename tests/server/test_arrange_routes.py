@@ -3,6 +3,12 @@ cards a player picked (aces, wilds, twos in place) instead of guessing the rules
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummy.engine import MeldError, arrange_json
+from rummy.engine.variants import VARIANTS
+from rummy.server.http.models import ArrangedMeld
 from tests.server.conftest import LiveServer, Player, run, seated_table, start_game
 
 
@@ -49,3 +55,16 @@ async def arrange_answers(server: LiveServer) -> None:
 
 def test_the_engine_orders_a_picked_meld(live_server: LiveServer) -> None:
     run(arrange_answers(live_server))
+
+
+@settings(max_examples=300, deadline=None)
+@given(variant=st.sampled_from(sorted(VARIANTS)), kind=st.sampled_from(["set", "run"]),
+       cards=st.lists(st.sampled_from(["JK", "2D", "2H", "3D", "4D", "5D", "7C", "7S", "AH", "KH", "QH"]),
+                      min_size=1, max_size=6))
+def test_every_arranged_meld_fits_the_answer_model(variant: str, kind: str, cards: list[str]) -> None:
+    """What the engine answers for any picked cards, the route's response model accepts (a mismatch is a 500)."""
+    try:
+        arranged = arrange_json(f"{kind}:{'-'.join(cards)}", VARIANTS[variant])
+    except MeldError:
+        return
+    ArrangedMeld.model_validate(arranged)
