@@ -1,4 +1,4 @@
-"""``rummy sim --ray`` and ``rummy eval --ray``: the games played as Ray tasks on a fresh local Ray give the
+"""``rummy sim --ray``, ``rummy eval --ray`` and ``rummy dataset --ray``: the games played as Ray tasks on a fresh local Ray give the
 local run's results, and a missing Ray or an unreachable cluster is one line and exit code 2."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from rummy.cli import main
 from rummy.engine import get_variant
 from rummy.sim.evaluation import EvalConfig, run_eval
 from rummy.sim.pools import open_pool
-from rummy.sim.run import GamePool, SimConfig, play_games
+from rummy.record import dumps
+from rummy.sim.run import GamePool, SimConfig, in_game_order, play_games
 
 
 def test_without_ray_installed_ray_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
@@ -63,6 +64,20 @@ def test_games_on_ray_equal_the_local_run(local_ray: GamePool) -> None:
     evaluation = EvalConfig(("random",), ("greedy",), (get_variant("purchase"),), deals=2, seed=5, players=3,
                             reference=False)
     assert run_eval(evaluation, pool=local_ray).to_json() == run_eval(evaluation, workers=1).to_json()
+
+
+def test_dataset_games_on_ray_equal_the_local_run(local_ray: GamePool) -> None:
+    """``rummy dataset --ray`` plays its games as the same tasks: records and arrays as a local run's."""
+    dataset = pytest.importorskip("rummy.env.dataset")
+    sim = SimConfig(get_variant("basic", {"target_by_players": {"2": 10}}), ("random", "greedy"),
+                    ("random", "greedy"), games=3, seed=4)
+    config = dataset.DatasetConfig(sim, 2, "score", ("random", "greedy"))
+    on_ray = list(in_game_order(local_ray, dataset.play_chunk, config, 3))
+    here = dataset.play_chunk(config, [0, 1, 2])
+    assert [dumps(record) for record, _ in on_ray] == [dumps(record) for record, _ in here]
+    for (_, ray_arrays), (_, local_arrays) in zip(on_ray, here, strict=True):
+        assert ray_arrays.keys() == local_arrays.keys()
+        assert all((ray_arrays[name] == local_arrays[name]).all() for name in ray_arrays)
 
 
 def _free_port() -> int:

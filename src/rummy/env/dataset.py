@@ -101,6 +101,11 @@ def play_game(config: DatasetConfig, index: int) -> tuple[Record, dict[str, np.n
         raise GameFailed(f"game {index + 1} (seed {config.sim.seed}) failed: {type(error).__name__}: {text}") from None
 
 
+def play_chunk(config: DatasetConfig, indices: list[int]) -> list[tuple[Record, dict[str, np.ndarray[Any, Any]]]]:
+    """A run of games (:data:`rummy.sim.run.ChunkTask`, the worker's entry point): each one's :func:`play_game`."""
+    return [play_game(config, index) for index in indices]
+
+
 def _play(config: DatasetConfig, index: int) -> tuple[Record, dict[str, np.ndarray[Any, Any]]]:
     sim = config.sim
     _, seating = sim.plan(index)

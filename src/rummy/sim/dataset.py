@@ -10,23 +10,21 @@ leaves nothing behind.  Needs the ``rl`` extra (numpy, gymnasium, pettingzoo), i
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
-import multiprocessing
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rummy.engine import get_variant
 from rummy.sim.args import SimError, check_bots, parse_options, parse_players, split_outside_json
-from rummy.sim.run import GameFailed, SimConfig
+from rummy.sim.pools import open_pool
+from rummy.sim.report import Stopped, play_shown
+from rummy.sim.run import SimConfig, in_game_order
 
 if TYPE_CHECKING:
     from rummy.env.dataset import DatasetConfig
-    from rummy.record import Record
 
 REWARDS = ("score", "win")
 
@@ -60,52 +58,33 @@ def build_dataset_config(args: argparse.Namespace) -> DatasetConfig:
     return DatasetConfig(sim, args.shard_games, args.reward, specs)
 
 
-def played_games(config: DatasetConfig, workers: int) -> Iterator[tuple[Record, dict[str, Any]]]:
-    """Each game's record and arrays, in game order, played in ``workers`` spawned processes (1: here)."""
-    from rummy.env.dataset import play_game
-
-    indices = range(config.sim.games)
-    if workers == 1:
-        yield from (play_game(config, index) for index in indices)
-        return
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        try:
-            yield from pool.map(play_game, [config] * len(indices), indices, chunksize=4)
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-
-
 def cmd_dataset(args: argparse.Namespace) -> int:
     config = build_dataset_config(args)
-    from rummy.env.dataset import write_dataset
+    from rummy.env.dataset import play_chunk, write_dataset
 
     out = Path(args.out)
-    workers = max(1, min(args.workers or 1, config.sim.games))
+    games = config.sim.games
+    pool = open_pool(args.workers if args.ray else args.workers or 1, args.ray, games)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.resolve().parent))
     umask = os.umask(0)
     os.umask(umask)
     partial.chmod(0o777 & ~umask)  # (mkdtemp makes it private; the dataset is an ordinary directory)
     try:
-        manifest = write_dataset(config, partial, played_games(config, workers))
+        manifest = play_shown("dataset", games, args.progress, pool, lambda bar: write_dataset(
+            config, partial, in_game_order(pool, play_chunk, config, games, bar)))
         if out.exists():
             out.rmdir()  # (checked empty above)
         partial.rename(out)
-    except GameFailed as error:
-        print(f"rummy dataset: {error}", file=sys.stderr)
-        return 1
+    except Stopped as stop:
+        return stop.code
     except OSError as error:
         print(f"rummy dataset: {out}: {error.strerror or error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("rummy dataset: interrupted", file=sys.stderr)
-        return 130
     finally:
         shutil.rmtree(partial, ignore_errors=True)
     counts = manifest["counts"]
     print(f"Wrote {counts['games']} games, {counts['decisions']} decisions in {counts['shards']} "
-          f"shard{'s' if counts['shards'] != 1 else ''} to {args.out} (seed {config.sim.seed}).")
+          f"shard{'s' if counts['shards'] != 1 else ''} to {args.out} (seed {config.sim.seed}) on {pool.label}.")
     return 0
 
 
@@ -129,6 +108,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--reward", choices=REWARDS, default="score",
                         help="the environment's rewards: score (each round, default) or win (at the end)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1; the bytes do not depend on it)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play the games on a Ray cluster: auto, local (a fresh Ray here) or ray://host:port "
+                             "(needs the ray extra; the bytes are a local run's)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar on standard error (default: when it is a terminal)")
     parser.add_argument("--options", help="house rules as a JSON object")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="one house rule (repeatable; the value is read as JSON, else as text)")

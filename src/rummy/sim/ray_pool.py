@@ -1,5 +1,6 @@
 """Games on a Ray cluster (``rummy sim --ray ADDRESS``, ``rummy eval --ray ADDRESS``): each run of games is a
-Ray task calling :func:`rummy.sim.run.play_chunk`, so a game plays exactly as it does in a local worker.
+Ray task calling the same function a local worker calls (:func:`rummy.sim.run.play_chunk` for ``rummy sim`` and
+``rummy eval``), so a game plays exactly as it does there.
 
 This is the only module that touches Ray, and it imports Ray when a pool is opened, never at import time.
 Ray's calls are untyped to us (it is reached through :func:`importlib.import_module`, so mypy sees ``Any``
@@ -17,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from rummy.sim.args import SimError
-from rummy.sim.run import GameFailed, GameSummary, SimConfig, default_workers, play_chunk
+from rummy.sim.run import ChunkDone, ChunkTask, GameFailed, default_workers
 
 INSTALL_HINT = "pip install 'rummy[ray]'"
 CONNECT_SECONDS = 5.0  # for the probe of a host:port address (Ray itself waits 30 s to minutes)
@@ -82,7 +83,7 @@ class RayPool:
             raise SimError(f"--ray {address}: cannot connect to Ray: {text}") from None
         self._ray = ray
         self._address = address
-        self._task = ray.remote(play_chunk)
+        self._tasks: dict[ChunkTask, Any] = {}
         self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     @property
@@ -93,21 +94,22 @@ class RayPool:
     def label(self) -> str:
         return f"Ray at {self._address} ({self._cpus} CPU{'s' if self._cpus != 1 else ''})"
 
-    def play(self, config: SimConfig, chunks: Sequence[Sequence[int]]) -> Iterator[list[GameSummary]]:
+    def run(self, task: ChunkTask, config: Any, chunks: Sequence[Sequence[int]]) -> Iterator[ChunkDone]:
         ray = self._ray
+        remote = self._tasks.setdefault(task, ray.remote(task))
         shared = ray.put(config)
-        pending: list[Any] = [self._task.remote(shared, list(chunk)) for chunk in chunks]
+        pending: dict[Any, list[int]] = {remote.remote(shared, list(chunk)): list(chunk) for chunk in chunks}
         try:
             while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+                done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
-                    yield self._summaries(ray, ref)
+                    yield pending.pop(ref), self._results(ray, ref)
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
 
     @staticmethod
-    def _summaries(ray: Any, ref: Any) -> list[GameSummary]:
+    def _results(ray: Any, ref: Any) -> list[Any]:
         try:
             result = ray.get(ref)
         except ray.exceptions.RayTaskError as error:  # a game that failed: its own error, not Ray's wrapper
@@ -115,8 +117,8 @@ class RayPool:
             if isinstance(cause, GameFailed):
                 raise GameFailed(str(cause)) from None
             raise
-        if not (isinstance(result, list) and all(isinstance(summary, GameSummary) for summary in result)):
-            raise TypeError(f"a Ray task returned {type(result).__name__}, not game summaries")
+        if not isinstance(result, list):
+            raise TypeError(f"a Ray task returned {type(result).__name__}, not a list of game results")
         return result
 
     def close(self) -> None:

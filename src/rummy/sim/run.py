@@ -145,9 +145,17 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+#: A run of games played where a pool puts it: ``task(config, indices)`` gives one result per index, in order.
+#: A module-level function (spawned processes and Ray pickle it by name): :func:`play_chunk` for ``rummy sim``
+#: and ``rummy eval``, ``rummy.env.dataset.play_chunk`` for ``rummy dataset``.
+ChunkTask = Callable[[Any, list[int]], list[Any]]
+#: A finished run of games: its indices and its results (one each).
+ChunkDone = tuple[list[int], list[Any]]
+
+
 class GamePool(Protocol):
-    """Where games run: plays runs of games (chunks of game indices) and yields each run's summaries as it
-    finishes, in any order (:func:`play_games` puts them back in game order).  :class:`LocalPool` is this
+    """Where games run: plays runs of games (chunks of game indices) and yields each run's results as it
+    finishes, in any order (:func:`in_game_order` puts them back in game order).  :class:`LocalPool` is this
     machine; ``rummy.sim.ray_pool.RayPool`` is a Ray cluster (``--ray ADDRESS``)."""
 
     @property
@@ -160,8 +168,8 @@ class GamePool(Protocol):
         """Where the games ran, for the last line of ``rummy sim`` and ``rummy eval``: ``2 workers``."""
         ...
 
-    def play(self, config: SimConfig, chunks: Sequence[Sequence[int]]) -> Iterator[list[GameSummary]]:
-        """Play every chunk; yield each chunk's summaries as it finishes."""
+    def run(self, task: ChunkTask, config: Any, chunks: Sequence[Sequence[int]]) -> Iterator[ChunkDone]:
+        """``task(config, chunk)`` for every chunk; yield each chunk with its results as it finishes."""
         ...
 
     def close(self) -> None:
@@ -185,19 +193,18 @@ class LocalPool:
     def label(self) -> str:
         return f"{self._workers} worker{'s' if self._workers != 1 else ''}"
 
-    def play(self, config: SimConfig, chunks: Sequence[Sequence[int]]) -> Iterator[list[GameSummary]]:
+    def run(self, task: ChunkTask, config: Any, chunks: Sequence[Sequence[int]]) -> Iterator[ChunkDone]:
         if self._workers == 1:
             for chunk in chunks:
-                for index in chunk:
-                    yield [play_one(config, index)]
+                yield list(chunk), task(config, list(chunk))
             return
         if self._executor is None:
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
-        futures = [self._executor.submit(play_chunk, config, list(chunk)) for chunk in chunks]
+        futures = {self._executor.submit(task, config, list(chunk)): list(chunk) for chunk in chunks}
         try:
             for future in concurrent.futures.as_completed(futures):
-                yield future.result()
+                yield futures[future], future.result()
         finally:
             for future in futures:
                 future.cancel()
@@ -225,16 +232,25 @@ def play_games(
     ``progress(done)`` is called as games finish.  The summaries come back in game order, whatever order the
     games finished in (each game's seeds depend on its index only).
     """
-    total = config.games
     if pool is None:
-        with LocalPool(min(workers, total)) as local:
+        with LocalPool(min(workers, config.games)) as local:
             return play_games(config, progress=progress, pool=local)
+    return list(in_game_order(pool, play_chunk, config, config.games, progress))
+
+
+def in_game_order(pool: GamePool, task: ChunkTask, config: Any, total: int,
+                  progress: Callable[[int], None] | None = None) -> Iterator[Any]:
+    """The results of ``task`` for games 0 … ``total``-1 run in ``pool``, in game order, each as soon as it and
+    every game before it are done (a game's seeds depend on its index only, so the order it finished in
+    changes nothing).  ``progress(done)`` is called as runs of games finish."""
     size = max(1, min(64, total // (pool.workers * 16)))
     chunks = [range(start, min(start + size, total)) for start in range(0, total, size)]
-    by_index: dict[int, GameSummary] = {}
-    for summaries in pool.play(config, chunks):
-        for summary in summaries:
-            by_index[summary.index] = summary
+    waiting: dict[int, Any] = {}
+    following = 0
+    for indices, results in pool.run(task, config, chunks):
+        waiting.update(zip(indices, results, strict=True))
         if progress:
-            progress(len(by_index))
-    return [by_index[index] for index in range(total)]
+            progress(following + len(waiting))
+        while following in waiting:
+            yield waiting.pop(following)
+            following += 1
