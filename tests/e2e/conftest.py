@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,19 +38,20 @@ def _rummy(*args: str) -> list[str]:
     return [sys.executable, "-m", "rummy", *args]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running ``rummy serve`` (fast bots, short pause between rounds)."""
+@contextmanager
+def rummy_serve(work: Path, *, bot_delay: float = 0.15, round_pause: float = 6,
+                rate_limit: float = 50) -> Iterator[str]:
+    """A ``rummy serve`` in ``work`` (a fresh SQLite database there) with the given pacing and messages per second
+    a client may send; its base URL."""
     pytest.importorskip("fastapi", reason="the server extra is not installed")
-    work = tmp_path_factory.mktemp("e2e-server")
     db = work / "rummy.db"
     migrated = subprocess.run(_rummy("migrate", "--db", str(db)), capture_output=True, text=True, timeout=60)
     assert migrated.returncode == 0, migrated.stderr + migrated.stdout
     log_path = work / "server.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            _rummy("serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0", "--bot-delay", "0.15",
-                   "--round-pause", "6", "--rate-limit", "50", "--log-level", "warning"),
+            _rummy("serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0", "--bot-delay", str(bot_delay),
+                   "--round-pause", str(round_pause), "--rate-limit", str(rate_limit), "--log-level", "warning"),
             stdout=log, stderr=subprocess.STDOUT, cwd=work, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     try:
@@ -65,6 +67,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         text = log_path.read_text(errors="replace")
         if "Traceback" in text:
             print("---- rummy serve log ----\n" + text)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running ``rummy serve`` (fast bots, short pause between rounds)."""
+    with rummy_serve(tmp_path_factory.mktemp("e2e-server")) as base:
+        yield base
 
 
 def _wait_for_server(process: subprocess.Popen[Any], log_path: Path) -> str:
