@@ -33,10 +33,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rummy.engine.backends as switch  # the switch, whose NATIVE the tests set
-from rummy.engine import VariantError, backend, can_lay_down, clear_memos, new_game
+from rummy.engine import Phase, VariantError, backend, can_lay_down, clear_memos, new_game
+from rummy.engine.candidates import Deferred
 from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
 from rummy.engine.deadlock import SpareBuilds
 from rummy.engine.house_rules import apply_options, get_variant
+from rummy.engine.moves import _KIT, _native_rearrangements, _rearrangements
 from rummy.engine.solver import PlannedMeld, find_lay_down
 from rummy.engine.solver.native import best_lay_down, covers, lay_down_exists
 from rummy.engine.table_offers import table_offers
@@ -350,6 +352,97 @@ def test_uncovered_spare_builds_go_to_python() -> None:
     assert listed("native", held) == want
 
 
+# House rules that reach the listing of rearrangements (moves._rearrangements) beside BUILD_OPTIONS, and the values
+# tried: who may rearrange (not yet down: every row judged in full), owing a stolen wild (the takers), the timing.
+# (Not joker_swap_timing "same_turn" with stolen_joker_must_be_played: a player may then be left with no legal move,
+# a defect of the rules engine on both backends that random play cannot go past.)
+REARRANGE_OPTIONS: dict[str, list[Any]] = {
+    **BUILD_OPTIONS,
+    "layoff_requires_down": [True, False],
+    "stolen_joker_must_be_played": [True, False],
+    "layoff_timing": ["same_turn", "next_turn"],
+}
+
+
+def _rearrangement_rows(game: Any, name: str) -> tuple[list[tuple[bool, str]], int | None]:
+    """The rearrangements the listing offers the active player on backend ``name``, each as (deferred, notation),
+    and the count of deferred ones the native listing returns (None from the Python listing)."""
+    offers = table_offers(list(game.table), game.variant)
+    seat = game.active
+    with running(name):
+        native = switch.NATIVE
+        if native is None:
+            held = [card for card in range(53) if game.hands[seat][card]]
+            rows = list(_rearrangements(game, offers, held))
+            deferred = None
+        else:
+            rows = []
+            deferred = _native_rearrangements(native, game, offers, rows)
+            assert deferred is not None
+        notation = [(type(row) is Deferred, str(row.make() if isinstance(row, Deferred) else row)) for row in rows]
+        return notation, deferred
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.sampled_from(sorted(REARRANGE_OPTIONS)), max_size=5, unique=True), st.data())
+def test_same_rearrangements_in_random_games(keys: list[str], data: st.DataObject) -> None:
+    """The compiled listing of rearrangements (``rearrangements.c``) against ``moves._rearrangements``: the same rows
+    (run splits and spare-card builds, deferred or judged in full), in the same order, for the active player at
+    every play decision of a short random game of ``progressive-buy-it`` or ``may-i`` under a random house-rule
+    mix (rearranging), whoever may play to the table."""
+    base = data.draw(st.sampled_from(["progressive-buy-it", "may-i"]))
+    options = {key: data.draw(st.sampled_from(REARRANGE_OPTIONS[key])) for key in keys}
+    options["rearrange_mode"] = data.draw(st.sampled_from(["seed000", "unrestricted"]))
+    try:
+        variant = get_variant(base, options)
+    except VariantError:
+        assume(False)
+        raise
+    seed = data.draw(st.integers(0, 10**6))
+    game = new_game(variant, 4, seed=seed)
+    policy = data.draw(st.sampled_from(["uniform", "steered"]))
+    for _turn in random_play(game, random.Random(seed), policy=policy, decisions=400):
+        if game.phase is not Phase.PLAY or not game.table:
+            continue
+        python, _ = _rearrangement_rows(game, "python")
+        native, deferred = _rearrangement_rows(game, "native")
+        assert python == native, (options, seed, [str(meld) for meld in game.table], list(game.hands[game.active]))
+        assert deferred == sum(1 for is_deferred, _ in native if is_deferred)
+
+
+def test_uncovered_rearrangements_go_to_python() -> None:
+    """The dispatch of the compiled listing of rearrangements: None, the moves untouched, for a malformed table or a
+    minimum out of range (the Python listing answers then); a wrong call is a TypeError."""
+    native = switch.BUILT
+    assert native is not None
+    game = new_game(get_variant("progressive-buy-it"), 4, seed=3)
+    for _turn in random_play(game, random.Random(3), policy="uniform", decisions=2000):
+        if game.phase is Phase.PLAY and game.down[game.active] and len(game.table) > 3:
+            break
+    seat, hand = game.active, list(game.hands[game.active])
+    offers = table_offers(list(game.table), game.variant)
+    rules, run_min, group_min, at_most_one, parts = offers.native_rearrangements()
+
+    def listed(table: tuple[Any, ...], hand: Any = hand, takers: Any = None) -> tuple[int | None, list[Any]]:
+        moves: list[Any] = ["kept"]
+        return native.rearrangements(moves, hand, seat, sum(hand), True, takers, game, table, offers, _KIT), moves
+
+    assert listed((rules, run_min, group_min, at_most_one, parts))[0] is not None
+    for malformed in ((rules[:-1], run_min, group_min, at_most_one, parts),
+                      (rules, 0, group_min, at_most_one, parts), (rules, run_min, 1001, at_most_one, parts),
+                      (rules, run_min, group_min, at_most_one, [*parts, (b"\x00", ())]),
+                      (rules, run_min, group_min, at_most_one, [*parts, (b"\x35\x01", ())]),
+                      (rules, run_min, group_min, at_most_one, [*parts, (b"", ((53, 1, None),))]),
+                      (rules, run_min, group_min, at_most_one, tuple(parts))):
+        assert listed(malformed) == (None, ["kept"])
+    table = (rules, run_min, group_min, at_most_one, parts)
+    assert listed(table, hand=hand[:52]) == (None, ["kept"])
+    assert listed(table, takers=(len(parts),)) == (None, ["kept"])
+    assert listed(table, takers=[0]) == (None, ["kept"])
+    with pytest.raises(TypeError):
+        native.rearrangements([], hand, seat, 9, True, None, game, table[:4], offers, _KIT)
+
+
 def _legal_lists(variant: str | Variant, players: int, seed: int, policy: str, decisions: int,
                  name: str) -> Iterator[tuple[str, ...]]:
     """The legal list (as notation) at each decision of a seeded random game on backend ``name``."""
@@ -388,6 +481,8 @@ GAME_MIXES = [
     ("progressive-buy-it", {"contract_exact_sizes": True}),
     ("may-i", {"rearrange_mode": "seed000"}),  # spare-card rearrangements under not_outnumber, wild twos
     ("progressive-15", {"rearrange_mode": "unrestricted", "twos_natural_in_place": True, "ace_mode": "high_only"}),
+    # rearranging before going down (every row judged in full), owing a stolen wild (the takers)
+    ("progressive-buy-it", {"layoff_requires_down": False, "stolen_joker_must_be_played": True}),
 ]
 
 

@@ -1,9 +1,12 @@
 # The compiled core (src/rummy/engine/_native_src/*.c); see rummy.engine.backends.
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 def lay_down_exists(hand: Sequence[int], spec: bytes) -> bool | None: ...
 def best_lay_down(hand: Sequence[int], spec: bytes, extra: bytes
                   ) -> tuple[tuple[str, tuple[int, ...], int | None], ...] | Literal[False] | None: ...
 def spare_builds(hand: Sequence[int], held: Sequence[int], spares: bytes, rules: bytes, run_min: int, group_min: int
                  ) -> list[tuple[tuple[object, ...], tuple[int, ...], str, tuple[int, ...], int, int]] | None: ...
+def rearrangements(moves: list[Any], hand: Sequence[int], seat: int, size: int, quick: bool,
+                   takers: tuple[int, ...] | None, game: object, table: tuple[bytes, int, int, bool, list[Any]],
+                   offers: object, kit: tuple[Any, ...]) -> int | None: ...

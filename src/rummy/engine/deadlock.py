@@ -112,7 +112,7 @@ TableSpares = tuple[list[Spare], list[Spare], dict[Card, list[Spare]], dict[int,
 _SPARES: dict[tuple[int, int], tuple[TableMeld, Variant, tuple[Spare, ...]]] = memo_table("spares of a meld", 100_000)
 
 
-def _spares_of(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
+def meld_spares(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
     """The spares of ``meld`` (with wilds), made once per meld object: every table holding it shares them."""
     key = (id(meld), id(variant))
     hit = _SPARES.get(key)
@@ -150,7 +150,7 @@ def table_spares(table: list[TableMeld], variant: Variant) -> TableSpares:
     if hit is not None and hit[1] is variant:
         return hit[2]
     wild = wild_flags(variant)
-    spares = [spare for m in table for spare in _spares_of(m, variant)]
+    spares = [spare for m in table for spare in meld_spares(m, variant)]
     wild_spares = [s for s in spares if wild[s[1]]]
     by_card: dict[Card, list[Spare]] = {}
     by_rank: dict[int, list[Spare]] = {}

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 from itertools import combinations, compress
+from types import ModuleType
 
+import rummy.engine.backends as backends
 import rummy.engine.shortcut_checks as _checks
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
@@ -152,6 +154,11 @@ def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, held:
                      or _applies(game, action))
     if game.variant.rearrange_mode is _NO_REARRANGING:
         return 0
+    native = backends.NATIVE
+    if native is not None:
+        listed = _native_rearrangements(native, game, offers, moves)
+        if listed is not None:
+            return listed
     rearrangements = list(_rearrangements(game, offers, held))
     moves.extend(rearrangements)
     return sum(1 for move in rearrangements if type(move) is Deferred)
@@ -397,6 +404,34 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
             action = _spare_rearrangement(seat, build)
             if _applies(game, action):
                 yield action
+
+
+def _native_rearrangements(native: ModuleType, game: GameState, offers: TableOffers,
+                           moves: list[Action | Deferred]) -> int | None:
+    """:func:`_rearrangements`' rows listed by the compiled core (``rearrangements.c``): the same entries in the same
+    order, appended to ``moves``; how many of them are deferred.  None, ``moves`` untouched, when the core does not
+    answer (a run or group minimum below 1 or above 1,000, a table of more than 1,024 melds): the Python listing
+    answers then (docs/engine.md, "Backends")."""
+    seat = game.active
+    owes = game.stolen_pending and game.variant.stolen_joker_must_be_played
+    takers = None
+    if game.down[seat] and owes:
+        ids = _wild_takers(game)
+        if ids:  # (their places on the table: the core knows the melds by place)
+            takers = tuple([index for index, meld in enumerate(game.table) if meld.id in ids])
+    listed: int | None = native.rearrangements(moves, game.hands[seat], seat, game.sizes[seat],
+                                               game.down[seat] and not owes, takers, game,
+                                               offers.native_rearrangements(), offers, _KIT)
+    return listed
+
+
+def _split_rearrangement(seat: int, meld_id: int, halves: tuple[MeldSpec, MeldSpec]) -> Action:
+    return Action(seat, _REARRANGE, sources=(meld_id,), melds=halves)
+
+
+#: What the compiled listing of rearrangements calls back (``rearrangements.c``): the entry and its verb, how it
+#: defers, the action of a split and of a spare-card build, and the full judgement.
+_KIT = (Deferred, _REARRANGE, partial, _split_rearrangement, TableOffers.spare_rearrangement, _applies)
 
 
 def _deferred_rearrangement(seat: int, sources: tuple[int, ...], melds: tuple[MeldSpec, ...]) -> Deferred:

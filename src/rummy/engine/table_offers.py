@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from rummy.engine.actions import Verb
+from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import Card
-from rummy.engine.deadlock import Spare, SpareBuilds
+from rummy.engine.deadlock import Spare, SpareBuilds, meld_spares, native_rules, table_spares
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
-from rummy.engine.meld_offers import split_points, swap_options, valid_meld
+from rummy.engine.meld_offers import per_meld, split_halves, split_points, swap_options, valid_meld
 from rummy.engine.melds import MeldSpec, TableMeld
 from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildPolicy
@@ -97,10 +97,12 @@ class SpareBuild:
 class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
-    __slots__ = ("variant", "layoffs", "swaps", "splits", "_builds")
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_builds", "_table", "_packed")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
+        self._table = table
+        self._packed: NativeTable | None = None
         #: Every (card kind, meld id, end) a lay-off may name, in table order.
         self.layoffs: list[tuple[Card, int, str | None]] = []
         #: Every (verb, natural card, meld id, end) that could take or move a wild, in table order.
@@ -118,6 +120,44 @@ class TableOffers:
         """The rearrangements :class:`rummy.engine.deadlock.SpareBuilds` finds for ``hand`` (whose card kinds,
         ascending, are ``held``), in its order, each judged valid or not (:class:`SpareBuild`)."""
         return self._builds.each(hand, held)
+
+    def native_rearrangements(self) -> NativeTable:
+        """The table as the compiled listing of its rearrangements reads it (``rearrangements.c``; worked out when
+        first asked): the variant's rules, and per meld its :func:`_rearrangement_part`."""
+        if self._packed is None:
+            variant = self.variant
+            parts = [per_meld("rearrangement part", meld, variant, _rearrangement_part) for meld in self._table]
+            self._packed = (native_rules(variant), variant.run_min, variant.group_min,
+                            variant.wild_policy is WildPolicy.AT_MOST_ONE, parts)
+        return self._packed
+
+    def spare_rearrangement(self, seat: int, used: tuple[int, ...], kind: str, cards: tuple[Card, ...]) -> Action:
+        """The rearrangement by ``seat`` moving the spares ``used`` (indices into :func:`~rummy.engine.deadlock.
+        table_spares`' list) into a new meld of ``kind`` and ``cards``: the action the listing makes of a
+        :class:`SpareBuild` (each source without its spare card, then the new meld)."""
+        variant = self.variant
+        spares = table_spares(list(self._table), variant)[0]
+        return Action(seat, Verb.REARRANGE, sources=tuple([spares[index][0].id for index in used]),
+                      melds=(*(_rest(spares[index], variant)[0] for index in used), MeldSpec(kind, cards)))
+
+
+#: A meld's part in the compiled listing of rearrangements: its spares (with wilds, :func:`~rummy.engine.deadlock.
+#: spare_cards`' order) as two bytes each, the card and whether the meld left behind is valid (:func:`_rest`), and its
+#: split points whose halves are valid, as (card the hand must hold, meld id, halves).
+RearrangementPart = tuple[bytes, tuple[tuple[Card, int, tuple[MeldSpec, MeldSpec]], ...]]
+#: A table as ``rearrangements.c`` reads it: (rules, run_min, group_min, wilds at most one, a part per meld).
+NativeTable = tuple[bytes, int, int, bool, list[RearrangementPart]]
+
+
+def _rearrangement_part(meld: TableMeld, variant: Variant) -> RearrangementPart:
+    """``meld``'s :data:`RearrangementPart` (memoised per meld by :func:`~rummy.engine.meld_offers.per_meld`)."""
+    spares = bytes([byte for spare in meld_spares(meld, variant) for byte in (spare[1], _rest(spare, variant)[1])])
+    splits = []
+    for card, _, index in _meld_offers(meld, variant)[2]:
+        halves = split_halves(meld, index, variant)
+        if halves is not None:
+            splits.append((card, meld.id, halves))
+    return spares, tuple(splits)
 
 
 def _new_build(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int,

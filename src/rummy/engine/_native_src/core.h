@@ -1,6 +1,7 @@
 /*
  * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
- * the best lay-down with the best_*.c files of best.h, spare_builds.c the spare-card rearrangements on offer).
+ * the best lay-down with the best_*.c files of best.h, spare_search.c the spare-card rearrangements on offer with
+ * its entry points spare_builds.c and rearrangements.c, which share spare.h).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
@@ -24,5 +25,8 @@ PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t narg
 
 /* spare_builds(hand, held, spares, rules, run_min, group_min) (spare_builds.c). */
 PyObject *spare_builds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) (rearrangements.c). */
+PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -16,6 +16,9 @@
  *       The spare-card rearrangements a hand can make (rummy.engine.deadlock.SpareBuilds.each), in
  *       spare_builds.c.
  *
+ *   rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) -> int | None
+ *       The rows of the listing's rearrangements (rummy.engine.moves._rearrangements), in rearrangements.c.
+ *
  * The Python search (rummy.engine.solver.search.LayDownSearch) looks for the *best* lay-down; this one only
  * asks whether there is one, over the same model of melds (solver/__init__.py, "Conventions and limits"):
  *
@@ -339,6 +342,9 @@ static PyMethodDef native_methods[] = {
     {"spare_builds", (PyCFunction)(void (*)(void))spare_builds, METH_FASTCALL,
      "spare_builds(hand, held, spares, rules, run_min, group_min) -> list | None: the spare-card rearrangements "
      "(spare_builds.c)."},
+    {"rearrangements", (PyCFunction)(void (*)(void))rearrangements, METH_FASTCALL,
+     "rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) -> int | None: the "
+     "rearrangements the listing offers, appended to moves (rearrangements.c)."},
     {NULL, NULL, 0, NULL},
 };
 
