@@ -35,12 +35,6 @@ from tests.server.conftest import Player, run, start_game
 pytestmark = pytest.mark.slow
 
 
-#: An open defect (issue 31): in about one run in three here, one of two workers that have just started
-#: neither starts the tables placed on it nor refreshes its view of the live workers for some 30 s, so
-#: the tables wait for their first client and a game's messages may cross Redis meanwhile.
-STARTUP_STALL = pytest.mark.xfail(strict=False, reason="a just-started worker may stall ~30 s (issue 31)")
-
-
 def routes(services: Services) -> dict[str, str]:
     return live_routes(services.redis_url)
 
@@ -107,7 +101,6 @@ async def follow(player: Player, table_id: str, start: Endpoint,
     raise AssertionError(f"{player.name}: never reached the table {table_id}")
 
 
-@STARTUP_STALL
 def test_tables_are_spread_and_a_socket_is_sent_to_the_owner(services: Services,
                                                               workers: Callable[..., Worker]) -> None:
     """``--workers 2``: the tables made through the shared port are placed over both workers (as
@@ -221,7 +214,6 @@ def documented_site(shared: int, own: list[int], listen: int) -> str:
     return re.sub(r"\nserver \{\n    listen 80;.*?\n\}\n", "\n", site, flags=re.DOTALL)
 
 
-@STARTUP_STALL
 def test_behind_the_documented_nginx_a_table_s_sockets_all_reach_its_owner(
         services: Services, workers: Callable[..., Worker], tmp_path: Path) -> None:
     """``--workers 2`` behind docs/deploy.md's nginx: both players of a table open their socket through

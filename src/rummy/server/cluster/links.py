@@ -14,8 +14,9 @@ them waiting for answers that cannot come (:meth:`ClusterLinks.redis_away`).
 
 Links are the fallback: a client that follows ``moved`` (docs/protocol.md) is sent to the owner and
 plays there without Redis in between (:mod:`rummy.server.cluster.placement`); a client that does not,
-or one a proxy could not route, or one arriving while its table is handed over, is linked.  The one
-other message is ``place``: a worker tells another to start a table placed on it.
+or one a proxy could not route, or one arriving while its table is handed over, is linked.  The other
+messages are ``place`` (a worker tells another to start a table placed on it) and ``joined`` (a
+worker that has just joined tells the others, which read the live workers again at once).
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ class ClusterLinks:
         self._questions: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
         #: Set by the registry: start table ``t`` here (counted under address ``a`` by the limits).
         self.on_place: Callable[[str, str | None], None] = lambda table_id, address: None
+        #: Set by the registry: a worker joined the cluster (read the live workers again, hand over).
+        self.on_joined: Callable[[], None] = lambda: None
         cluster.on_message = self.receive
         cluster.peers = self.peers
 
@@ -140,6 +143,8 @@ class ClusterLinks:
         kind = message["k"]
         if kind == "place":  # started beside the bus, which must not wait for a table's log
             self.on_place(message["t"], message.get("a"))
+        elif kind == "joined":
+            self.on_joined()
         elif kind == "out":
             route = self.gateway.get(message["c"])
             if route is not None:

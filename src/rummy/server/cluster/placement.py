@@ -12,6 +12,14 @@ from the same set of routes without asking anyone; when a worker joins, only the
 move (about 1/N of them), and when one leaves, only its own tables move, spread over the survivors.
 Routes, not worker ids, are hashed, so a worker restarted on the same port gets its tables back.
 
+A view is only as fresh as its last read, and a worker that joins is serving (its route in Redis, its
+port answering) before the workers already running have read it.  So the newcomer tells each of them
+(a ``joined`` message, :meth:`Placement.start`), and they read the routes at once and hand over what
+is placed on it now; and a worker asked about a live worker its view does not hold yet (a table's owner,
+looked up in Redis) reads the routes again before it answers (:meth:`Placement.route_of_live`), rather
+than answer from the old view: no worker route for the table in the lobby, or a socket relayed through
+Redis instead of sent to the owner.  Reads are shared: a caller waits for one that began after it asked.
+
 Placement says where a table *should* run; ownership in Redis (:mod:`rummy.server.cluster.membership`)
 says where it *does*, and the fencing token in PostgreSQL whose writes count.  A worker that finds a
 table it runs placed elsewhere hands it over (:meth:`rummy.server.cluster.registry.TableRegistry.hand_over`):
@@ -29,6 +37,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
@@ -65,6 +74,8 @@ class Placement:
         self.on_refresh: Callable[[], Awaitable[None]] | None = None
         self._task: asyncio.Task[None] | None = None
         self._left = False
+        self._reading: asyncio.Task[bool] | None = None  # the read of the routes under way
+        self._reads_begun = 0
 
     @property
     def me(self) -> str:
@@ -77,6 +88,9 @@ class Placement:
         if earlier:
             await self.cluster.redis.hdel(ROUTES, *earlier)
         await self.refresh()
+        for worker in self.routes:  # the workers already running learn of this one now, not a beat later
+            if worker != self.me:
+                self.cluster.send(worker, {"k": "joined", "w": self.me})
         self._task = asyncio.create_task(self._refresh_forever(every), name="rummy-placement")
 
     async def leave(self) -> None:
@@ -101,7 +115,31 @@ class Placement:
                 log.warning("placement: could not refresh the live workers: %s", error)
 
     async def refresh(self) -> bool:
-        """Read the live workers' routes; True when they changed."""
+        """Read the live workers' routes (a read that begins after this call; callers at the same time
+        share one); True when the view changed."""
+        wanted = self._reads_begun + 1
+        while True:
+            reading = self._reading
+            if reading is None or reading.done():
+                self._reads_begun += 1
+                reading = self._reading = asyncio.create_task(self._read_routes(), name="rummy-placement-read")
+                reading.add_done_callback(lambda task: task.cancelled() or task.exception())  # each caller sees it
+            number = self._reads_begun
+            changed = await asyncio.shield(reading)
+            if number >= wanted:
+                return changed
+
+    async def route_of_live(self, worker_id: str) -> str | None:
+        """The route of ``worker_id``, a worker Redis holds for alive (a table's live owner): a worker
+        this view does not hold yet has joined since the last read, so the routes are read again first."""
+        route = self.routes.get(worker_id)
+        if route is None and not self._left:
+            with contextlib.suppress(Exception):  # Redis away: no route known (the client is served here)
+                await self.refresh()
+            route = self.routes.get(worker_id)
+        return route
+
+    async def _read_routes(self) -> bool:
         from rummy.server.cluster.membership import worker_key
         redis = self.cluster.redis
         if self._left:

@@ -80,6 +80,7 @@ class TableRegistry:
         if cluster is not None:
             self.links = ClusterLinks(cluster, settings, self._owned_table)
             self.links.on_place = lambda table_id, address: self._later(self._take_placed(table_id, address))
+            self.links.on_joined = lambda: self._later(self._worker_joined())
             cluster.on_worker_dead = self._worker_dead
             cluster.on_lapsed = self._lapsed
             cluster.on_regained = self._regained
@@ -402,6 +403,17 @@ class TableRegistry:
                 del self.leaving[table_id]
 
         asyncio.get_running_loop().call_later(self.settings.lease_seconds, forget)
+
+    async def _worker_joined(self) -> None:
+        """A worker has just joined: read the live workers now and hand over what is placed on it (the
+        next refresh would, a heartbeat later; meanwhile this worker would answer from the old view)."""
+        if self.placement is None:
+            return
+        try:
+            await self.placement.refresh()
+            await self.rebalance()
+        except Exception as error:  # noqa: BLE001 - Redis away for a moment: the next refresh does it
+            log.warning("placement: could not read the live workers: %s", error)
 
     async def _take_placed(self, table_id: str, address: str | None) -> None:
         """Another worker placed ``table_id`` here (a new table, or a handed-over one): start it."""

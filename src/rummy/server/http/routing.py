@@ -23,7 +23,7 @@ async def owner_elsewhere(server: Server, table_id: str, hint: str | None) -> st
     worker = await server.registry.runs_at(table_id)
     if worker is None or worker == placement.me:
         return None
-    route = placement.route_of(worker)
+    route = await placement.route_of_live(worker)
     return None if route is None or route == hint else route
 
 
@@ -31,4 +31,4 @@ async def route_of_table(server: Server, table_id: str) -> str | None:
     """The route of the worker running ``table_id`` (or placed to); None off a cluster."""
     placement = server.registry.placement
     worker = await server.registry.runs_at(table_id)
-    return placement.route_of(worker) if placement is not None and worker is not None else None
+    return await placement.route_of_live(worker) if placement is not None and worker is not None else None
