@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -33,6 +34,10 @@ FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_s
         "message_burst": 10_000, "bot_processes": 0, "max_tables_per_player": 1000, "max_tables_per_address": 10_000,
         "max_unattended_games": 1000, "max_unattended_games_per_address": 1000, "max_sockets_per_address": 10_000,
         "min_turn_seconds": 0, "replays_per_minute": 10_000, "replay_burst": 10_000}
+
+# The servers speak plain HTTP, but httpx builds a TLS context for every client it makes unless given one (a
+# costly load of the certificate bundle, more than the requests a test client makes): every client shares this.
+TLS = ssl.create_default_context()
 
 # The server runs in its own process, as in production: in a thread it would fight the test clients
 # for the GIL and every message would wait for the interpreter's switch interval.
@@ -71,7 +76,7 @@ def wait_until_serving(base_url: str, process: subprocess.Popen[bytes], timeout:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with code {process.returncode}")
         try:
-            if httpx.get(f"{base_url}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"{base_url}/healthz", timeout=1, verify=TLS).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
@@ -152,7 +157,7 @@ class Player:
     _news: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def login(self) -> Player:
-        async with httpx.AsyncClient(base_url=self.server.base_url) as http:
+        async with httpx.AsyncClient(base_url=self.server.base_url, verify=TLS) as http:
             response = await http.post("/api/session", json={"name": self.name})
             response.raise_for_status()
             self.cookie = response.cookies["rummy_session"]
@@ -160,7 +165,8 @@ class Player:
         return self
 
     async def http(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        async with httpx.AsyncClient(base_url=self.server.base_url, cookies={"rummy_session": self.cookie}) as http:
+        async with httpx.AsyncClient(base_url=self.server.base_url, cookies={"rummy_session": self.cookie},
+                                     verify=TLS) as http:
             return await http.request(method, path, **kwargs)
 
     async def create_table(self, **body: Any) -> str:

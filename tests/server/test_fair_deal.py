@@ -19,7 +19,7 @@ from rummy.engine.house_rules import get_variant
 from rummy.record import record_of, replay
 from rummy.search.playout import random_choice
 from rummy.server.events.log import rebuild
-from tests.server.conftest import LiveServer, Player, ServerProcess, run, seated_table, start_game
+from tests.server.conftest import TLS, LiveServer, Player, ServerProcess, run, seated_table, start_game
 
 SHORT_BASIC = {"target_by_players": {"3": 500}}  # the tests stop after a round or two
 
@@ -56,13 +56,18 @@ async def step(players: list[Player], spectator: Player, rng: random.Random) -> 
     return seq
 
 
-async def http_texts(player: Player, table_id: str, rounds: int) -> list[str]:
+def http_client(player: Player) -> httpx.AsyncClient:
+    """An HTTP client with ``player``'s cookie (none for a spectator), kept for the whole game: building one
+    costs more than the requests it makes."""
+    cookies = {"rummy_session": player.cookie} if player.cookie else {}
+    return httpx.AsyncClient(base_url=player.server.base_url, cookies=cookies, verify=TLS)
+
+
+async def http_texts(http: httpx.AsyncClient, table_id: str, rounds: int) -> list[str]:
     """Every read route about the table, including each dealt round's shuffle check."""
     paths = [f"/api/tables/{table_id}", f"/api/tables/{table_id}/record", f"/api/tables/{table_id}/help",
              "/api/tables", *(f"/api/tables/{table_id}/shuffles/{r}" for r in range(1, rounds + 1))]
-    cookies = {"rummy_session": player.cookie} if player.cookie else {}
-    async with httpx.AsyncClient(base_url=player.server.base_url, cookies=cookies) as http:
-        return [(await http.get(path)).text for path in paths]
+    return [(await http.get(path)).text for path in paths]
 
 
 async def fair_deal_game(server: LiveServer) -> None:
@@ -72,6 +77,7 @@ async def fair_deal_game(server: LiveServer) -> None:
     await start_game(players[0])
     rng = random.Random(19)
     checked_http = 0
+    clients = [http_client(p) for p in [*players, spectator]]
     while len(players[0].state["table"]["score_sheet"]) < 2:  # type: ignore[index]
         view = players[0].state["view"]  # type: ignore[index]
         if view["phase"] in ("round_over", "game_over"):
@@ -79,11 +85,13 @@ async def fair_deal_game(server: LiveServer) -> None:
             continue
         live = secrets_logged(server.db_path, table_id)[view["round"]]
         # While the round is played nobody, by any route, learns its seed or salt.
-        texts = await asyncio.gather(*(http_texts(p, table_id, view["round"]) for p in [*players, spectator]))
+        texts = await asyncio.gather(*(http_texts(http, table_id, view["round"]) for http in clients))
         for text in (t for group in texts for t in group):
             assert live["seed"] not in text and live["salt"] not in text
             checked_http += 1
         await step(players, spectator, rng)
+    for http in clients:
+        await http.aclose()
     logged = secrets_logged(server.db_path, table_id)
     first_action: dict[int, int] = {}
     ended: dict[int, int] = {}  # round -> the seq of its last action (rounds 1 and 2 are over)
