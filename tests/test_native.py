@@ -33,7 +33,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rummy.engine.backends as switch  # the switch, whose NATIVE the tests set
-from rummy.engine import Phase, VariantError, backend, can_lay_down, clear_memos, new_game
+from rummy.engine import Phase, VariantError, backend, can_lay_down, clear_memos, moves, new_game
+from rummy.engine.actions import Verb
 from rummy.engine.candidates import Deferred
 from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
 from rummy.engine.deadlock import SpareBuilds
@@ -441,6 +442,31 @@ def test_uncovered_rearrangements_go_to_python() -> None:
     assert listed(table, takers=[0]) == (None, ["kept"])
     with pytest.raises(TypeError):
         native.rearrangements([], hand, seat, 9, True, None, game, table[:4], offers, _KIT)
+
+
+def test_uncovered_held_actions_go_to_python() -> None:
+    """The dispatch of the compiled pass over a table's lay-off and swap offers (``table_plays.c``): the simple
+    actions of the offers whose card the hand holds, in order, from the memo; None, ``out`` untouched, for a
+    malformed hand or offer (the Python pass answers then)."""
+    native = switch.BUILT
+    assert native is not None
+    hand = [0] * 53
+    hand[5] = hand[52] = 1
+    layoffs = [(5, 1, None), (6, 1, "low"), (52, 2, "high"), (52, 1, "low")]
+    out: list[Any] = []
+    assert native.held_actions(out, hand, 2, layoffs, Verb.LAYOFF, moves._SIMPLE, moves.simple_action) is True
+    assert [str(action) for action in out] == ["p2 layoff 1 6C", "p2 layoff 2 JK high", "p2 layoff 1 JK low"]
+    assert out[0] is moves.simple_action(2, Verb.LAYOFF, 5, 1, None)  # (the memo's)
+    swaps = [(Verb.SWAP, 52, 3, None), (Verb.MOVE, 5, 3, "low")]
+    out = []
+    assert native.held_actions(out, hand, 1, swaps, None, moves._SIMPLE, moves.simple_action) is True
+    assert out == [moves.simple_action(1, Verb.SWAP, 52, 3, None), moves.simple_action(1, Verb.MOVE, 5, 3, "low")]
+    for bad_hand, offers, verb in ((hand[:52], layoffs, Verb.LAYOFF), (hand, [(53, 1, None)], Verb.LAYOFF),
+                                   (hand, [(5, 1)], Verb.LAYOFF), (hand, swaps, Verb.LAYOFF),
+                                   (hand, layoffs, None), (hand, tuple(layoffs), Verb.LAYOFF)):
+        out = ["kept"]
+        assert native.held_actions(out, bad_hand, 0, offers, verb, moves._SIMPLE, moves.simple_action) is None
+        assert out == ["kept"]
 
 
 def _legal_lists(variant: str | Variant, players: int, seed: int, policy: str, decisions: int,

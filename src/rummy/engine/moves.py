@@ -141,14 +141,14 @@ def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, held:
     ``moves`` (the timing is already tested); return how many were deferred."""
     seat = game.active
     hand = game.hands[seat]
-    layoffs = [simple_action(seat, _LAYOFF, card, meld_id, end)
-               for card, meld_id, end in offers.layoffs if hand[card]]
     if game.sizes[seat] > 2 and not game.stolen_pending:
         # Legal by construction (reference: rules.table.step_layoff and check_completable, rules.md §2.6,
         # §2.10): the offers are what lay_off takes, the timing is tested above, and a hand of 2+ left
         # always keeps a discard.
-        moves.extend(layoffs)
+        _held_layoffs(moves, hand, seat, offers.layoffs)
     else:
+        layoffs: list[Action] = []
+        _held_layoffs(layoffs, hand, seat, offers.layoffs)
         wild_takers = _wild_takers(game)
         moves.extend(action for action in layoffs if _layoff_keeps_turn_completable(game, action, wild_takers)
                      or _applies(game, action))
@@ -174,12 +174,38 @@ def _list_swaps(game: GameState, offers: TableOffers, moves: list[Action | Defer
     quick = (variant.joker_swap is _SWAP_TO_HAND and not owes and game.sizes[seat] >= 3
              and not (variant.joker_swap_timing is _SWAP_NEXT_TURN
                       and game.down_turn[seat] >= game.own_turns[seat]))
+    if quick and not variant.stolen_joker_must_be_played:
+        # Every offer is a swap to hand (swap_options) whose wild need not be played back: legal at a glance, as
+        # below (_wild_can_be_played_back answers True).
+        _held_swaps(moves, hand, seat, offers.swaps)
+        return
     for verb, card, meld_id, end in offers.swaps:
         if hand[card]:
             action = simple_action(seat, verb, card, meld_id, end)
             if (quick and verb is _SWAP and _wild_can_be_played_back(game, meld_id, card)) or _applies(
                     game, action):
                 moves.append(action)
+
+
+def _held_layoffs(out: list[Action | Deferred] | list[Action], hand: list[int], seat: int,
+                  offers: list[tuple[Card, int, str | None]]) -> None:
+    """Append to ``out`` the lay-off of each of the table's ``offers`` (card, meld id, end) whose card the hand
+    holds, in order.  Compiled (``table_plays.c``; the Python pass answers where the core does not: a malformed hand
+    or offer)."""
+    native = backends.NATIVE
+    if native is not None and native.held_actions(out, hand, seat, offers, _LAYOFF, _SIMPLE, simple_action):
+        return
+    out.extend(simple_action(seat, _LAYOFF, card, meld_id, end) for card, meld_id, end in offers if hand[card])
+
+
+def _held_swaps(out: list[Action | Deferred], hand: list[int], seat: int,
+                offers: list[tuple[Verb, Card, int, str | None]]) -> None:
+    """Append to ``out`` the wild swap of each of the table's ``offers`` (verb, card, meld id, end) whose card the
+    hand holds, in order.  Compiled as :func:`_held_layoffs` is."""
+    native = backends.NATIVE
+    if native is not None and native.held_actions(out, hand, seat, offers, None, _SIMPLE, simple_action):
+        return
+    out.extend(simple_action(seat, verb, card, meld_id, end) for verb, card, meld_id, end in offers if hand[card])
 
 
 # Actions are immutable, so the simple ones are made once and shared: (seat, verb, card, meld, end) -> action.

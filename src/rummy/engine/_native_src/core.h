@@ -1,7 +1,8 @@
 /*
  * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
  * the best lay-down with the best_*.c files of best.h, spare_search.c the spare-card rearrangements on offer with
- * its entry points spare_builds.c and rearrangements.c, which share spare.h).
+ * its entry points spare_builds.c and rearrangements.c, which share spare.h, table_plays.c the lay-offs and wild
+ * swaps a hand may make).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
@@ -28,5 +29,8 @@ PyObject *spare_builds(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 
 /* rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) (rearrangements.c). */
 PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* held_actions(out, hand, seat, offers, verb, memo, make) (table_plays.c). */
+PyObject *held_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -19,6 +19,10 @@
  *   rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) -> int | None
  *       The rows of the listing's rearrangements (rummy.engine.moves._rearrangements), in rearrangements.c.
  *
+ *   held_actions(out, hand, seat, offers, verb, memo, make) -> True | None
+ *       The lay-offs or wild swaps on offer whose card a hand holds (rummy.engine.moves._held_layoffs and
+ *       _held_swaps), in table_plays.c.
+ *
  * The Python search (rummy.engine.solver.search.LayDownSearch) looks for the *best* lay-down; this one only
  * asks whether there is one, over the same model of melds (solver/__init__.py, "Conventions and limits"):
  *
@@ -345,6 +349,9 @@ static PyMethodDef native_methods[] = {
     {"rearrangements", (PyCFunction)(void (*)(void))rearrangements, METH_FASTCALL,
      "rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) -> int | None: the "
      "rearrangements the listing offers, appended to moves (rearrangements.c)."},
+    {"held_actions", (PyCFunction)(void (*)(void))held_actions, METH_FASTCALL,
+     "held_actions(out, hand, seat, offers, verb, memo, make) -> True | None: the lay-offs or wild swaps on offer "
+     "whose card the hand holds, appended to out (table_plays.c)."},
     {NULL, NULL, 0, NULL},
 };
 
