@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import page_errors
+from tests.e2e.conftest import LONG_CLAIM_SECONDS, page_errors, rummy_serve
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -27,6 +28,13 @@ PHONE = {"width": 390, "height": 844}
 FEATURES = ("draw", "buy", "down", "layoff", "discard", "score_sheet")
 MAX_BUYS_PER_ROUND = 2
 TIME_LIMIT = 420  # seconds for the whole game part
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose computer player answers at once: the two people's pages wait on its moves, not a clock."""
+    with rummy_serve(tmp_path_factory.mktemp("table-server"), bot_delay=0) as base:
+        yield base
 
 
 @dataclass
@@ -69,8 +77,11 @@ class Player:
             self.shot.add(name)
             self.page.screenshot(path=str(self.shots / name), animations="disabled")
 
-    def try_click(self, selector: str, timeout: float = 2.0) -> bool:
-        """Click if the element is there and clickable soon (a claim window may close meanwhile)."""
+    def try_click(self, selector: str, timeout: float = 1.0) -> bool:
+        """Click if the element is there and clickable soon (a claim window may close meanwhile: one already
+        gone is not waited for)."""
+        if not self.page.locator(selector).is_visible():
+            return False
         try:
             self.page.click(selector, timeout=timeout * 1000)
             return True
@@ -126,7 +137,7 @@ def test_two_people_and_a_bot_play_progressive_buy_it(server: str, browser: Any,
     ann_page.dispatch_event("#seats", "change")
     ann_page.select_option("select[name=seat-1]", "")
     ann_page.select_option("select[name=seat-2]", "easy")
-    ann_page.select_option("#claim-seconds", "3")
+    ann_page.select_option("#claim-seconds", LONG_CLAIM_SECONDS)  # a window closes once all have answered
     ann_page.click(".house-rules summary")
     assert ann_page.locator(".house-rules .option").count() > 10  # the variant's house-rule switches
     ann_page.click(".house-rules summary")
