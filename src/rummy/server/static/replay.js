@@ -381,7 +381,15 @@ class ReplayViewer {
     this.current = this.logItems[this.index];
     this.current.classList.add("current");
     this.current.setAttribute("aria-current", "step");
-    log.scrollTop = log.scrollHeight;
+    // The newest line into view once per frame, not once per step: reading the list's height lays out the whole
+    // page, and a run of steps (a key held down) would pay for it at every step.
+    if (!this.scrollQueued) {
+      this.scrollQueued = true;
+      requestAnimationFrame(() => {
+        this.scrollQueued = false;
+        log.scrollTop = log.scrollHeight;
+      });
+    }
   }
 
   renderStopped() {
