@@ -1,4 +1,5 @@
-"""Train the policies the ``learned`` bot ships (``src/rummy/bots/policies/<variant>.npz``).
+"""Train linear policies by imitation of ``heuristic`` (the ``learned`` bot's first shipped policies, now a
+baseline played with ``learned:path=FILE``; the shipped policies come from ``bench/train_expert.py``).
 
 Imitation of the ``heuristic`` bot: four ``heuristic`` bots play whole games (seeded); at every decision
 of every seat the legal moves are described as :class:`rummy.bots.learned.Choice` rows of features
@@ -7,7 +8,7 @@ label.  The linear softmax policy (``weights · features``) is then fitted by ma
 (a conditional logit; full-batch Adam with a little L2), numpy only.  Decisions with one legal move teach
 nothing and are dropped.  Everything derives from ``--seed``: the same seed gives the same weights.
 
-    python bench/train_learned.py                       # every variant, writes src/rummy/bots/policies/
+    python bench/train_learned.py                       # every variant, writes runs/imitation/
     python bench/train_learned.py --variants basic --games 50 --out /tmp/policies
     python bench/train_learned.py --quick --out /tmp/p  # a few seconds: a smoke test
 
@@ -34,7 +35,7 @@ from rummy.bots.learned import FEATURES, FeatureMaker, PolicyFile, choices_of_vi
 from rummy.engine import DEFAULT_COMPOSITE_SLOTS, VARIANTS, Action, PlayerView, get_variant
 from rummy.features import Encoder
 
-POLICIES = Path(__file__).resolve().parents[1] / "src" / "rummy" / "bots" / "policies"
+OUT = Path("runs") / "imitation"
 #: Games of demonstrations per variant by default: more where games are short (few decisions each).
 GAMES = {"basic": 400, "purchase": 400}
 Matrix = npt.NDArray[np.float64]
@@ -249,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.02, help="Adam step size of the policy gradient")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=POLICIES)
+    parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--quick", action="store_true", help="2 games, 20 steps, basic only: a smoke test")
     args = parser.parse_args(argv)
     variants = args.variants.split(",")
