@@ -12,6 +12,12 @@ race); any other database must have been migrated, or the server refuses to star
 among them), restarting any that dies.  Worker *k* also listens alone on port ``--worker-ports`` + k − 1
 (``--port`` + k by default): that port is its *route*, where the clients of the tables placed on it
 are sent (:mod:`rummy.server.cluster.placement`); a single worker's route is its ``--port``.
+
+The supervisor sees a worker end the moment it happens (``waitpid``): it closes that worker's own
+port (a client or nginx sent there is refused, and nginx falls back to the shared port, rather than
+wait in the backlog for the next worker), tells Redis the worker is gone
+(:func:`rummy.server.cluster.membership.announce_dead`: the survivors take its tables over at once,
+not a lease later), and starts another on the same port.
 """
 
 from __future__ import annotations
@@ -175,9 +181,10 @@ def serve_command(args: argparse.Namespace) -> int:
     announce = f"rummy: serving on http://{shown}:{port}/ (database {display_url(url)}"
     announce += f", Redis {_display_redis(args.redis)})" if args.redis else ")"
 
-    def make_server(worker: str, route: str) -> _Server:
+    def make_server(worker: str, route: str, worker_id: str | None = None) -> _Server:
         settings = settings_from_args(args)
-        app = create_app(url, secret=args.secret, settings=settings, redis_url=args.redis, route=route)
+        app = create_app(url, secret=args.secret, settings=settings, redis_url=args.redis, route=route,
+                         worker_id=worker_id)
         # No per-message deflate: a state is a few kB, and compressing every one costs more CPU than the
         # bandwidth it saves on a family game server.
         config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log, ws_max_size=65_536,
@@ -198,7 +205,10 @@ def serve_command(args: argparse.Namespace) -> int:
                 opened.close()
             return _fail(f"cannot listen on the workers' own ports (--worker-ports {first}): "
                          f"{error.strerror or error}")
-        return _run_workers(args.workers, sock, own, make_server)
+        from rummy.server.cluster.membership import announce_dead  # redis only for a cluster
+
+        return _run_workers(args.workers, args.host, sock, own, make_server,
+                            lambda worker_id: announce_dead(args.redis, worker_id))
     server = make_server("", str(port))
     server.run(sockets=[sock])
     if not server.started:
@@ -238,16 +248,30 @@ def _cluster_problem(args: argparse.Namespace, url: str) -> str | None:
     return None
 
 
-def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
-                 make_server: Callable[[str, str], _Server]) -> int:
-    """Fork ``count`` workers serving ``sock``, worker k also on ``own[k - 1]`` (its route); start another
-    in its place when one dies; SIGINT or SIGTERM stops them all."""
-    children: dict[int, tuple[int, float]] = {}  # pid -> (worker number, started at)
+def _bind_again(host: str, port: int) -> socket.socket:
+    """The own port of a worker that ended, for the next one (retried for a few seconds)."""
+    for _ in range(20):
+        try:
+            return _bind(host, port)
+        except OSError:
+            time.sleep(0.25)
+    return _bind(host, port)
+
+
+def _run_workers(count: int, host: str, sock: socket.socket, own: list[socket.socket],
+                 make_server: Callable[[str, str, str], _Server], announce_dead: Callable[[str], None]) -> int:
+    """Fork ``count`` workers serving ``sock``, worker k also on ``own[k - 1]`` (its route), each with a
+    cluster worker id chosen here; when one dies, close its port, ``announce_dead`` its id and start
+    another in its place; SIGINT or SIGTERM stops them all."""
+    from rummy.server.cluster.membership import new_worker_id
+
+    children: dict[int, tuple[int, float, str]] = {}  # pid -> (worker number, started at, worker id)
     stopping = False
 
     supervisor = os.getpid()
 
     def spawn(number: int) -> None:
+        worker_id = new_worker_id()
         pid = os.fork()
         if pid == 0:  # the worker
             code = 1
@@ -255,14 +279,17 @@ def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 watch_parent(supervisor)  # a killed supervisor's workers stop too, gracefully
+                for index, other in enumerate(own):  # only the supervisor holds another worker's port
+                    if index != number - 1:
+                        other.close()
                 mine = own[number - 1]
                 route = str(mine.getsockname()[1])
-                server = make_server(f", worker {number} pid {os.getpid()} (own port {route})", route)
+                server = make_server(f", worker {number} pid {os.getpid()} (own port {route})", route, worker_id)
                 server.run(sockets=[sock, mine])
                 code = 0 if server.started else 1
             finally:
                 os._exit(code)
-        children[pid] = (number, time.monotonic())
+        children[pid] = (number, time.monotonic(), worker_id)
 
     def stop(signum: int, _frame: object) -> None:
         nonlocal stopping
@@ -280,9 +307,15 @@ def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
             pid, status = os.wait()
             if pid not in children:
                 continue
-            number, started = children.pop(pid)
+            number, started, worker_id = children.pop(pid)
             if stopping:
                 continue
+            port = own[number - 1].getsockname()[1]
+            own[number - 1].close()  # refused from now on, until the next worker listens there
+            try:
+                announce_dead(worker_id)  # the survivors take its tables over now, not a lease later
+            except Exception as error:  # noqa: BLE001 - Redis away: its lease lapses by itself
+                print(f"rummy: could not tell Redis that worker {number} ended: {error}", file=sys.stderr, flush=True)
             how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"code {os.WEXITSTATUS(status)}"
             if not os.WIFSIGNALED(status) and time.monotonic() - started < 10:
                 print(f"rummy: worker {number} did not start ({how}); stopping", file=sys.stderr, flush=True)
@@ -291,12 +324,19 @@ def _run_workers(count: int, sock: socket.socket, own: list[socket.socket],
                 continue
             print(f"rummy: worker {number} ended ({how}); starting another", file=sys.stderr, flush=True)
             time.sleep(0.5)
+            try:
+                own[number - 1] = _bind_again(host, port)
+            except OSError as error:
+                print(f"rummy: cannot listen on worker {number}'s port {port} again ({error.strerror or error}); "
+                      "stopping", file=sys.stderr, flush=True)
+                failed = True
+                stop(signal.SIGTERM, None)
+                continue
             spawn(number)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if failed:
-        return _fail("the workers did not start (see the messages above)")
+        return _fail("the workers did not start, or one could not be started again (see the messages above)")
     print("rummy: stopped")
     return 0
-

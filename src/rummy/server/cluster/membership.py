@@ -13,6 +13,14 @@ Redis holds:
   owner is dead;
 * one pub/sub channel per worker, ``rummy:inbox:{id}``, for the messages of :mod:`rummy.server.cluster.links`.
 
+A worker is found dead when its key is gone: its lease lapsed (it was killed, cut off, or stuck), or
+the supervisor that forked it saw it end (``rummy serve --workers N``: :func:`announce_dead`, called
+the moment ``waitpid`` returns).  The supervisor deletes the key and tells every other worker
+(``dead``), which looks at once instead of at its next heartbeat, so a killed worker's tables are
+taken over within a fraction of a second rather than a lease; the lease remains the way a worker
+whose whole host vanished is found.  The supervisor knows the id because it chose it (the worker
+takes it as ``worker_id``).
+
 Ownership in Redis decides who *should* run a table; the fencing token in PostgreSQL
 (:meth:`rummy.server.storage.database.Database.take_over`) decides whose writes *count*: a worker that claims a table
 raises its token before reading the log, and a write with an older token is refused, so a worker
@@ -30,6 +38,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import redis
 import redis.asyncio as aioredis
 import redis.exceptions
 
@@ -89,6 +98,21 @@ return 1
 """
 
 
+#: Worker ARGV[1] has ended (its supervisor saw it): delete its heartbeat key KEYS[1] and publish
+#: ARGV[2] (a ``dead`` message) to every other worker's inbox.
+DEAD = """
+redis.call('DEL', KEYS[1])
+for _, worker in ipairs(redis.call('SMEMBERS', 'rummy:workers')) do
+  if worker ~= ARGV[1] then
+    redis.call('PUBLISH', 'rummy:inbox:' .. worker, ARGV[2])
+  end
+end
+return 1
+"""
+#: The longest the supervisor waits for Redis when it announces a death (the lease is the fallback).
+ANNOUNCE_SECONDS = 1.0
+
+
 def owner_key(table_id: str) -> str:
     return f"{PREFIX}owner:{table_id}"
 
@@ -108,6 +132,23 @@ def inbox(worker_id: str) -> str:
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
 
+def new_worker_id() -> str:
+    return secrets.token_hex(6)
+
+
+def announce_dead(url: str, worker_id: str) -> None:
+    """Called by a supervisor once worker ``worker_id``, which it forked, has ended (``waitpid``): the
+    worker is gone for sure, so its lease ends now and the other workers are told to take its tables
+    over at once.  Raises :class:`redis.exceptions.RedisError` when Redis cannot be reached (the lease
+    then lapses by itself)."""
+    client = redis.Redis.from_url(url, socket_timeout=ANNOUNCE_SECONDS, socket_connect_timeout=ANNOUNCE_SECONDS)
+    try:
+        client.eval(DEAD, 1, worker_key(worker_id), worker_id,
+                    json.dumps([{"k": "dead", "w": worker_id}], separators=(",", ":")))
+    finally:
+        client.close()
+
+
 class NoLease(redis.exceptions.ConnectionError):
     """This worker holds no lease just now (Redis or the database away, or it stalled): it serves no
     table until it has one again; a request meets the outage answer (503, close 1013)."""
@@ -122,11 +163,12 @@ class Cluster:
     """
 
     def __init__(self, url: str, *, heartbeat_seconds: float = 1.0, lease_seconds: float = 3.0,
-                 stall_seconds: float | None = None, db_grace_seconds: float | None = None) -> None:
+                 stall_seconds: float | None = None, db_grace_seconds: float | None = None,
+                 worker_id: str | None = None) -> None:
         if lease_seconds <= 2 * heartbeat_seconds:
             raise ValueError("the lease must be longer than two heartbeats")
         self.url = url
-        self.worker_id = secrets.token_hex(6)
+        self.worker_id = worker_id or new_worker_id()  # a supervisor chooses it (announce_dead)
         self.heartbeat_seconds = heartbeat_seconds
         self.lease_seconds = lease_seconds
         # A blocking pool: a burst of Redis calls (a hundred tables claimed at once) waits for a free
@@ -144,6 +186,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._dead_seen: set[str] = set()
         self._lease_jobs: asyncio.Task[None] | None = None
+        self._look_now = asyncio.Event()  # a worker was announced dead: look before the next heartbeat
         #: The lease, renewed by its own thread; a stuck loop or an unreachable database ends it after
         #: ``stall_seconds`` or ``db_grace_seconds`` (ten leases each by default).
         self.lease = Lease(url, worker_key(self.worker_id), WORKERS, self.worker_id,
@@ -257,7 +300,9 @@ class Cluster:
 
     async def _watch_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.heartbeat_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._look_now.wait(), self.heartbeat_seconds)
+            self._look_now.clear()
             self.lease.tick()
             if not self.lease.holds():
                 continue  # a worker that may serve nothing takes nothing over
@@ -338,6 +383,9 @@ class Cluster:
                 if message is None or message.get("type") != "message":
                     continue
                 for item in json.loads(message["data"]):
+                    if item.get("k") == "dead":  # from a supervisor (announce_dead): look at the workers now
+                        self._look_now.set()
+                        continue
                     try:
                         result = self.on_message(item)
                         if result is not None:

@@ -184,6 +184,11 @@ class TableRegistry:
         """Close the links through a dead worker and take over its tables (with the other survivors)."""
         assert self.cluster is not None and self.links is not None
         self.links.worker_dead(worker)
+        # Tables this worker handed to the dead one: no longer sent there (a client would be linked to a
+        # worker that cannot answer); taken over like its own (it may have died before claiming them).
+        abandoned = [table_id for table_id, heir in self.leaving.items() if heir == worker]
+        for table_id in abandoned:
+            del self.leaving[table_id]
         mine = await self._placed_here_now()
         limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
 
@@ -194,7 +199,8 @@ class TableRegistry:
                 except Exception:  # noqa: BLE001 - the next heartbeat tries again
                     log.exception("table %s: could not take it over", table_id)
 
-        await asyncio.gather(*(adopt(table_id) for table_id in await self.cluster.tables_of(worker) if mine(table_id)))
+        theirs = set(await self.cluster.tables_of(worker)) | set(abandoned)
+        await asyncio.gather(*(adopt(table_id) for table_id in sorted(theirs) if mine(table_id)))
 
     async def _lapsed(self) -> None:
         """This worker lost its lease (:mod:`rummy.server.cluster.lease`): it stops serving every table at
@@ -349,7 +355,14 @@ class TableRegistry:
             return self.cluster.worker_id
         if table_id in self.leaving:
             return self.leaving[table_id]
-        return await self.cluster.live_owner(table_id) or self.placement.place(table_id)
+        owner = await self.cluster.live_owner(table_id)
+        if owner is not None:
+            return owner
+        placed = self.placement.place(table_id)
+        if placed != self.placement_me:  # a client is sent there: not to a worker that died since the last read
+            await self.placement.refresh()
+            placed = self.placement.place(table_id)
+        return placed
 
     async def rebalance(self) -> None:
         """Hand over every table this worker runs that is placed on another live worker now."""

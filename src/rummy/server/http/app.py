@@ -69,10 +69,11 @@ class SchemaError(RuntimeError):
 
 def create_app(db_url: str | None = None, *, secret: str | None = None,
                settings: ServerSettings | None = None, redis_url: str | None = None,
-               route: str | None = None) -> FastAPI:
+               route: str | None = None, worker_id: str | None = None) -> FastAPI:
     """The application; ``db_url`` defaults to ``rummy.db`` in the working directory.  With
     ``redis_url`` the process is one worker of a cluster (:mod:`rummy.server.cluster.membership`; PostgreSQL only),
-    reached directly by clients and proxies at ``route`` (its own port: :mod:`rummy.server.cluster.placement`)."""
+    reached directly by clients and proxies at ``route`` (its own port: :mod:`rummy.server.cluster.placement`),
+    known to the others as ``worker_id`` (chosen by a supervisor that forked it; else at random)."""
     url = normalize_db_url(db_url) if db_url else default_db_url()
     config = settings or ServerSettings()
 
@@ -93,7 +94,8 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
         if redis_url is not None:
             from rummy.server.cluster.membership import Cluster  # redis only for a cluster
 
-            cluster = Cluster(redis_url, heartbeat_seconds=config.heartbeat_seconds, lease_seconds=config.lease_seconds)
+            cluster = Cluster(redis_url, heartbeat_seconds=config.heartbeat_seconds, lease_seconds=config.lease_seconds,
+                              worker_id=worker_id)
             await cluster.start()
             log.info("worker %s joined the cluster at %s", cluster.worker_id, redis_url.split("@")[-1])
         registry = TableRegistry(db, bots, config, cluster)
