@@ -9,16 +9,41 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import MY_TURN, PHONE, new_page, start_bot_table, wait_for_a_window
+from tests.e2e.conftest import MY_TURN, PHONE, new_page, rummy_serve, start_bot_table, wait_for_a_window
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose computer players answer at once: the page waits on their moves, not a clock."""
+    with rummy_serve(tmp_path_factory.mktemp("touch-server"), bot_delay=0) as base:
+        yield base
+
 ROUND_TIME = 300  # seconds for the round played by taps
+CHANGED = "s => window.rummy.state().seq > s"
+# How long a tap in a claim window may wait for its button: a computer player that buys first closes the window
+# under the finger (a tap that did not land is tried again while the window is open).
+CLAIM_TAP_MS = 750
+MAX_BUYS = 2  # enough to see buying by a tap, few enough that the round ends (a buy adds two cards to the hand)
+# The claim window for the player's own discard, in one look (it may close at any moment): which buttons it
+# shows and its words, or that the table moved on past state ``s`` without showing it.
+OWN_OFFER = """s => { const claim = document.querySelector('#claim:not([hidden])');
+  if (claim && claim.querySelector('#take-back-button'))
+    return {closed: false, buy: !!claim.querySelector('#buy-button'), text: claim.innerText};
+  return window.rummy.state().seq !== s ? {closed: true} : null; }"""
+# Something for the player to do (play_one_step acts on it): the round is over, a discard is offered to her,
+# or it is her turn.
+SOMETHING_TO_DO = """() => { const s = window.rummy.state(), v = s.view;
+  return ['round_over', 'game_over'].includes(v.phase)
+    || (v.phase === 'claim' && v.legal_actions.some((a) => a.split(' ')[1] === 'buy'))
+    || (v.active === s.seat && ['draw', 'play'].includes(v.phase)); }"""
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -128,33 +153,32 @@ def play_one_step(page: Any, done: Counter[str]) -> bool:
     legal = bodies(view)
     if view["phase"] == "claim" and "buy" in legal and view["claim_from"] == seat:
         # your own discard: offered quietly, never with the big claim button (issue: a one-tap trap)
-        page.wait_for_function("s => !!document.querySelector('#take-back-button') || window.rummy.state().seq !== s",
-                               arg=current["seq"])
-        if not page.locator("#take-back-button").count():
+        offer = page.wait_for_function(OWN_OFFER, arg=current["seq"]).json_value()
+        if offer["closed"]:
             return True  # the window closed (its time ran out) before this look: the next one checks
-        assert page.locator("#buy-button").count() == 0, "your own discard is offered with the claim button"
-        assert "Your own discard" in page.locator("#claim").inner_text()
+        assert not offer["buy"], "your own discard is offered with the claim button"
+        assert "Your own discard" in offer["text"]
         done["own discard"] += 1  # offered quietly: what this step checks
         try:
-            page.tap("#pass-button", timeout=2000)
+            page.tap("#pass-button", timeout=CLAIM_TAP_MS)
         except Exception:  # noqa: BLE001 - the window closed meanwhile
             pass
-        page.wait_for_timeout(300)
+        wait_until(page, CHANGED, current["seq"], 5)  # the pass, or whatever closed the window first
         return True
     if view["phase"] == "claim" and "buy" in legal:
         card = view["claim_card"]
-        target = "#buy-button" if useful(card, view["hand"]) and done["buy"] < 6 else "#pass-button"
+        target = "#buy-button" if useful(card, view["hand"]) and done["buy"] < MAX_BUYS else "#pass-button"
         try:
-            page.tap(target, timeout=2000)
+            page.tap(target, timeout=CLAIM_TAP_MS)
             done["buy" if target == "#buy-button" else "pass"] += 1
         except Exception:  # noqa: BLE001 - the window closed meanwhile
             pass
-        page.wait_for_timeout(300)
+        wait_until(page, CHANGED, current["seq"], 5)  # the answer, or whatever closed the window first
         return True
     if view["active"] != seat or view["phase"] not in ("draw", "play"):
         return False
     seq = current["seq"]
-    changed = "s => window.rummy.state().seq > s"
+    changed = CHANGED
     if view["phase"] == "draw":
         top = view["discard"][-1] if view["discard"] else None
         page.tap("#take-button" if "take" in legal and useful(top, view["hand"]) else "#stock")
@@ -177,6 +201,19 @@ def play_one_step(page: Any, done: Counter[str]) -> bool:
         assert meld_card and meld_card["width"] >= 34, f"table meld cards are {meld_card} wide on a phone"
         done["down"] += 1
         return True
+    layoffs = [b for b in legal if b.startswith("layoff ") and ";" not in b and len(b.split()) == 3]
+    if layoffs:  # the card, then the meld (she goes out this way: a draw and a discard keep her hand's size)
+        _, meld, card = layoffs[0].split()
+        page.locator(f'#hand .card[data-card="{card}"]:not(.staged):not(.selected)').first.tap()
+        page.wait_for_selector(f'#hand .card.selected[data-card="{card}"]')
+        page.tap(f'.meld[data-meld="{meld}"]')
+        page.wait_for_function("s => window.rummy.state().seq > s || !!document.querySelector('.dialog .choice')",
+                               arg=seq)
+        if page.locator(".dialog .choice").count():  # the card could also swap for a joker: lay it off
+            page.tap(".dialog .choice >> text=Lay off")
+        page.wait_for_function(changed, arg=seq)
+        done["layoff"] += 1
+        return True
     discards = [b.split()[1] for b in legal if b.startswith("discard ")]
     if discards:
         card = choose_discard(view["hand"], discards)
@@ -191,13 +228,13 @@ def play_one_step(page: Any, done: Counter[str]) -> bool:
 
 def test_a_whole_round_played_by_tapping_only(server: str, browser: Any, screenshots: Path) -> None:
     page, problems = new_page(browser, touch=True)
-    start_bot_table(page, server, "progressive-buy-it", touch=True, seats=3)
+    start_bot_table(page, server, "progressive-buy-it", touch=True, seats=3, long_claims=True)
     done: Counter[str] = Counter()
     for round_number in (1, 2, 3):  # a player who goes out on her first discard never sees it offered back
         deadline = time.monotonic() + ROUND_TIME
         while time.monotonic() < deadline and state(page)["view"]["phase"] not in ("round_over", "game_over"):
             if not play_one_step(page, done):
-                page.wait_for_timeout(100)
+                wait_until(page, SOMETHING_TO_DO, None, 2)
         assert state(page)["view"]["phase"] == "round_over", f"the round did not end in time ({dict(done)})"
         page.wait_for_selector(".round-summary")
         if round_number == 1:
