@@ -12,16 +12,23 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import new_page
+from tests.e2e.conftest import new_page, rummy_serve
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 pytest.importorskip("textual")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose computer player answers at once: both people's clients wait on its moves, not a clock."""
+    with rummy_serve(tmp_path_factory.mktemp("terminal-server"), bot_delay=0) as base:
+        yield base
 
 TIME_LIMIT = 300  # seconds for the round
 
