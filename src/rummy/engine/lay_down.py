@@ -13,8 +13,9 @@ and a hand that holds a few cards more can lay down only with melds that use one
 of them, a natural card, has even the cards for one meld of the contract around it (its rank's copies plus
 every wild for a group, a window of the run length around it in its suit for a run), the hand cannot lay
 down.  Before the search, :func:`rummy.engine.contract_bound.short_of_wilds` counts whether the hand has
-wild cards enough for the contract at all.  The best lay-down (:func:`best_lay_down`) is the full
-branch-and-bound search.
+wild cards enough for the contract at all.  Where the compiled core answers (docs/engine.md, "Backends"), it is
+asked first and alone: its exact search costs less than these shortcuts.  The best lay-down
+(:func:`best_lay_down`) is the full branch-and-bound search.
 
 :func:`deferrable` says when the listing may put the best lay-down off until it is read: only when whatever
 the best one is, it is legal: it leaves at least two cards in hand (then a discard always remains, rules.md
@@ -108,6 +109,9 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
     ``seat`` (whose hand it is) only helps find the refutations that matter; the answer does not depend on it.
     A shortcut; reference: :func:`rummy.engine.solver.first_lay_down` (rules.md §2.5).
     """
+    compiled = lay_down_exists(hand, contract, variant, True, False)  # the compiled core (None: the Python path)
+    if compiled is not None:  # (it answers in a few µs: the shortcuts below cost it more than they save)
+        return compiled
     key = (id(variant), contract)
     entry = _WITNESSES.get(key)
     if entry is not None and entry[0] is variant:
@@ -124,10 +128,7 @@ def can_lay_down_now(variant: Variant, contract: tuple[Slot, ...], hand: Sequenc
         for refutation in reversed(refuted[1]):
             if _refuted_by(variant, contract, hand, size, refutation):
                 return False
-    compiled = lay_down_exists(hand, contract, variant, True, False)  # the compiled core (None: the Python search)
-    if compiled:  # (it builds no lay-down: no witness to keep)
-        return True
-    found = None if compiled is False else first_lay_down(hand, contract, variant)
+    found = first_lay_down(hand, contract, variant)
     if found is None:
         if refuted is None or refuted[0] is not variant:
             refuted = put(_REFUTATIONS, refuted_key, (variant, []))
