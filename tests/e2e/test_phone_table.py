@@ -11,14 +11,23 @@ table, the buy prompt, the builder and the round end are saved at both sizes (ar
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import MY_TURN, new_page, page_errors, start_bot_table
+from tests.e2e.conftest import MY_TURN, new_page, page_errors, rummy_serve, start_bot_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose computer players answer at once: the page waits on their moves, not a clock."""
+    with rummy_serve(tmp_path_factory.mktemp("phone-server"), bot_delay=0) as base:
+        yield base
+
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
