@@ -28,7 +28,7 @@ from rummy.bots.learned import FEATURES as LINEAR_FEATURES  # noqa: E402
 from rummy.bots.learned import load_policy  # noqa: E402
 from rummy.bots.policies import LearnedBot, shipped_policy, shipped_variants  # noqa: E402
 from rummy.cli import main as rummy_main  # noqa: E402
-from rummy.engine import VARIANTS, BotError, new_game  # noqa: E402
+from rummy.engine import VARIANTS, BotError, Phase, new_game  # noqa: E402
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -108,6 +108,26 @@ def test_the_training_script_runs_quick_and_writes_a_policy_the_bot_plays(tmp_pa
     assert (policy.variant, policy.weights.shape) == ("basic", (len(FEATURES),))
     bot = make_bot("learned", path=str(tmp_path / "basic.npz"))
     assert play_game("basic", [bot] + [make_bot("random", seed=s) for s in range(3)], seed=1).game_over
+
+
+def test_a_rollout_of_the_heuristics_own_choice_replays_the_game() -> None:
+    # The trainer's advantage compares a branch with the game as it went on: a branch that plays the
+    # heuristic's own choice (the game and the bots copied) must end the round exactly as the game does.
+    module = script("train_expert")
+    game = new_game("may-i", 4, seed=11)
+    bots = [HeuristicBot(s) for s in range(4)]
+    branch = None
+    while game.phase is not Phase.ROUND_OVER:
+        seat = game.next_to_act()
+        candidates = bots[seat].candidates(game.view(seat), 3)
+        if branch is None and len(candidates) > 1 and game.turns_played >= 8:
+            branch, copies = game.copy(), [module.clone(bot) for bot in bots]
+            branch.apply(candidates[0])
+            module.finish_round(branch, copies)
+            decider = seat
+        game.apply(candidates[0])
+    assert branch is not None and branch.log == game.log
+    assert module.round_result(branch, decider, 0) == module.round_result(game, decider, 0)
 
 
 def test_the_imitation_script_runs_quick_and_writes_a_linear_policy_the_bot_plays(tmp_path: Path) -> None:
