@@ -28,12 +28,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, unavailable_message
+from rummy.server.outages import CLOSE_TRY_AGAIN, UNAVAILABLE, outage, unavailable_message
 from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
 from rummy.server.tables.connections import Connection
 from rummy.server.tables.inbox import ClientCommand, Connected, Disconnected, Item
-from rummy.server.tables.protocol import Command, error_message
+from rummy.server.tables.protocol import Command, encode, error_message
 
 if TYPE_CHECKING:  # redis is imported only by a server started with --redis
     from rummy.server.cluster.membership import Cluster
@@ -169,13 +169,29 @@ class ClusterLinks:
             if owned is not None:
                 owned[1].post(Disconnected(owned[0]))
         elif kind == "ask":
-            table = await self.owned_table(message["t"])
-            summary = table.summary() if table is not None else None
-            self.cluster.send(message["g"], {"k": "answer", "r": message["r"], "x": summary})
+            summary = None  # also when the table cannot be loaded: the asker answers 503 now, not after a wait
+            try:
+                table = await self.owned_table(message["t"])
+                summary = table.summary() if table is not None else None
+            finally:
+                self.cluster.send(message["g"], {"k": "answer", "r": message["r"], "x": summary})
 
     async def _open(self, message: dict[str, Any]) -> None:
         gateway, link_id = message["g"], message["c"]
-        table = await self.owned_table(message["t"])
+        try:
+            table = await self.owned_table(message["t"])
+        except Exception as error:
+            # The table could not be loaded here (the database away, or a bug): the gateway's client was
+            # accepted and waits for its first message, so it is told and closed, never left silent.
+            service = outage(error)
+            told = (error_message(UNAVAILABLE, unavailable_message(service)) if service is not None
+                    else error_message("internal", "the table could not be opened here: try again later"))
+            self.cluster.send(gateway, {"k": "out", "c": link_id, "x": encode(told)})
+            self.cluster.send(gateway, {"k": "shut", "c": link_id, "code": CLOSE_TRY_AGAIN})
+            if service is None:
+                raise
+            log.warning("table %s: could not open it for a linked client: %s", message["t"], error)
+            return
         if table is None:  # the table moved on meanwhile: the client reconnects and finds its owner
             self.cluster.send(gateway, {"k": "shut", "c": link_id, "code": CLOSE_MOVED})
             return
