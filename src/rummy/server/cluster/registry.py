@@ -460,6 +460,7 @@ class TableRegistry:
             return table
         except BaseException as error:
             future.set_exception(error)
+            future.exception()  # the callers waiting on it get the error; none waiting is no error of asyncio's
             raise
         finally:
             del self._loading[table_id]
