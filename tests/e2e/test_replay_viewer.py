@@ -231,26 +231,31 @@ def test_seat_toggle_on_an_uploaded_unfinished_record(server: str, browser: Any,
     assert problems == []
 
 
-async def finished_table(base_url: str) -> str:
+async def finished_table(base_url: str) -> tuple[str, str]:
+    """A basic game played to its end by two random players (about seven rounds: two random hands score about
+    ten points a round), and a step in the middle of its longest round."""
     server = LiveServer(base_url, Path("unused"))
     table_id, players = await seated_table(server, ["Ann", "Bob"], variant="basic", seats=2, claim_seconds=0,
-                                           options={"target_by_players": {"2": 300}})
+                                           options={"target_by_players": {"2": 60}})
     await start_game(players[0])
     rng = random.Random(8)
     await asyncio.gather(*(p.play(random.Random(rng.random()), timeout=300) for p in players))
+    answer = await players[0].http("GET", f"/api/tables/{table_id}/record")
     for player in players:
         await player.close()
-    return table_id
+    rounds = [len(rnd["actions"]) for rnd in answer.json()["rounds"]]
+    longest = max(range(len(rounds)), key=rounds.__getitem__)
+    return table_id, f"r{longest + 1}.a{rounds[longest] // 2}"
 
 
 def test_a_finished_table_replay_with_a_link_and_the_seat_toggle(server: str, browser: Any, screenshots: Path,
                                                                   tmp_path: Path) -> None:
     with ThreadPoolExecutor(1) as pool:  # the scripted players' event loop, beside Playwright's
-        table_id = pool.submit(lambda: run(finished_table(server))).result(timeout=600)
+        table_id, step = pool.submit(lambda: run(finished_table(server))).result(timeout=600)
     page, problems = new_page(browser)
-    page.goto(f"{server}/replay/{table_id}#r3.a17")
+    page.goto(f"{server}/replay/{table_id}#{step}")
     page.wait_for_selector("#step-label strong")
-    assert at(page)["step"]["id"] == "r3.a17"
+    assert at(page)["step"]["id"] == step
     check_seat_view(page, 0)
     page.screenshot(path=str(screenshots / "replay-table-desktop.png"), full_page=True)
     with page.expect_download() as download:
