@@ -15,7 +15,11 @@ owner's own port (no proxy in front: the route is the port), so each table's tra
 owner; ``--relay`` connects them as clients that do not follow (a table's four sockets land on any
 worker; its commands reach its owner through Redis).  It prints the share of tables and the CPU of
 each worker, and ends with one line per worker count: actions/s, latency, and CPU per action of the
-workers and of PostgreSQL + Redis.
+workers and of PostgreSQL + Redis, then each worker's share of the tables and CPU per action of its
+own tables, and each run against the first beside issue 31's targets (CPU per action ≤ 1.15×,
+actions/s ≥ 1.6× with the cores for it, tables within ±10 %).  ``--pin`` (Linux) puts this load
+generator on the first CPU and each worker on a CPU of its own, the next ones in turn, as ``taskset``
+would; on two CPUs a second worker shares the generator's CPU, which the output says.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ class Figures:
     games: int = 0
     measuring: bool = False
     placed: Counter[str | None] = field(default_factory=Counter)  # tables per worker route (cluster)
+    acted: Counter[str | None] = field(default_factory=Counter)  # measured actions per table's worker route
 
 
 class ScriptedPlayer:
@@ -77,6 +82,7 @@ class ScriptedPlayer:
         self.acted_on = -1
         self.host = False
         self.started = asyncio.Event()
+        self.route: str | None = None  # the route of the worker its table was placed on (cluster)
 
     async def connect(self, table_id: str, follow: bool = False) -> None:
         """Open the table's socket; with ``follow``, as the browser does: naming a worker (``?worker=``)
@@ -131,6 +137,7 @@ class ScriptedPlayer:
             if self.pending is not None and message["seq"] > self.pending[1]:
                 if self.figures.measuring:
                     self.figures.latencies.append(time.perf_counter() - self.pending[2])
+                    self.figures.acted[self.route] += 1
                 self.pending = None
             status = message["table"]["status"]
             if status == "playing":
@@ -198,6 +205,7 @@ async def open_table(http: httpx.AsyncClient, base: str, args: argparse.Namespac
                for c in cookies]
     players[0].host = True
     for index, player in enumerate(players):
+        player.route = response.json().get("worker")
         await player.connect(table_id, follow=not getattr(args, "relay", True))
         if index:
             await player.join()
@@ -274,6 +282,29 @@ async def wait_for_server(base: str, server: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("the server did not start")
 
 
+async def wait_for_workers(redis_url: str, count: int) -> None:
+    """Until ``count`` workers have their route in Redis with a live heartbeat, each answering on it (a
+    table made before a worker joins is placed on another, then handed over under its clients)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        async with httpx.AsyncClient() as http:
+            for _ in range(600):
+                known = await client.hgetall("rummy:routes")
+                live = [str(route) for worker, route in known.items()
+                        if await client.exists(f"rummy:worker:{worker!s}")]
+                if len(live) >= count:
+                    with contextlib.suppress(httpx.HTTPError):
+                        answers = [await http.get(f"http://127.0.0.1:{route}/healthz") for route in live]
+                        if all(answer.status_code == 200 for answer in answers):
+                            return
+                await asyncio.sleep(0.1)
+    finally:
+        await client.aclose()
+    raise RuntimeError(f"{count} workers did not all start")
+
+
 @dataclass
 class Outcome:
     """One run's figures, for the summary of a ``--workers`` run."""
@@ -285,14 +316,36 @@ class Outcome:
     max_ms: float = 0.0
     server_cpu: float = 0.0
     services_cpu: float = 0.0
+    workers: list[WorkerFigures] = field(default_factory=list)
+    pinning: str = ""
+
+
+@dataclass
+class WorkerFigures:
+    """One worker of a cluster run: its route, the tables placed on it, the actions measured at them, its CPU."""
+
+    route: str
+    tables: int
+    actions_per_second: float  # at its tables
+    cores: float
+
+    def ms_per_action(self) -> float:
+        """CPU per action of the worker's own tables, in milliseconds."""
+        return self.cores * 1000 / self.actions_per_second if self.actions_per_second else float("nan")
 
 
 async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes],
-                services: tuple[int, ...] = (), label: str = "") -> Outcome:
+                services: tuple[int, ...] = (), label: str = "", redis_url: str | None = None,
+                worker_count: int = 0) -> Outcome:
     figures = Figures()
     rng = random.Random(args.seed)
     server_pid = server.pid
     await wait_for_server(base, server)
+    if redis_url is not None:  # every worker serving before the first table: none is placed, then moved
+        await wait_for_workers(redis_url, worker_count)
+    pinning = pin(server_pid, cluster=bool(services)) if getattr(args, "pin", False) else ""
+    if pinning:
+        print(f"pinned          {pinning}")
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
         tables = []
@@ -306,7 +359,7 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     print(f"{args.tables} tables × {args.seats} seats of {args.variant} playing; warming up {args.warmup:g} s")
     await asyncio.sleep(args.warmup)
     figures.measuring = True
-    workers = [int(pid) for pid in _children(server_pid)] if services else []
+    workers = worker_pids(server_pid) if services else []
     worker_before = [tree_cpu_seconds(pid) for pid in workers]
     cpu_before, started = tree_cpu_seconds(server_pid), time.perf_counter()
     services_before = sum(tree_cpu_seconds(pid) for pid in services)
@@ -321,15 +374,25 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     for reader in readers:
         reader.cancel()
     report(args, figures, elapsed, server_cpu, client_cpu)
+    if pinning:
+        unpin()
+    per_worker: list[WorkerFigures] = []
     if services:
         print(f"CPU (cores)     PostgreSQL + Redis {services_cpu:.2f}")
-        per_worker = [(tree_cpu_seconds(pid) - before) / elapsed
+        routes = worker_routes(workers, int(base.rsplit(":", 1)[1]))
+        per_worker = [WorkerFigures(routes[pid], figures.placed[routes[pid]], figures.acted[routes[pid]] / elapsed,
+                                    (tree_cpu_seconds(pid) - before) / elapsed)
                       for pid, before in zip(workers, worker_before, strict=True)]
-        actions = len(figures.latencies) / elapsed or 1.0
-        print("per worker      " + "   ".join(f"{cpu:.2f} cores ({cpu * 1000 / actions:.2f} ms/action)"
-                                            for cpu in per_worker))
-        shares = ", ".join(f"{route}: {count}" for route, count in sorted(figures.placed.items(), key=str))
-        print(f"tables placed   {shares} (by the route POST /api/tables answered)")
+        per_worker.sort(key=lambda w: w.route)
+        rate = figures.acted.total() / elapsed or 1.0
+        for worker in per_worker:
+            print(f"worker {worker.route:>6}  {worker.tables} tables ({share(worker, per_worker)}), "
+                  f"{worker.actions_per_second:.1f} actions/s, {worker.cores:.2f} cores: "
+                  f"{worker.ms_per_action():.2f} ms per action of its tables ({worker.cores * 1000 / rate:.2f} ms "
+                  "per action of all)")
+        elsewhere = {route: count for route, count in figures.placed.items() if route not in routes.values()}
+        if elsewhere:
+            print(f"tables placed on no worker measured: {elsewhere}")
     machine = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     if pressure_before is not None and pressure_after is not None:
         waiting = (pressure_after - pressure_before) / 1e6 / elapsed * 100
@@ -337,7 +400,98 @@ async def bench(args: argparse.Namespace, base: str, server: subprocess.Popen[by
     print(f"machine         {machine}")
     latencies = sorted(figures.latencies) or [0.0]
     return Outcome(label, len(figures.latencies) / elapsed, percentile_ms(latencies, 50), percentile_ms(latencies, 99),
-                   latencies[-1] * 1000, server_cpu, services_cpu)
+                   latencies[-1] * 1000, server_cpu, services_cpu, per_worker, pinning)
+
+
+def share(worker: WorkerFigures, workers: list[WorkerFigures]) -> str:
+    """A worker's share of the tables and how far it is from an even share, e.g. ``52 % (+4 %)``."""
+    total = sum(w.tables for w in workers) or 1
+    even = total / len(workers)
+    return f"{worker.tables / total * 100:.0f} % ({(worker.tables - even) / even * 100:+.0f} % of an even share)"
+
+
+def _tasks_of_tree(pid: int) -> list[int]:
+    """Every thread of a process and of its descendants (Linux /proc)."""
+    try:
+        tasks = [int(tid) for tid in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
+    return tasks + [tid for child in _children(pid) for tid in _tasks_of_tree(int(child))]
+
+
+def pin(server_pid: int, cluster: bool) -> str:
+    """``--pin``: this load generator on the first CPU it may use, and each worker (every thread of it and
+    of its children) on a CPU of its own, the next ones in turn; returns what was done, with the caveat
+    when a worker shares the generator's CPU (more workers than CPUs left).  PostgreSQL and Redis are
+    left where the kernel puts them."""
+    cpus = sorted(os.sched_getaffinity(0))
+    workers = worker_pids(server_pid) if cluster else [server_pid]
+    os.sched_setaffinity(0, {cpus[0]})
+    placed = []
+    for index, pid in enumerate(sorted(workers)):
+        cpu = cpus[(1 + index) % len(cpus)]
+        for tid in _tasks_of_tree(pid):
+            with contextlib.suppress(OSError):  # a thread that ended meanwhile
+                os.sched_setaffinity(tid, {cpu})
+        placed.append((pid, cpu))
+    words = f"load generator on CPU {cpus[0]}; " + ", ".join(
+        f"{'worker' if cluster else 'server'} pid {pid} on CPU {cpu}" for pid, cpu in placed)
+    words += "; PostgreSQL and Redis unpinned"
+    shared = [pid for pid, cpu in placed if cpu == cpus[0]]
+    if shared:
+        words += (f" (caveat: {len(cpus)} CPUs, so {len(shared)} worker(s) share CPU {cpus[0]} with the load "
+                  "generator: this run cannot show what a worker with a core of its own does)")
+    return words
+
+
+def unpin() -> None:
+    """The load generator may use every CPU again (the next run's PostgreSQL and Redis inherit it)."""
+    os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
+def worker_routes(pids: list[int], shared_port: int) -> dict[int, str]:
+    """Each worker's route (its own port: the one it listens on besides the shared one), from /proc."""
+    listening: dict[str, int] = {}  # socket inode -> port
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A":  # LISTEN
+                    listening[f"socket:[{fields[9]}]"] = int(fields[1].rsplit(":", 1)[1], 16)
+    routes = {}
+    for pid in pids:
+        ports = set()
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                port = listening.get(os.readlink(fd))
+                if port is not None and port != shared_port:
+                    ports.add(port)
+        # one worker alone (``--workers 1``) serves on the shared port, which is then its route
+        routes[pid] = str(min(ports)) if ports else str(shared_port) if len(pids) == 1 else f"pid {pid}"
+    return routes
+
+
+def worker_pids(server_pid: int) -> list[int]:
+    """The worker processes of ``rummy serve --workers N`` (a supervisor's children; with one worker the
+    process itself serves, its children being helpers such as the bots' processes)."""
+    children = [int(pid) for pid in _children(server_pid)]
+    listens = [pid for pid in children if _listens(pid)]
+    return listens or [server_pid]
+
+
+def _listens(pid: int) -> bool:
+    """Whether the process holds a listening TCP socket (a worker does; a bot process does not)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            inodes |= {f"socket:[{line.split()[9]}]" for line in Path(table).read_text().splitlines()[1:]
+                       if line.split()[3] == "0A"}
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return True
+    return False
 
 
 def _children(pid: int) -> list[str]:
@@ -390,6 +544,9 @@ def main() -> None:
                         "measure in turn (e.g. 1,2,4); default: one process on SQLite")
     parser.add_argument("--relay", action="store_true", help="with --workers: clients that do not follow `moved` "
                         "(sockets land on any worker and are linked to the owner through Redis)")
+    parser.add_argument("--pin", action="store_true", help="Linux: this load generator on the first CPU, each "
+                        "worker (or the one server) on a CPU of its own, the next ones in turn (sched_setaffinity, "
+                        "as taskset does); with fewer CPUs than workers + 1, a worker shares the generator's")
     args = parser.parse_args()
     try:
         from uvloop import run as run_loop  # the clients need less CPU on uvloop
@@ -406,7 +563,8 @@ def main() -> None:
                 base, server):
             durability = postgres_durability(db.url)
             print(f"--- {count} worker(s), PostgreSQL ({durability}) + Redis")
-            outcomes.append(run_loop(bench(args, base, server, (db.pid, redis.pid), f"{count} worker(s)")))
+            outcomes.append(run_loop(bench(args, base, server, (db.pid, redis.pid), f"{count} worker(s)",
+                                           redis.url, count)))
     print(f"\n{args.tables} tables × {args.seats} seats, think {args.think:g} s; CPU per action in ms "
           "(workers | PostgreSQL + Redis); the machine is shared, so figures vary from run to run")
     print(f"PostgreSQL ran with {durability}: a throw-away database that never waits for the disk; a real one "
@@ -416,6 +574,30 @@ def main() -> None:
         print(f"{o.label:12} {o.actions_per_second:8.1f} actions/s   p50 {o.p50_ms:6.1f}   p99 {o.p99_ms:7.1f}   "
               f"max {o.max_ms:7.1f} ms   CPU {o.server_cpu * per_action:.2f} | {o.services_cpu * per_action:.2f} ms "
               f"({o.server_cpu:.2f} + {o.services_cpu:.2f} cores)")
+        for worker in o.workers:
+            print(f"{'':12}   worker {worker.route}: {worker.tables} tables, {share(worker, o.workers)}; "
+                  f"{worker.ms_per_action():.2f} ms CPU per action of its tables")
+        if o.pinning:
+            print(f"{'':12}   pinned: {o.pinning}")
+    compare(outcomes)
+
+
+def compare(outcomes: list[Outcome]) -> None:
+    """Each run against the first (one worker, if listed first): CPU per action of the workers, actions/s
+    and the spread of tables, beside issue 31's targets."""
+    first = outcomes[0] if outcomes else None
+    if first is None or not first.actions_per_second or first.server_cpu <= 0:
+        return
+    base_cpu = first.server_cpu / first.actions_per_second
+    for o in outcomes[1:]:
+        if not o.actions_per_second:
+            continue
+        cpu_ratio = o.server_cpu / o.actions_per_second / base_cpu
+        even = sum(w.tables for w in o.workers) / len(o.workers) if o.workers else 0
+        spread = max((abs(w.tables - even) / even * 100 for w in o.workers), default=0.0) if even else 0.0
+        print(f"{o.label} against {first.label}: CPU per action ×{cpu_ratio:.2f} (target ≤ 1.15), actions/s "
+              f"×{o.actions_per_second / first.actions_per_second:.2f} (target ≥ 1.6 where the machine has a core for "
+              f"each worker and the load), tables within ±{spread:.0f} % of an even share (target ±10 %)")
 
 
 def postgres_durability(url: str) -> str:
