@@ -4,6 +4,7 @@ used)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -11,6 +12,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,15 @@ def _rummy(*args: str) -> list[str]:
     return [sys.executable, "-m", "rummy", *args]
 
 
+def _migrate(db: Path) -> None:
+    """The schema in a new SQLite file, made in this process (``rummy migrate`` would start an interpreter and
+    import the server: seconds for every module's server)."""
+    from rummy.server.storage.database import migrate, normalize_db_url
+
+    with ThreadPoolExecutor(1) as thread:  # Playwright's sync API may hold this thread's event loop
+        thread.submit(asyncio.run, migrate(normalize_db_url(str(db)))).result(timeout=60)
+
+
 @contextmanager
 def rummy_serve(work: Path, *, bot_delay: float = 0.15, round_pause: float = 6,
                 rate_limit: float = 50) -> Iterator[str]:
@@ -45,8 +56,7 @@ def rummy_serve(work: Path, *, bot_delay: float = 0.15, round_pause: float = 6,
     a client may send; its base URL."""
     pytest.importorskip("fastapi", reason="the server extra is not installed")
     db = work / "rummy.db"
-    migrated = subprocess.run(_rummy("migrate", "--db", str(db)), capture_output=True, text=True, timeout=60)
-    assert migrated.returncode == 0, migrated.stderr + migrated.stdout
+    _migrate(db)
     log_path = work / "server.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
