@@ -44,12 +44,23 @@ class Table(TableCore):
 
     # -- life cycle -------------------------------------------------------------------------
 
+    _stopped = False  # stop() was called: nothing posted from then on is read
+
     def start(self) -> None:
         """Start the owner task; its first job arms the timers and calls the bots of the current state."""
         self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         self.post(Refresh())
 
+    def post(self, item: Item) -> None:
+        if self._stopped and isinstance(item, Connected):
+            # A socket that reached the table as it stopped (handed over, lease lost, evicted) would wait
+            # for a state that never comes: it is closed at once and reconnects (1012).
+            item.connection.close(1012)
+            return
+        super().post(item)
+
     async def stop(self) -> None:
+        self._stopped = True
         self.unattended.release(self.id)
         self.clock.stop()
         for seat in self.seats:
@@ -58,10 +69,14 @@ class Table(TableCore):
         for task in self._thinking:
             task.cancel()
         if self._task is not None:
-            self.post(Stop())
+            super().post(Stop())
             await self._task
         for connection in self.connections:
             connection.close(1012)
+        while not self._queue.empty():  # posted behind the Stop: sockets that were never connected
+            item = self._queue.get_nowait()
+            if isinstance(item, (Connected, ClientCommand)):
+                item.connection.close(1012)
 
     async def _run(self) -> None:
         while True:
