@@ -195,3 +195,25 @@ def test_a_washed_out_hand_is_told_as_such() -> None:
                                                                                         Verb.DISCARD)))
     assert game.washed_out
     assert describe_round_end(game)[0] == "Nobody put a card on the table for 1 times round the table: the hand is dead"
+
+
+def test_an_outage_is_recognised_through_the_drivers_wrappers() -> None:
+    """A database going away answers 503 (docs/protocol.md ``unavailable``), never 500: asyncpg's errors of a
+    server shutting down or a connection cut mid-operation, as SQLAlchemy wraps them, are outages; a refused
+    write (a constraint) is not."""
+    asyncpg_errors = pytest.importorskip("asyncpg.exceptions")
+    sqlalchemy_errors = pytest.importorskip("sqlalchemy.exc")
+    from rummy.server.outages import outage
+
+    def wrapped(error: Exception) -> Exception:
+        """``error`` as SQLAlchemy's asyncpg dialect hands it on: its own error, caused by the driver's."""
+        adapted = RuntimeError("adapted")
+        adapted.__cause__ = error
+        return sqlalchemy_errors.InternalError("SELECT 1", {}, adapted)
+
+    cut = asyncpg_errors.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
+    for error in (wrapped(cut), wrapped(asyncpg_errors.AdminShutdownError("terminating connection")),
+                  asyncpg_errors.CrashShutdownError("crash"), ConnectionResetError()):
+        assert outage(error) == "the database", error
+    assert outage(sqlalchemy_errors.IntegrityError("INSERT", {}, ValueError("duplicate key"))) is None
+    assert outage(ValueError("a bug")) is None

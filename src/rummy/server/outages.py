@@ -22,8 +22,11 @@ RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "unavailable"
 
 
-def outage(error: BaseException) -> str | None:
-    """``"Redis"`` or ``"the database"`` when ``error`` means that service cannot be reached now, else None."""
+def outage(error: BaseException, depth: int = 0) -> str | None:
+    """``"Redis"`` or ``"the database"`` when ``error`` means that service cannot be reached now, else None.
+
+    A driver's error wrapped by another (SQLAlchemy's ``orig``, an exception's ``__cause__``) is looked at
+    too: asyncpg's errors of a server shutting down reach the server as SQLAlchemy's ``InternalError``."""
     redis_errors = sys.modules.get("redis.exceptions")  # imported only by a cluster worker
     if redis_errors is not None and isinstance(error, (redis_errors.ConnectionError, redis_errors.TimeoutError)):
         return "Redis"
@@ -37,10 +40,20 @@ def outage(error: BaseException) -> str | None:
     asyncpg_errors = sys.modules.get("asyncpg.exceptions")
     if asyncpg_errors is not None and isinstance(error, (asyncpg_errors.PostgresConnectionError,
                                                          asyncpg_errors.InterfaceError,
-                                                         asyncpg_errors.CannotConnectNowError)):
+                                                         asyncpg_errors.CannotConnectNowError,
+                                                         asyncpg_errors.AdminShutdownError,
+                                                         asyncpg_errors.CrashShutdownError,
+                                                         # a connection cut mid-operation: "cannot switch to state"
+                                                         asyncpg_errors.InternalClientError)):
         return "the database"
     if isinstance(error, ConnectionError):  # a refused or reset connection (asyncpg raises the OSError itself)
         return "the database"
+    if depth < 4:
+        for wrapped in (getattr(error, "orig", None), error.__cause__):
+            if isinstance(wrapped, BaseException) and wrapped is not error:
+                found = outage(wrapped, depth + 1)
+                if found:
+                    return found
     return None
 
 
