@@ -3,6 +3,7 @@ table configuration and the event log's replay."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -217,3 +219,36 @@ def test_an_outage_is_recognised_through_the_drivers_wrappers() -> None:
         assert outage(error) == "the database", error
     assert outage(sqlalchemy_errors.IntegrityError("INSERT", {}, ValueError("duplicate key"))) is None
     assert outage(ValueError("a bug")) is None
+
+
+def test_an_outage_answers_503_without_reaching_the_asgi_server_as_an_error() -> None:
+    """A request failing because a service is away is answered 503 and ends there (one log line); only an
+    unexpected error goes on to the ASGI server, which logs its traceback, after the 500 answer."""
+    sqlalchemy_errors = pytest.importorskip("sqlalchemy.exc")
+    from fastapi import FastAPI
+
+    from rummy.server.http.errors import add_error_handlers
+
+    app = FastAPI()
+    add_error_handlers(app)
+
+    @app.get("/away")
+    async def away() -> None:
+        raise sqlalchemy_errors.OperationalError("SELECT 1", {}, ConnectionRefusedError("refused"))
+
+    @app.get("/constraint")
+    async def constraint() -> None:
+        raise sqlalchemy_errors.IntegrityError("INSERT", {}, ValueError("duplicate key"))
+
+    async def get(path: str, *, raising: bool = True) -> Any:
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=raising)  # raises what reaches the server
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get(path)
+
+    answer = asyncio.run(get("/away"))
+    assert answer.status_code == 503 and answer.headers["Retry-After"]
+    assert answer.json()["error"]["code"] == "unavailable"
+    with pytest.raises(sqlalchemy_errors.IntegrityError):
+        asyncio.run(get("/constraint"))
+    answer = asyncio.run(get("/constraint", raising=False))
+    assert answer.status_code == 500 and answer.json()["error"]["code"] == "internal"

@@ -2,11 +2,14 @@
 
 No traceback ever reaches a client: an unexpected exception is logged and answered ``500 internal``;
 one that says Redis or the database is away (:func:`rummy.server.outages.outage`) is answered ``503
-unavailable`` with ``Retry-After``.
+unavailable`` with ``Retry-After`` and logged as one line: the errors of the services' drivers have a
+handler of their own (:data:`SERVICE_ERRORS`), since an error that reaches the catch-all handler is logged
+by the ASGI server as a traceback as well, whatever the handler answers.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 
 from fastapi import FastAPI, Request
@@ -39,12 +42,32 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(status, HTTP_CODES.get(status, "error"), str(detail))
 
 
-async def _unexpected(request: Request, exc: Exception) -> Response:
+#: The errors of the services' drivers that may mean an outage (module, class), where installed.
+SERVICE_ERRORS = (("sqlalchemy.exc", "SQLAlchemyError"), ("redis.exceptions", "RedisError"),
+                  ("asyncpg.exceptions", "PostgresError"), ("asyncpg.exceptions", "InterfaceError"),
+                  ("asyncpg.exceptions", "InternalClientError"))
+
+
+def _unavailable(request: Request, exc: Exception) -> Response | None:
+    """``503 unavailable`` when ``exc`` says a service is away (logged as one line), else None."""
     service = outage(exc)
-    if service is not None:
-        log.warning("%s %s: %s is away (%s)", request.method, request.url.path, service, exc)
-        return error_response(503, UNAVAILABLE, unavailable_message(service),
-                              {"Retry-After": str(RETRY_AFTER_SECONDS)})
+    if service is None:
+        return None
+    log.warning("%s %s: %s is away (%s)", request.method, request.url.path, service, exc)
+    return error_response(503, UNAVAILABLE, unavailable_message(service), {"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+async def _service_error(request: Request, exc: Exception) -> Response:
+    answer = _unavailable(request, exc)
+    if answer is None:
+        raise exc  # not an outage: the catch-all handler answers it (500)
+    return answer
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    answer = _unavailable(request, exc)
+    if answer is not None:
+        return answer
     log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
     return error_response(500, "internal", "the server failed on this request")
 
@@ -68,6 +91,13 @@ async def _replay_refused(request: Request, exc: Exception) -> Response:
 def add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)
+    app.add_exception_handler(ConnectionError, _service_error)
+    for module, name in SERVICE_ERRORS:
+        try:
+            error_class = getattr(importlib.import_module(module), name)
+        except ImportError:  # that service's driver is not installed: its errors cannot happen
+            continue
+        app.add_exception_handler(error_class, _service_error)
     app.add_exception_handler(RequestError, _bad_request)
     app.add_exception_handler(LimitError, _over_limit)
     app.add_exception_handler(ReplayRefused, _replay_refused)
