@@ -50,6 +50,7 @@ setup(
                      "src/rummy/engine/_native_src/best_runs.c",
                      "src/rummy/engine/_native_src/best_full_runs.c",
                      "src/rummy/engine/_native_src/best_assemble.c",
+                     "src/rummy/engine/_native_src/best_contract.c",
                      "src/rummy/engine/_native_src/spare_search.c",
                      "src/rummy/engine/_native_src/spare_builds.c",
                      "src/rummy/engine/_native_src/rearrangements.c",

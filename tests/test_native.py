@@ -105,11 +105,11 @@ def both_best(hand: list[int], contract: tuple[Slot, ...], variant: Variant, fin
     return answers[0], answers[1]
 
 
-def compiled_best(hand: list[int], contract: tuple[Slot, ...], variant: Variant) -> bool:
-    """Whether the compiled core answers ``find_lay_down`` for this hand (a final discard allowed, nothing that
-    must be used)."""
+def compiled_best(hand: list[int], contract: tuple[Slot, ...], variant: Variant, final_discard_allowed: bool = True,
+                  must_use_all: bool = False) -> bool:
+    """Whether the compiled core answers ``find_lay_down`` for this hand under these flags."""
     with running("native"):
-        return best_lay_down(hand, contract, variant, True, False) is not None
+        return best_lay_down(hand, contract, variant, final_discard_allowed, must_use_all) is not None
 
 
 @st.composite
@@ -151,12 +151,32 @@ def test_same_answer_on_random_hands(variant: Variant, hand: list[int], contract
 
 
 @settings(max_examples=examples(600), suppress_health_check=[HealthCheck.filter_too_much])
-@given(house_rules(), hands(), contracts)
-def test_same_best_lay_down_on_random_hands(variant: Variant, hand: list[int], contract: tuple[Slot, ...]) -> None:
-    """The best lay-down (melds, their cards and order): the flags the compiled core covers (the others are
-    pinned to Python by test_uncovered_mixes_go_to_python)."""
-    python, native = both_best(hand, contract, variant)
-    assert python == native, (variant.options, contract, hand)
+@given(house_rules(), hands(), contracts, st.booleans(), st.booleans())
+def test_same_best_lay_down_on_random_hands(variant: Variant, hand: list[int], contract: tuple[Slot, ...],
+                                            final_discard_allowed: bool, must_use_all: bool) -> None:
+    """The best lay-down (melds, their cards and order), under each pair of flags."""
+    python, native = both_best(hand, contract, variant, final_discard_allowed, must_use_all)
+    assert python == native, (variant.options, contract, hand, final_discard_allowed, must_use_all)
+
+
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.filter_too_much])
+@given(house_rules(), st.data())
+def test_same_best_lay_down_without_a_final_discard(variant: Variant, data: st.DataObject) -> None:
+    """Hands holding a lay-down of one of the variant's own contracts and one to three cards more, so the best
+    lay-down often leaves exactly one card: with no final discard the second pass (``contract._solve_not_one``:
+    the search refusing one card left, then the pairs left out) decides; and with every card to be used."""
+    contract = variant.round_rules(data.draw(st.sampled_from(range(1, len(variant.rounds) + 1))), 4).contract
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    deck = [card for card in range(53) for _ in range(2)]
+    with running("native"):  # (only to make the hand)
+        found = find_lay_down(to_counts(rng.sample(deck, rng.randint(14, 34))), contract, variant)
+    assume(found is not None)
+    assert found is not None
+    hand = to_counts([card for meld in found for card in meld.cards] + rng.sample(deck, rng.randint(1, 3)))
+    hand = [min(held, 2) for held in hand]
+    for final_discard_allowed, must_use_all in ((False, False), (True, True)):
+        python, native = both_best(hand, contract, variant, final_discard_allowed, must_use_all)
+        assert python == native, (variant.options, contract, hand, final_discard_allowed, must_use_all)
 
 
 @settings(max_examples=examples(600), suppress_health_check=[HealthCheck.filter_too_much])
@@ -190,13 +210,14 @@ def test_same_answer_on_real_hands() -> None:
             python, native = both_answers(hand, contract, variant, final_discard_allowed, must_use_all)
             assert python == native == (want is not None), (key, case["contract"], case["hand"])
             compiled += covers(variant, final_discard_allowed, must_use_all)
-            if final_discard_allowed and not must_use_all and compiled_best(hand, contract, variant):
+            if compiled_best(hand, contract, variant, final_discard_allowed, must_use_all):
                 with running("native"):  # (the recorded answer is the Python search's: tests/test_solver.py)
-                    found = find_lay_down(hand, contract, variant)
+                    found = find_lay_down(hand, contract, variant, final_discard_allowed=final_discard_allowed,
+                                          must_use_all=must_use_all)
                 assert want == (None if found is None else [str(meld) for meld in found]), (key, case["hand"])
                 compiled_bests += 1
     assert compiled > 1000
-    assert compiled_bests > 500
+    assert compiled_bests > 1500
 
 
 @pytest.mark.parametrize("variant", CONTRACT_VARIANTS)
@@ -220,6 +241,39 @@ def test_same_answer_on_the_hands_of_random_games(variant: str) -> None:
     assert asked > count(4) * 100
 
 
+# Games whose lay-downs forbid a final discard or must use every card: progressive-buy-it's last round as dealt
+# (steered play reaches it), and as "must go out on laying down", and every round without a final discard.
+NO_FINAL_DISCARD_GAMES = [
+    ("progressive-buy-it", {}, "steered", None),
+    ("progressive-buy-it", {"round8_mode": "must_go_out_on_laydown"}, "steered", None),
+    ("progressive-buy-it", {"final_discard_allowed": False}, "uniform", 600),
+    ("may-i", {"going_out_mode": "meld_only"}, "uniform", 600),
+]
+
+
+@pytest.mark.parametrize(("variant", "options", "policy", "decisions"), NO_FINAL_DISCARD_GAMES)
+def test_same_best_lay_down_in_games_without_a_final_discard(variant: str, options: dict[str, Any], policy: str,
+                                                             decisions: int | None) -> None:
+    """The best lay-down under the round's own flags, on the hand of every player not yet down at every decision
+    of a round that allows no final discard or must use every card."""
+    rules = get_variant(variant, options)
+    asked = 0
+    for seed in range(count(2)):
+        game = new_game(rules, 4, seed=seed)
+        for _turn in random_play(game, random.Random(seed), policy=policy, decisions=decisions):
+            now = game.rules
+            if now.final_discard_allowed and not now.must_go_out_on_laydown:
+                continue
+            for seat in range(game.n):
+                if not game.down[seat]:
+                    hand = list(game.hands[seat])
+                    python, native = both_best(hand, now.contract, rules, now.final_discard_allowed,
+                                               now.must_go_out_on_laydown)
+                    assert python == native, (variant, options, seed, now.contract, hand)
+                    asked += 1
+    assert asked > count(2) * 200
+
+
 def test_uncovered_mixes_go_to_python() -> None:
     """The dispatch: the compiled core answers the covered mixes, and None sends the others to Python."""
     may_i = get_variant("may-i")
@@ -238,9 +292,10 @@ def test_uncovered_mixes_go_to_python() -> None:
 
 
 def test_uncovered_best_lay_downs_go_to_python() -> None:
-    """The dispatch of the best lay-down: the compiled core answers with a final discard allowed and nothing that
-    must be used, except under ``twos_natural_in_place``, exact contract sizes, and where the Python search fills
-    the groups by its explicit search (``ContractPlan.label_ok``); None sends those to Python, which answers."""
+    """The dispatch of the best lay-down: the compiled core answers under every pair of flags (a final discard
+    allowed or not, every card to be used or not), except under ``twos_natural_in_place``, exact contract sizes,
+    and where the Python search fills the groups by its explicit search (``ContractPlan.label_ok``); None sends
+    those to Python, which answers."""
     buy_it = get_variant("progressive-buy-it")
     contract = buy_it.round_rules(1, 4).contract  # two sets of three
     hand = to_counts(parse_card(t) for t in "9C 9D 9S 5H 5S JK 2C KD".split())
@@ -254,10 +309,16 @@ def test_uncovered_best_lay_downs_go_to_python() -> None:
     answer = compiled(hand, contract, buy_it)
     assert answer is not None and [str(meld) for meld in answer[0] or ()] == ["set:9C-9D-9S", "set:5H-5S-JK"]
     assert compiled(nothing, contract, buy_it) == (None,)
-    assert compiled(hand, contract, buy_it, final_discard_allowed=False) is None
-    assert compiled(hand, contract, buy_it, must_use_all=True) is None
+    for flags in ({"final_discard_allowed": False}, {"must_use_all": True}, {"final_discard_allowed": False,
+                                                                            "must_use_all": True}):
+        answer = compiled(hand, contract, buy_it, **flags)
+        with running("python"):
+            found = find_lay_down(hand, contract, buy_it, **flags)
+        assert answer is not None and answer[0] == found, flags
     for options in ({"twos_natural_in_place": True}, {"contract_exact_sizes": True}):
         assert compiled(hand, contract, apply_options(buy_it, options)) is None, options
+        assert compiled(hand, contract, apply_options(buy_it, options), final_discard_allowed=False) is None, options
+        assert compiled(hand, contract, apply_options(buy_it, options), must_use_all=True) is None, options
     for options in ({"wild_policy": "not_outnumber"}, {"wild_policy": "at_most_one"}, {"all_wild_melds": False}):
         assert compiled(hand, contract, apply_options(buy_it, options)) is not None, options
     may_i = get_variant("may-i")
@@ -509,6 +570,7 @@ GAME_MIXES = [
     ("progressive-15", {"rearrange_mode": "unrestricted", "twos_natural_in_place": True, "ace_mode": "high_only"}),
     # rearranging before going down (every row judged in full), owing a stolen wild (the takers)
     ("progressive-buy-it", {"layoff_requires_down": False, "stolen_joker_must_be_played": True}),
+    ("progressive-buy-it", {"final_discard_allowed": False}),  # every lay-down by the "no final discard" passes
 ]
 
 

@@ -4,7 +4,7 @@
  * best_rules.c the rules' small facts (VariantRules), best_dead_naturals.c the dead naturals
  * (tables.remove_dead_naturals), best_groups.c the group slots (groups.label_groups), best_runs.c the run slots
  * (LayDownSearch._runs), best_full_runs.c runs of 13 cards (full_runs.offer_full_runs), best_assemble.c the melds
- * (assemble.build_lay_down).
+ * (assemble.build_lay_down), best_contract.c the "no final discard" passes (contract._solve, _solve_not_one).
  */
 #ifndef RUMMY_NATIVE_BEST_H
 #define RUMMY_NATIVE_BEST_H
@@ -35,6 +35,8 @@ typedef struct {
     /* the rules (VariantRules) */
     int lo, hi, policy, trio_min;
     bool all_wild, same_rank, adjacent, greedy; /* greedy: LayDownSearch.greedy */
+    /* LayDownSearch.require_all (nothing may be left) and forbid_one (leaving exactly one card is refused) */
+    bool require_all, forbid_one;
     int points[CARD_COUNT];
     bool wild[CARD_COUNT];
     int rank_points[14];
@@ -80,6 +82,14 @@ static inline int card_at(int suit, int value) { return suit * 13 + (value - 1) 
 static inline int rank_of(int card) { return card % 13 + 1; }
 
 static inline int most_of(int a, int b) { return a > b ? a : b; }
+
+/* best_lay_down.c */
+bool read_rules(Best *best, PyObject *spec_object, PyObject *extra_object);
+bool search_hand(Best *best, const int *hand);
+
+/* best_contract.c */
+int solve_contract(Best **bests, const int *hand, bool final_discard_allowed, bool must_use_all, PyObject *spec,
+                   PyObject *extra);
 
 /* best_rules.c */
 int max_wilds(const Best *best, int naturals);

@@ -7,6 +7,7 @@
 typedef struct {
     const Best *best;
     int wr, budget, ncand, total_nat, w_before, w_gain_base, wild_gain;
+    int left_before; /* naturals of ranks no slot can take (dead ones too): left in hand */
     int cands[13], vals[13], counts[13];
     const GroupSlot *assigned[13][MAX_SLOTS]; /* per candidate, the slots labelled with it so far */
     int n_assigned[13], lo_of[13], hi_of[13];
@@ -45,7 +46,7 @@ static void label_slot(Labelling *state, int j, int kmin, int lo_sum, int hi_sum
     if (j == g) {
         int wg = hi_sum >= wr ? wr : hi_sum;
         int left = state->total_nat - ncnt + wr - wg;
-        if (left <= state->budget) {
+        if (left <= state->budget && !(best->forbid_one && state->left_before + left == 1)) {
             int val = npts + best->top_wild_pts[state->w_before + wg] - state->w_gain_base;
             if (val > state->best_val || (val == state->best_val && ncnt + wg > state->best_cnt)) {
                 state->best_val = val;
@@ -163,7 +164,7 @@ bool label_groups(const Best *best, int wr, Groups *out)
     }
     for (int rank = 1; rank <= 13; rank++)
         all_nat += best->rank_cnt[rank];
-    (void)all_nat; /* (left_before: only the "no final discard" search reads it) */
+    int left_before = best->dead_cnt + all_nat - total_nat; /* (read by the "no final discard" search) */
     int w_before = best->n_wilds - wr;
     const int *wp = best->top_wild_pts;
     if (best->n_groups == 1) { /* _label_one_group */
@@ -175,7 +176,7 @@ bool label_groups(const Best *best, int wr, Groups *out)
             if (wild_range(best, n, &slot, 1, &fewest, &most) && fewest <= wr) {
                 int wg = most >= wr ? wr : most;
                 int left = total_nat - n + wr - wg;
-                if (left <= budget) {
+                if (left <= budget && !(best->forbid_one && left_before + left == 1)) {
                     int val = state.vals[k] + wp[w_before + wg] - wp[w_before];
                     if (val > best_val || (val == best_val && n + wg > best_cnt)) {
                         best_val = val;
@@ -192,7 +193,7 @@ bool label_groups(const Best *best, int wr, Groups *out)
         }
         if (!broke) {
             int wmin = wild_only_group_size(best, slot);
-            if (wmin && wmin <= wr && total_nat <= budget) {
+            if (wmin && wmin <= wr && total_nat <= budget && !(best->forbid_one && left_before + total_nat == 1)) {
                 int val = wp[w_before + wr] - wp[w_before];
                 if (val > best_val || (val == best_val && wr > best_cnt)) {
                     best_val = val;
@@ -209,6 +210,7 @@ bool label_groups(const Best *best, int wr, Groups *out)
         return true;
     }
     state.budget = budget;
+    state.left_before = left_before;
     state.ncand = ncand;
     state.total_nat = total_nat;
     state.w_before = w_before;

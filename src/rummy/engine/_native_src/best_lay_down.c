@@ -1,10 +1,11 @@
 /*
  * The best lay-down of a contract, compiled: rummy.engine.solver.contract.find_lay_down's answer, the same melds,
- * cards and order, with a final discard allowed and nothing required to be used, for every rule mix the label
- * search fills the groups of (ContractPlan.label_ok) except exact contract sizes.  The dispatch,
- * rummy.engine.solver.native.best_lay_down, sends only those here (and never twos_natural_in_place).
+ * cards and order, for every rule mix the label search fills the groups of (ContractPlan.label_ok) except exact
+ * contract sizes, with a final discard allowed or not and cards that must all be used or not (best_contract.c).
+ * The dispatch, rummy.engine.solver.native.best_lay_down, sends only those here (and never twos_natural_in_place).
  *
- *   best_lay_down(hand, spec, extra) -> tuple[(kind, cards, declared), ...] | False | None
+ *   best_lay_down(hand, spec, extra, final_discard_allowed, must_use_all)
+ *           -> tuple[(kind, cards, declared), ...] | False | None
  *       The melds in contract order; False when there is no lay-down; None when this search does not answer for
  *       this hand (a malformed hand, or more than MAX_CARDS cards: the Python search answers).
  *
@@ -27,9 +28,9 @@ enum {
     SPEC_NEED, SPEC_RUNS, SPEC_GROUPS, SPEC_HEADER
 };
 
-/* Read spec and extra (run_index, group_index, points per card) into `best`; false with an exception set when
- * malformed. */
-static bool read_rules(Best *best, PyObject *spec_object, PyObject *extra_object)
+/* Read spec and extra (run_index, group_index, points per card) into `best` (zeroed); false with an exception set
+ * when malformed. */
+bool read_rules(Best *best, PyObject *spec_object, PyObject *extra_object)
 {
     if (!PyBytes_Check(spec_object) || !PyBytes_Check(extra_object)) {
         PyErr_SetString(PyExc_TypeError, "best_lay_down(hand, spec: bytes, extra: bytes)");
@@ -138,8 +139,10 @@ static bool prepare(Best *best, const int *hand)
             best->rank_cnt[rank_of(card)] += nat[card];
     }
     best->budget = best->total - best->need - best->dead_cnt;
-    if (best->budget < 0)
+    if (best->budget < 0 || (best->require_all && best->dead_cnt))
         return false;
+    if (best->require_all)
+        best->budget = 0;
     memcpy(best->hand, nat, sizeof nat);
     memcpy(best->pool, nat, sizeof nat);
     memset(best->ends, 0, sizeof best->ends);
@@ -197,39 +200,56 @@ static PyObject *lay_down_tuple(const Best *best)
     return result;
 }
 
-/* best_lay_down(hand, spec, extra): see the top of this file.  (Its state is its own, on the heap: a finaliser
- * run by an allocation may call it again.) */
+/* LayDownSearch.run for `best` (its rules read, the rest zero, require_all and forbid_one set) on `hand`: whether
+ * some lay-down was found (then best_* describe the best one). */
+bool search_hand(Best *best, const int *hand)
+{
+    if (!prepare(best, hand))
+        return false;
+    best->best_pts = best->best_cnt = UNLIMITED;
+    fill_runs(best, 0, 0, 0, 0, 0, best->n_wilds, 0, 0, 0, 0);
+    if (best->greedy && !best->n_groups && best->total >= 13 * best->n_runs && !best->done)
+        offer_full_runs(best); /* (LayDownSearch._search) */
+    return best->best_pts < UNLIMITED;
+}
+
+/* best_lay_down(hand, spec, extra, final_discard_allowed, must_use_all): see the top of this file.  (Its state is
+ * its own, on the heap: a finaliser run by an allocation may call it again.) */
 PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "best_lay_down(hand, spec: bytes, extra: bytes)");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "best_lay_down(hand, spec: bytes, extra: bytes, final_discard_allowed, must_use_all)");
         return NULL;
     }
+    int final_discard_allowed = PyObject_IsTrue(args[3]), must_use_all = PyObject_IsTrue(args[4]);
+    if (final_discard_allowed < 0 || must_use_all < 0)
+        return NULL;
     int hand[CARD_COUNT];
     int read = read_hand(args[0], hand);
     if (read < 0)
         return NULL;
-    Best *best = PyMem_Calloc(1, sizeof *best);
-    if (best == NULL)
+    /* The searches: the first, and those of the "no final discard" passes (best_contract.c), made when needed. */
+    Best *bests[3] = {PyMem_Calloc(1, sizeof(Best)), NULL, NULL};
+    if (bests[0] == NULL)
         return PyErr_NoMemory();
     PyObject *result = NULL;
     int total = 0;
     for (int card = 0; read == 1 && card < CARD_COUNT; card++)
         total += hand[card];
-    if (!read_rules(best, args[1], args[2])) {
+    if (!read_rules(bests[0], args[1], args[2])) {
         result = NULL;
     } else if (read == 0 || total > MAX_CARDS) {
         result = Py_NewRef(Py_None);
-    } else if (!prepare(best, hand)) {
-        result = Py_NewRef(Py_False);
     } else {
-        best->best_pts = best->best_cnt = UNLIMITED;
-        fill_runs(best, 0, 0, 0, 0, 0, best->n_wilds, 0, 0, 0, 0);
-        if (best->greedy && !best->n_groups && best->total >= 13 * best->n_runs && !best->done)
-            offer_full_runs(best); /* (LayDownSearch._search) */
-        result = best->best_pts == UNLIMITED ? Py_NewRef(Py_False) : lay_down_tuple(best);
+        int found = solve_contract(bests, hand, final_discard_allowed, must_use_all, args[1], args[2]);
+        if (found == -2)
+            result = NULL; /* (an exception set) */
+        else
+            result = found < 0 ? Py_NewRef(Py_False) : lay_down_tuple(bests[found]);
     }
-    PyMem_Free(best);
+    for (int k = 0; k < 3; k++)
+        PyMem_Free(bests[k]);
     return result;
 }

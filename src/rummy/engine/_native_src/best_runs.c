@@ -3,10 +3,13 @@
 
 #include <string.h>
 
-/* LayDownSearch._offer: keep the lay-down on the stack if it is strictly better (never one leaving fewer than the
- * dead cards: then the search is done). */
+/* LayDownSearch._offer: keep the lay-down on the stack if it is allowed (nothing left under require_all, not
+ * exactly one card under forbid_one) and strictly better (never one leaving fewer than the dead cards: then the
+ * search is done). */
 void offer(Best *best, int left_pts, int left_cnt, const Groups *groups, int wr, int extra)
 {
+    if ((best->require_all && left_cnt) || (best->forbid_one && left_cnt == 1))
+        return;
     if (left_pts < best->best_pts || (left_pts == best->best_pts && left_cnt < best->best_cnt)) {
         best->best_pts = left_pts;
         best->best_cnt = left_cnt;
@@ -43,6 +46,8 @@ static void leaf(Best *best, int wr, int rpts, int rcnt, int rgp, int rgc)
     }
     int sure_pts = best->dead_pts + rem_pts - (best->live_groupable_pts - rgp);
     int sure_cnt = best->dead_cnt + rem_cnt - (best->live_groupable_cnt - rgc);
+    if (best->require_all && sure_cnt)
+        return;
     if (sure_pts > best->best_pts || (sure_pts == best->best_pts && sure_cnt >= best->best_cnt))
         return;
     Groups groups;

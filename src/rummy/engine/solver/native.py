@@ -13,9 +13,10 @@ Python search answers (:func:`lay_down_exists` returns None for them, and the ca
   tuple of 53 counts from 0 to 255 (the Python code raises the engine's errors for a malformed one).
 
 Compiled too: the best lay-down itself (:func:`~rummy.engine.solver.find_lay_down`, through
-:func:`best_lay_down`), the same melds, cards and order, with a final discard allowed and nothing that must be
-used, for every variant and house rule except ``twos_natural_in_place``, exact contract sizes
-(``contract_exact_sizes``) and the one mix whose groups the Python search fills by its explicit search
+:func:`best_lay_down`), the same melds, cards and order, with a final discard allowed or not and with or without
+``must_use_all`` (the "no final discard" second pass, ``contract._solve_not_one``, included), for every variant
+and house rule except ``twos_natural_in_place``, exact contract sizes (``contract_exact_sizes``: their groups are
+filled by the explicit search) and the one mix whose groups the Python search fills by its explicit search
 (``ContractPlan.label_ok`` false: wilds may not outnumber, same-rank groups allowed, a pair slot refusing wilds);
 those go to the Python search.
 
@@ -93,7 +94,8 @@ def lay_down_exists(hand: Sequence[int], contract: Sequence[Slot], variant: Vari
 
 
 def covers_best(rules: VariantRules, plan: ContractPlan) -> bool:
-    """Whether the compiled best lay-down answers for these rules and this contract (besides :func:`covers`): the
+    """Whether the compiled best lay-down answers for these rules and this contract (besides
+    ``twos_natural_in_place``, which it never covers; every ``final_discard_allowed`` and ``must_use_all``): the
     contract is possible, sizes are not exact, and the group slots are filled by the label search
     (``ContractPlan.label_ok``; the Python search's explicit group search answers the others)."""
     return not plan.impossible and not rules.exact and plan.label_ok
@@ -112,17 +114,18 @@ def best_lay_down(hand: Sequence[int], contract: Sequence[Slot], variant: Varian
                   must_use_all: bool) -> tuple[tuple[PlannedMeld, ...] | None] | None:
     """The compiled core's answer to :func:`~rummy.engine.solver.find_lay_down` as a 1-tuple (the lay-down, or
     None when there is none), or None when the Python search answers: the Python backend runs, or the compiled
-    one does not cover the case (the rules: :func:`covers` and :func:`covers_best`; a malformed hand).
+    one does not cover the case (``twos_natural_in_place``, the rules and contracts :func:`covers_best` leaves
+    out; a malformed hand).
     """
     native = backends.NATIVE
-    if native is None or not covers(variant, final_discard_allowed, must_use_all) or len(hand) != CARD_COUNT:
+    if native is None or variant.twos_natural_in_place or len(hand) != CARD_COUNT:
         return None
     rules = rules_for(variant)
     plan = rules.plan(contract)
     specs = _per_plan(_BEST_SPECS, rules, plan, best_spec)
     if specs is None:
         return None
-    found = native.best_lay_down(hand, specs[0], specs[1])
+    found = native.best_lay_down(hand, specs[0], specs[1], final_discard_allowed, must_use_all)
     if found is None:
         return None
     if found is False:
