@@ -15,9 +15,9 @@ import pytest
 
 from rummy.cli import main
 from rummy.engine import get_variant
+from rummy.record import dumps
 from rummy.sim.evaluation import EvalConfig, run_eval
 from rummy.sim.pools import open_pool
-from rummy.record import dumps
 from rummy.sim.run import GamePool, SimConfig, in_game_order, play_games
 
 
