@@ -1,5 +1,6 @@
-"""``rummy sim --ray``, ``rummy eval --ray`` and ``rummy dataset --ray``: the games played as Ray tasks on a fresh local Ray give the
-local run's results, and a missing Ray or an unreachable cluster is one line and exit code 2."""
+"""``rummy sim --ray``, ``rummy eval --ray`` and ``rummy dataset --ray``: the games played as Ray tasks on a
+fresh local Ray give the local run's results, and a missing Ray or an unreachable cluster is one line and exit
+code 2."""
 
 from __future__ import annotations
 
