@@ -9,7 +9,6 @@ browser itself (static/api.js), so a change there that stopped following would b
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -17,9 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.cluster.conftest import Services, until
-from tests.cluster.services import Worker, free_port, wait_for_port
-from tests.cluster.test_deploy_docs import program, write_nginx_conf
-from tests.cluster.test_routing import documented_site, owners, publishes, routes, serving
+from tests.cluster.services import Worker
+from tests.cluster.test_routing import documented_nginx, owners, publishes, serving
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, MY_TURN, new_page, start_bot_table
 from tests.server.conftest import run
 
@@ -33,49 +31,37 @@ def test_a_browser_behind_nginx_plays_each_table_on_its_owner(services: Services
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
-    nginx = program("nginx")
     server = workers(workers=2)
     run(until(lambda: serving(services, 2)))
-    listen = free_port()
-    site = documented_site(server.port, sorted(int(route) for route in routes(services).values()), listen)
-    write_nginx_conf(tmp_path, site, as_root=os.geteuid() == 0)
-    process = subprocess.Popen([nginx, "-p", str(tmp_path), "-e", str(tmp_path / "logs" / "error.log"),
-                                "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    front = f"http://127.0.0.1:{listen}"
     owned_by: set[str] = set()  # the owners of tables the page played on
     followed = 0  # tables whose first socket landed on the other worker and was sent on (``moved``)
-    try:
-        wait_for_port(listen, process)
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            try:
-                page, problems = new_page(browser)
-                sockets: list[str] = []
-                page.on("websocket", lambda socket: sockets.append(socket.url))
-                for _ in range(MAX_TABLES):
-                    start_bot_table(page, front, "basic", seats=2)  # Ann and a computer player
-                    table_id = page.url.rstrip("/").rsplit("/", 1)[1]
-                    owner = owners(services, [table_id])[table_id]
-                    assert owner is not None, f"no worker owns the table {table_id} the page plays"
-                    page.wait_for_function(f"() => ({MY_TURN})('draw')", timeout=60_000)  # after the bot's turn
-                    before = publishes(services)
-                    seq = page.evaluate("window.rummy.state().seq")
-                    page.click("#stock")
-                    page.wait_for_function("s => window.rummy.state().seq > s", arg=seq)
-                    assert publishes(services) == before, f"table {table_id}: the draw crossed Redis"
-                    owned_by.add(owner)
-                    named = {parse_qs(urlsplit(url).query).get("worker", [""])[0] for url in sockets
-                             if f"/ws/tables/{table_id}" in url} - {""}
-                    assert named <= {owner}, f"sent to {named}, not to the owner {owner}"
-                    followed += bool(named)
-                    if len(owned_by) == 2 and followed:
-                        break
-                assert len(owned_by) == 2 and followed, (
-                    f"in {MAX_TABLES} tables the page played on {owned_by}, and followed moved {followed} times")
-                assert not problems, problems
-            finally:
-                browser.close()
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with documented_nginx(services, server, tmp_path) as listen, sync_api.sync_playwright() as playwright:
+        front = f"http://127.0.0.1:{listen}"
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page, problems = new_page(browser)
+            sockets: list[str] = []
+            page.on("websocket", lambda socket: sockets.append(socket.url))
+            for _ in range(MAX_TABLES):
+                start_bot_table(page, front, "basic", seats=2)  # Ann and a computer player
+                table_id = page.url.rstrip("/").rsplit("/", 1)[1]
+                owner = owners(services, [table_id])[table_id]
+                assert owner is not None, f"no worker owns the table {table_id} the page plays"
+                page.wait_for_function(f"() => ({MY_TURN})('draw')", timeout=60_000)  # after the bot's turn
+                before = publishes(services)
+                seq = page.evaluate("window.rummy.state().seq")
+                page.click("#stock")
+                page.wait_for_function("s => window.rummy.state().seq > s", arg=seq)
+                assert publishes(services) == before, f"table {table_id}: the draw crossed Redis"
+                owned_by.add(owner)
+                named = {parse_qs(urlsplit(url).query).get("worker", [""])[0] for url in sockets
+                         if f"/ws/tables/{table_id}" in url} - {""}
+                assert named <= {owner}, f"sent to {named}, not to the owner {owner}"
+                followed += bool(named)
+                if len(owned_by) == 2 and followed:
+                    break
+            assert len(owned_by) == 2 and followed, (
+                f"in {MAX_TABLES} tables the page played on {owned_by}, and followed moved {followed} times")
+            assert not problems, problems
+        finally:
+            browser.close()

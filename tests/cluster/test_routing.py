@@ -11,13 +11,14 @@ count of PUBLISH commands.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import re
 import subprocess
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -214,23 +215,34 @@ def documented_site(shared: int, own: list[int], listen: int) -> str:
     return re.sub(r"\nserver \{\n    listen 80;.*?\n\}\n", "\n", site, flags=re.DOTALL)
 
 
+@contextlib.contextmanager
+def documented_nginx(services: Services, server: Worker, folder: Path) -> Iterator[int]:
+    """docs/deploy.md's nginx in front of ``server`` (``--workers 2``, serving), its files in ``folder``:
+    yields the port it listens on, and stops it afterwards."""
+    nginx = program("nginx")
+    listen = free_port()
+    site = documented_site(server.port, sorted(int(route) for route in routes(services).values()), listen)
+    write_nginx_conf(folder, site, as_root=os.geteuid() == 0)
+    process = subprocess.Popen([nginx, "-p", str(folder), "-e", str(folder / "logs" / "error.log"),
+                                "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(listen, process)
+        yield listen
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 def test_behind_the_documented_nginx_a_table_s_sockets_all_reach_its_owner(
         services: Services, workers: Callable[..., Worker], tmp_path: Path) -> None:
     """``--workers 2`` behind docs/deploy.md's nginx: both players of a table open their socket through
     nginx, are sent to the owner (``moved``) and nginx takes them there (``?worker=``): their game
     runs without one message through Redis."""
-    nginx = program("nginx")
     server = workers(workers=2)
     run(until(lambda: serving(services, 2)))
-    listen = free_port()
-    site = documented_site(server.port, sorted(int(route) for route in routes(services).values()), listen)
-    write_nginx_conf(tmp_path, site, as_root=os.geteuid() == 0)
-    process = subprocess.Popen([nginx, "-p", str(tmp_path), "-e", str(tmp_path / "logs" / "error.log"),
-                                "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    front = Endpoint(f"http://127.0.0.1:{listen}", f"ws://127.0.0.1:{listen}")
 
-    async def scenario() -> None:
+    async def scenario(front: Endpoint) -> None:
         await until(lambda: serving(services, 2))
         ann, bob = [await Tracked(front, name).login() for name in ("Ann", "Bob")]  # type: ignore[arg-type]
         ann.ledger, bob.ledger = [], []
@@ -256,12 +268,8 @@ def test_behind_the_documented_nginx_a_table_s_sockets_all_reach_its_owner(
         await ann.close()
         await bob.close()
 
-    try:
-        wait_for_port(listen, process)
-        run(scenario())
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with documented_nginx(services, server, tmp_path) as listen:
+        run(scenario(Endpoint(f"http://127.0.0.1:{listen}", f"ws://127.0.0.1:{listen}")))
 
 
 async def play_following(player: Tracked, table_id: str, start: Endpoint, current: dict[str, Tracked],
