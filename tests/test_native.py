@@ -415,14 +415,13 @@ def test_uncovered_spare_builds_go_to_python() -> None:
 
 
 # House rules that reach the listing of rearrangements (moves._rearrangements) beside BUILD_OPTIONS, and the values
-# tried: who may rearrange (not yet down: every row judged in full), owing a stolen wild (the takers), the timing.
-# (Not joker_swap_timing "same_turn" with stolen_joker_must_be_played: a player may then be left with no legal move,
-# a defect of the rules engine on both backends that random play cannot go past.)
+# tried: who may rearrange (not yet down: every row judged in full), owing a stolen wild (the takers), the timings.
 REARRANGE_OPTIONS: dict[str, list[Any]] = {
     **BUILD_OPTIONS,
     "layoff_requires_down": [True, False],
     "stolen_joker_must_be_played": [True, False],
     "layoff_timing": ["same_turn", "next_turn"],
+    "joker_swap_timing": ["same_turn", "next_turn"],
 }
 
 
@@ -570,6 +569,8 @@ GAME_MIXES = [
     ("progressive-15", {"rearrange_mode": "unrestricted", "twos_natural_in_place": True, "ace_mode": "high_only"}),
     # rearranging before going down (every row judged in full), owing a stolen wild (the takers)
     ("progressive-buy-it", {"layoff_requires_down": False, "stolen_joker_must_be_played": True}),
+    # owing a stolen wild with swaps on the lay-down turn (a swap only where the wild can be played back that turn)
+    ("progressive-buy-it", {"stolen_joker_must_be_played": True, "joker_swap_timing": "same_turn"}),
     ("progressive-buy-it", {"final_discard_allowed": False}),  # every lay-down by the "no final discard" passes
 ]
 

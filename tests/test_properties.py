@@ -162,3 +162,49 @@ def test_property_house_rules_never_strand_a_seat(table: tuple[str, dict[str, ob
     result = replay(loads(dumps(record_of(game))))
     assert result.exit_code == 0, result.error
     assert result.game is not None and state_json(result.game) == state_json(game)
+
+
+# A wild taken from the table that must be played again that turn (``stolen_joker_must_be_played``) may only be
+# taken when it can be: not on the lay-down turn when lay-offs wait for the next (``joker_swap_timing``
+# "same_turn", ``layoff_timing`` "next_turn"), nor as the last card where a hand may only be emptied by a discard
+# (docs/options.md).  These seeds used to leave the player to act with no legal move, on both backends.
+STOLEN_WILD_RULES = {"stolen_joker_must_be_played": True, "joker_swap_timing": "same_turn"}
+
+
+@pytest.mark.parametrize(("seed", "options", "decisions"), [
+    (0, STOLEN_WILD_RULES, 1600), (1, STOLEN_WILD_RULES, 300), (4, STOLEN_WILD_RULES, 400),
+    (31, {"stolen_joker_must_be_played": True, "going_out_mode": "must_discard", "joker_swap_timing": "same_turn",
+          "layoff_timing": "same_turn"}, 500),
+])
+def test_a_stolen_wild_never_strands_its_taker(seed: int, options: dict[str, object], decisions: int) -> None:
+    game = new_game("progressive-buy-it", 4, seed=seed, options=options)
+    for turn in random_play(game, random.Random(seed), decisions=decisions):
+        assert turn.moves, f"p{turn.seat} has no legal action in {game.phase}"
+
+
+@st.composite
+def stolen_wild_tables(draw: st.DrawFn) -> tuple[str, dict[str, object]]:
+    """A variant with wilds taken to the hand that must be played that turn, swaps allowed on the lay-down turn,
+    and up to four other house rules."""
+    variant = draw(st.sampled_from(["progressive-buy-it", "progressive-buy-it", "progressive-15", "may-i"]))
+    keys = draw(st.lists(st.sampled_from(sorted(set(OPTION_VALUES) - set(STOLEN_WILD_RULES) - {"joker_swap"})),
+                         max_size=4, unique=True))
+    options = {key: draw(st.sampled_from(OPTION_VALUES[key])) for key in keys}
+    options.update(STOLEN_WILD_RULES, joker_swap="to_hand")
+    try:
+        rules = get_variant(variant, options)
+    except VariantError:
+        assume(False)
+    assume(rules.deal_problem(4) is None)
+    return variant, options
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(table=stolen_wild_tables(), seed=st.integers(0, 2**31 - 1))
+def test_property_stolen_wilds_never_strand_a_seat(table: tuple[str, dict[str, object]], seed: int) -> None:
+    """Under ``stolen_joker_must_be_played`` with same-turn swaps and any few other house rules, uniform random
+    play (which swaps often, and on the lay-down turn) never leaves the seat to act without a legal action."""
+    variant, options = table
+    game = new_game(variant, 4, seed=seed, options=options)
+    for turn in random_play(game, random.Random(seed), decisions=1_500):
+        assert turn.moves, f"p{turn.seat} has no legal action in {game.phase} ({options}, seed {seed})"

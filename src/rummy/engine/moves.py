@@ -34,7 +34,7 @@ from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
-from rummy.engine.rules.table import check_table_play
+from rummy.engine.rules.table import check_table_play, layoffs_wait
 from rummy.engine.state import GameState, Phase
 from rummy.engine.table_offers import SpareBuild, TableOffers, table_offers
 
@@ -360,13 +360,16 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
 def _wild_can_be_played_back(game: GameState, meld_id: int, card: Card) -> bool:
     """Whether swapping ``card`` for a wild of meld ``meld_id`` is certainly legal, for a player who is down,
     may swap now, owes no wild to the table and holds three cards or more: then the swap keeps a discard,
-    and the wild it takes, where it must be played again this turn, can be (some wild the hand then holds fits
-    some meld of the table after the swap, as :func:`rummy.engine.rules.table.check_completable` tries).
-    False means "judge it in full".  Reference: :func:`rummy.engine.rules.table.step_swap` and
-    ``check_completable`` (rules.md §3.8, §2.10)."""
+    and the wild it takes, where it must be played again this turn, can be (lay-offs are allowed this turn and
+    some wild the hand then holds fits some meld of the table after the swap, as
+    :func:`rummy.engine.rules.table.check_completable` tries).  False means "judge it in full".  Reference:
+    :func:`rummy.engine.rules.table.step_swap` and ``check_completable`` (rules.md §3.8, §2.10)."""
     variant = game.variant
     if not variant.stolen_joker_must_be_played:
         return True
+    seat = game.active
+    if layoffs_wait(game, game.down[seat], game.down_turn[seat]):
+        return False  # (swapping on the lay-down turn, lay-offs waiting for the next: refused in full)
     meld = next(m for m in game.table if m.id == meld_id)
     try:
         swapped, taken = swap_wild(meld, card, variant, in_groups=variant.joker_swap_in_groups)

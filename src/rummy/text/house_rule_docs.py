@@ -195,7 +195,8 @@ RULE_DOCS: dict[str, RuleDoc] = {
                               next_turn="from the turn after going down",
                               same_turn="already in the turn of going down"),
     "stolen_joker_must_be_played": _doc("melds", "A swapped wild must be played",
-                                        "A wild taken from the table must be played again in the same action.",
+                                        ("A wild taken from the table must be played again that turn, so it may only "
+                                         "be taken when it can be."),
                                         _wilds),
     "wild_relocation_scope": _doc("melds", "Where a moved wild goes",
                                   "Where a wild goes when a natural card takes its place.",

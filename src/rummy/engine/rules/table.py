@@ -93,9 +93,14 @@ def check_completable(state: GameState, scratch: TurnScratch, action: Action) ->
         return
     if scratch.stolen_pending and state.variant.stolen_joker_must_be_played:
         # §3.8 #15: the taken wild must leave the hand before the turn ends; the play stands only if the
-        # wild can still be laid off somewhere and the turn then ends as below.
+        # wild can still be laid off this turn (the lay-off timing allowing it) and the turn then ends as
+        # below, or the lay-off goes out where going out by a play is allowed (docs/options.md).
         scratch = _with_stolen_wilds_laid_off(state, scratch, action)
         if scratch.size == 0:
+            if state.rules.must_discard_to_go_out:
+                raise _illegal("stolen-joker-must-be-played", action,
+                               "playing the wild taken from the table would empty the hand, and a hand may only "
+                               "be emptied by a discard")
             return
     if scratch.size >= 2:
         return  # of two cards or more one is always discardable (only a lone card taken this turn is not)
@@ -109,8 +114,13 @@ def check_completable(state: GameState, scratch: TurnScratch, action: Action) ->
 
 
 def _with_stolen_wilds_laid_off(state: GameState, scratch: TurnScratch, action: Action) -> TurnScratch:
-    """A scratch in which each wild still owed to the table was laid off on the first meld that takes it."""
+    """A scratch in which each wild still owed to the table was laid off on the first meld that takes it; raises
+    when a lay-off is not allowed this turn (:func:`layoffs_wait`) or no meld takes the wild."""
     variant = state.variant
+    if layoffs_wait(state, scratch.down, scratch.down_turn):
+        raise _illegal("stolen-joker-must-be-played", action,
+                       "the wild taken from the table could not be played again this turn: "
+                       f"p{state.active} may not lay off before the turn after laying down")
     trial = scratch.copy()
     wilds = [card for card in range(CARD_COUNT) if trial.hand[card] and variant.is_wild(card)]
     while trial.stolen_pending:
@@ -137,6 +147,15 @@ def _with_stolen_wilds_laid_off(state: GameState, scratch: TurnScratch, action: 
             raise _illegal("stolen-joker-must-be-played", action,
                            "the wild taken from the table could not be played again this turn")
     return trial
+
+
+def layoffs_wait(state: GameState, down: bool, down_turn: int) -> bool:
+    """Whether the active player, down (or not) since own turn ``down_turn``, may not lay off this turn: the
+    timing :func:`step_layoff` checks (rules.md §3.8)."""
+    variant = state.variant
+    if variant.layoff_requires_down and not down:
+        return True
+    return variant.layoff_timing == "next_turn" and down and down_turn >= state.own_turns[state.active]
 
 
 def discardable(state: GameState, hand: Sequence[int], size: int, card: Card) -> bool:
