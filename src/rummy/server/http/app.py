@@ -143,7 +143,7 @@ def create_app(db_url: str | None = None, *, secret: str | None = None,
                   openapi_url="/openapi.json")
     app.add_middleware(Guard, check_origin=config.check_origin, allowed_origins=config.allowed_origins,
                        allowed_hosts=config.allowed_hosts)
-    add_error_handlers(app)
+    add_error_handlers(app, clustered=redis_url is not None)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     for router in ROUTERS:
         app.include_router(router)

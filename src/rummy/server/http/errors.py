@@ -9,11 +9,12 @@ by the ASGI server as a traceback as well, whatever the handler answers.
 
 from __future__ import annotations
 
-import importlib
 import logging
 
+from asyncpg import exceptions as asyncpg_errors
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy.server.events.replay_frames import ReplayRefused
@@ -42,10 +43,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(status, HTTP_CODES.get(status, "error"), str(detail))
 
 
-#: The errors of the services' drivers that may mean an outage (module, class), where installed.
-SERVICE_ERRORS = (("sqlalchemy.exc", "SQLAlchemyError"), ("redis.exceptions", "RedisError"),
-                  ("asyncpg.exceptions", "PostgresError"), ("asyncpg.exceptions", "InterfaceError"),
-                  ("asyncpg.exceptions", "InternalClientError"))
+#: The errors of the database's drivers, and a refused connection, that may mean an outage (Redis's are added
+#: for a cluster worker: :func:`add_error_handlers`).
+SERVICE_ERRORS: tuple[type[Exception], ...] = (
+    ConnectionError, SQLAlchemyError, asyncpg_errors.PostgresError, asyncpg_errors.InterfaceError,
+    asyncpg_errors.InternalClientError)
 
 
 def _unavailable(request: Request, exc: Exception) -> Response | None:
@@ -88,16 +90,16 @@ async def _replay_refused(request: Request, exc: Exception) -> Response:
     return error_response(REPLAY_STATUS.get(exc.code, 400), exc.code, exc.message, headers)
 
 
-def add_error_handlers(app: FastAPI) -> None:
+def add_error_handlers(app: FastAPI, *, clustered: bool = False) -> None:
+    """The answers of ``app``'s errors; ``clustered``: the process is a cluster worker, which talks to Redis."""
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)
-    app.add_exception_handler(ConnectionError, _service_error)
-    for module, name in SERVICE_ERRORS:
-        try:
-            error_class = getattr(importlib.import_module(module), name)
-        except ImportError:  # that service's driver is not installed: its errors cannot happen
-            continue
+    for error_class in SERVICE_ERRORS:
         app.add_exception_handler(error_class, _service_error)
+    if clustered:  # Redis is imported by a cluster worker only
+        from redis.exceptions import RedisError
+
+        app.add_exception_handler(RedisError, _service_error)
     app.add_exception_handler(RequestError, _bad_request)
     app.add_exception_handler(LimitError, _over_limit)
     app.add_exception_handler(ReplayRefused, _replay_refused)
