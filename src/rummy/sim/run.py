@@ -194,9 +194,10 @@ class LocalPool:
         return f"{self._workers} worker{'s' if self._workers != 1 else ''}"
 
     def run(self, task: ChunkTask, config: Any, chunks: Sequence[Sequence[int]]) -> Iterator[ChunkDone]:
-        if self._workers == 1:
+        if self._workers == 1:  # here, a game at a time (a progress bar moves with each)
             for chunk in chunks:
-                yield list(chunk), task(config, list(chunk))
+                for index in chunk:
+                    yield [index], task(config, [index])
             return
         if self._executor is None:
             self._executor = concurrent.futures.ProcessPoolExecutor(
