@@ -8,6 +8,7 @@ Python backend, which is the reference the compiled one is held identical to.
 from __future__ import annotations
 
 import sys
+from glob import glob
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -42,21 +43,8 @@ setup(
     ext_modules=[
         Extension(
             "rummy.engine._native",
-            sources=["src/rummy/engine/_native_src/lay_down.c",
-                     "src/rummy/engine/_native_src/best_lay_down.c",
-                     "src/rummy/engine/_native_src/best_rules.c",
-                     "src/rummy/engine/_native_src/best_dead_naturals.c",
-                     "src/rummy/engine/_native_src/best_groups.c",
-                     "src/rummy/engine/_native_src/best_runs.c",
-                     "src/rummy/engine/_native_src/best_full_runs.c",
-                     "src/rummy/engine/_native_src/best_assemble.c",
-                     "src/rummy/engine/_native_src/best_contract.c",
-                     "src/rummy/engine/_native_src/spare_search.c",
-                     "src/rummy/engine/_native_src/spare_builds.c",
-                     "src/rummy/engine/_native_src/rearrangements.c",
-                     "src/rummy/engine/_native_src/table_plays.c"],
-            depends=["src/rummy/engine/_native_src/core.h", "src/rummy/engine/_native_src/best.h",
-                     "src/rummy/engine/_native_src/spare.h"],
+            sources=sorted(glob("src/rummy/engine/_native_src/*.c")),
+            depends=sorted(glob("src/rummy/engine/_native_src/*.h")),
             extra_compile_args=COMPILE_ARGS,
             optional=True,
         ),
