@@ -17,7 +17,7 @@ import pytest
 
 from tests.cluster.conftest import Services, until
 from tests.cluster.services import Worker
-from tests.cluster.test_routing import documented_nginx, owners, publishes, serving
+from tests.cluster.test_routing import crossing, documented_nginx, game_messages, owners, serving
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, MY_TURN, new_page, start_bot_table
 from tests.server.conftest import run
 
@@ -48,11 +48,11 @@ def test_a_browser_behind_nginx_plays_each_table_on_its_owner(services: Services
                 owner = owners(services, [table_id])[table_id]
                 assert owner is not None, f"no worker owns the table {table_id} the page plays"
                 page.wait_for_function(f"() => ({MY_TURN})('draw')", timeout=60_000)  # after the bot's turn
-                before = publishes(services)
                 seq = page.evaluate("window.rummy.state().seq")
-                page.click("#stock")
-                page.wait_for_function("s => window.rummy.state().seq > s", arg=seq)
-                assert publishes(services) == before, f"table {table_id}: the draw crossed Redis"
+                with crossing(services) as seen:
+                    page.click("#stock")
+                    page.wait_for_function("s => window.rummy.state().seq > s", arg=seq)
+                assert not game_messages(seen), f"table {table_id}: the draw crossed Redis: {seen}"
                 owned_by.add(owner)
                 named = {parse_qs(urlsplit(url).query).get("worker", [""])[0] for url in sockets
                          if f"/ws/tables/{table_id}" in url} - {""}
