@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummy.engine.actions import Action, Verb
+from rummy.engine.candidates import CandidateMoves
 from rummy.engine.cards import CARD_COUNT, Card
 from rummy.engine.errors import MeldError, RummyError
 from rummy.engine.melds import TableMeld, lay_off
@@ -308,6 +309,42 @@ class ActionSpace:
             else:
                 ids.add(self.id_of(state, entry))
         return sorted(ids)
+
+    def numbered(self, state: GameState, moves: CandidateMoves) -> tuple[list[int], list[Action], int]:
+        """The ids of a listing of ``state`` (``moves``, from :func:`legal_actions`) and the composite moves its
+        slots name: (the id of each move in listing order, a composite move past the last slot and a move onto a
+        meld past the last meld slot having none; the first :data:`COMPOSITE_SLOTS` composite moves, worked out;
+        how many moves onto the table had no slot).  The same ids :meth:`id_of` gives each move, worked out
+        from the entries at once (the environment's mask is made of them)."""
+        ids: list[int] = []
+        composites: list[Action] = []
+        unslotted = 0
+        slots: dict[int | None, int] | None = None
+        composite = self._by_verb[COMPOSITE].start
+        discard = self._discard_start
+        for index, entry in enumerate(moves.entries()):
+            verb = entry.verb
+            if verb in COMPOSITE_VERBS:
+                if len(composites) < COMPOSITE_SLOTS:
+                    ids.append(composite + len(composites))
+                    composites.append(moves[index])  # works a deferred entry out
+                continue
+            action = entry if type(entry) is Action else moves[index]
+            if verb is Verb.DISCARD and verb in self.used:
+                ids.append(discard + _card(action.card))
+            elif verb in _TABLE_STEPS and verb in self.used:
+                if slots is None:
+                    slots = {meld.id: slot for slot, meld in enumerate(state.table)}
+                slot = slots.get(action.meld)
+                if slot is None:
+                    slot = _slot_of(state, action.meld, action)  # raises: no such meld
+                if slot < MELD_SLOTS:
+                    ids.append(self._table_id(state, action, self._by_verb[verb], slot))
+                else:
+                    unslotted += 1
+            else:
+                ids.append(self.id_of(state, action))
+        return ids, composites, unslotted
 
     def _composites(self, state: GameState, seat: int) -> list[Action]:
         moves = legal_actions(state, seat)

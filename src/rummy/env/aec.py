@@ -31,8 +31,6 @@ from pettingzoo import AECEnv
 from rummy.engine import (
     ACTION_SPACE_VERSION,
     CARD_COUNT,
-    COMPOSITE_SLOTS,
-    COMPOSITE_VERBS,
     Action,
     ActionSpace,
     ActionSpaceError,
@@ -274,18 +272,11 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             mask = bytearray(self.space.size)
             composites: list[Action] = []
             if seat in self.game.to_act:
-                space, game = self.space, self.game
-                for move in legal_actions(game, seat):
-                    if move.verb in COMPOSITE_VERBS:
-                        if len(composites) < COMPOSITE_SLOTS:
-                            mask[self._composite_start + len(composites)] = 1
-                            composites.append(move)
-                    else:
-                        try:
-                            mask[space.id_of(game, move)] = 1
-                        except ActionSpaceError:  # onto a meld past the last meld slot (house rules only)
-                            if self.space.complete:
-                                raise
+                ids, composites, unslotted = self.space.numbered(self.game, legal_actions(self.game, seat))
+                if unslotted and self.space.complete:  # only house rules allow more melds than meld slots
+                    raise ActionSpaceError(f"{unslotted} moves onto melds past the last meld slot")
+                for action_id in ids:
+                    mask[action_id] = 1
             self._mask = np.frombuffer(mask, dtype=np.int8)
             self._masked_agent = self.agent_selection
             self._composites = composites
