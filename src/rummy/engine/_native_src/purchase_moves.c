@@ -1,0 +1,200 @@
+/*
+ * purchase_moves(out, hand, seat, purchase_cards, discard, done, rules, kit, game, held) -> True | None
+ *
+ * rummy.engine.moves._purchase_actions, compiled: the play-phase moves of the purchase variant (rules.md §7) after the
+ * discards.  Appends to the list `out`, in the Python listing's order, the books the hand holds, then (unless the
+ * player has already purchased, traded or exchanged this turn, `done`) each purchase, trade and exchange:
+ *
+ *   purchase  for each card of the discard pile (once per kind, ascending) that the purchase card may buy
+ *             (rules.purchase.purchase_allowed), each new purchase card among the kinds held and that card, ascending;
+ *   trade     for each other seat in seat order whose purchase card may be bought (or every one, where the trade
+ *             needs no value rule), each new purchase card among the kinds held and that seat's purchase card;
+ *   exchange  each kind held other than the purchase card.
+ *
+ * Each is the shared action moves.purchase_action(seat, verb, card, target, new_pc), read from its memo (kit[0]) and
+ * made by kit[1] when it is not there yet; kit[2:5] are the verbs purchase, trade and exchange.
+ *
+ * The books: the Python listing tries every four cards of the hand (melds.check_book) and lists the books in the
+ * order of a set of those combinations, which only Python's set gives; here the hand is searched for any book (four
+ * cards of one rank, the joker counting as rank 0, or four values of one suit in sequence, the ace high, or low too
+ * under book_ace_mode low_or_high), and only a hand that holds one calls kit[5](game, held) (moves._book_actions, the
+ * Python listing of the books) for them.  Hands rarely hold a book (the round ends when one is tabled).
+ *
+ *   hand            53 counts (a list or tuple);
+ *   purchase_cards  a list of the seats' purchase cards (its length is the number of players);
+ *   discard         a list of the cards of the discard pile;
+ *   rules           an int: bit 0 trade_requires_value_rule, bit 1 book_ace_mode low_or_high, bit 8 + r for each
+ *                   rank r of ace_purchasable_by (moves._purchase_rules).
+ *
+ * None, `out` untouched, when an argument is malformed (a hand that is not 53 small counts, a card that is not an int
+ * from 0 to 52, a seat out of range, more than 64 players): the Python listing answers then.
+ */
+#include "core.h"
+
+#include <stdbool.h>
+
+#define TRADE_NEEDS_VALUE 1
+#define BOOK_ACE_LOW 2
+#define ACE_BUYERS_SHIFT 8
+#define MAX_PLAYERS 64
+
+static int rank_of(int card) { return card == JOKER ? 0 : card % 13 + 1; }
+
+/* rules.purchase.purchase_allowed: may purchase card `pc` buy `target`? */
+static bool purchase_allowed(long rules, int pc, int target)
+{
+    int pc_rank = rank_of(pc), target_rank = rank_of(target);
+    if (target_rank == 1)
+        return (rules >> (ACE_BUYERS_SHIFT + pc_rank)) & 1;
+    return target_rank <= (pc_rank == 1 ? 14 : pc_rank);
+}
+
+/* Whether some four cards of the hand make a book (melds.check_book). */
+static bool holds_book(const int *hand, long rules)
+{
+    if (hand[JOKER] >= 4)
+        return true; /* four jokers: one rank (0) */
+    for (int rank = 0; rank < 13; rank++)
+        if (hand[rank] + hand[13 + rank] + hand[26 + rank] + hand[39 + rank] >= 4)
+            return true;
+    for (int suit = 0; suit < 4; suit++) {
+        /* values 1 (the ace low, under low_or_high only) ... 14 (the ace high) */
+        int streak = 0;
+        for (int value = (rules & BOOK_ACE_LOW) ? 1 : 2; value <= 14; value++) {
+            streak = hand[suit * 13 + (value == 14 ? 0 : value - 1)] ? streak + 1 : 0;
+            if (streak >= 4)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Read a card (an int from 0 to 52) into `card`: 1, or 0 when it is not one. */
+static int read_card(PyObject *object, int *card)
+{
+    if (!PyLong_Check(object))
+        return 0;
+    long value = PyLong_AsLong(object);
+    if (value < 0 || value >= CARD_COUNT) {
+        PyErr_Clear(); /* (an int too large for a long) */
+        return 0;
+    }
+    *card = (int)value;
+    return 1;
+}
+
+/* Read a list of cards into `counts` (per kind, from zero) and, when `cards` is not NULL, the cards in order.  1, or
+ * 0 when it is not a list of cards (or more than `most` of them). */
+static int read_cards(PyObject *list, int *counts, int *cards, Py_ssize_t most)
+{
+    if (!PyList_Check(list) || (cards != NULL && PyList_GET_SIZE(list) > most))
+        return 0;
+    memset(counts, 0, CARD_COUNT * sizeof *counts);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        int card;
+        if (!read_card(PyList_GET_ITEM(list, i), &card))
+            return 0;
+        counts[card]++;
+        if (cards != NULL)
+            cards[i] = card;
+    }
+    return 1;
+}
+
+typedef struct {
+    PyObject *out, *seat, *memo, *make;
+} Listing;
+
+static PyObject *int_or_none(int value) { return value < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(value); }
+
+/* Append the action (seat, verb, card, target, new_pc) (a card or target of -1: None) from the memo, else made by
+ * `make`.  0, or -1 with an exception set. */
+static int append(Listing *listing, PyObject *verb, int card, int target, int new_pc)
+{
+    PyObject *card_object = int_or_none(card), *target_object = int_or_none(target),
+             *new_pc_object = PyLong_FromLong(new_pc), *action = NULL;
+    if (card_object != NULL && target_object != NULL && new_pc_object != NULL) {
+        PyObject *items[5] = {listing->seat, verb, card_object, target_object, new_pc_object};
+        PyObject *key = PyTuple_Pack(5, items[0], items[1], items[2], items[3], items[4]);
+        if (key != NULL) {
+            action = PyDict_GetItemWithError(listing->memo, key);
+            Py_DECREF(key);
+            if (action != NULL)
+                Py_INCREF(action);
+            else if (!PyErr_Occurred())
+                action = PyObject_Vectorcall(listing->make, items, 5, NULL);
+        }
+    }
+    Py_XDECREF(card_object);
+    Py_XDECREF(target_object);
+    Py_XDECREF(new_pc_object);
+    if (action == NULL)
+        return -1;
+    int failed = PyList_Append(listing->out, action);
+    Py_DECREF(action);
+    return failed;
+}
+
+/* Append (verb, card, target, new_pc) for each new purchase card among the kinds held and `gained`, ascending. */
+static int append_each_new_pc(Listing *listing, const int *hand, PyObject *verb, int card, int target, int gained)
+{
+    for (int new_pc = 0; new_pc < CARD_COUNT; new_pc++)
+        if ((hand[new_pc] || new_pc == gained) && append(listing, verb, card, target, new_pc) < 0)
+            return -1;
+    return 0;
+}
+
+PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 10 || !PyList_Check(args[0]) || !PyLong_Check(args[2]) || !PyLong_Check(args[6])
+        || !PyTuple_Check(args[7]) || PyTuple_GET_SIZE(args[7]) != 6 || !PyDict_Check(PyTuple_GET_ITEM(args[7], 0))) {
+        PyErr_SetString(PyExc_TypeError, "purchase_moves(out: list, hand, seat: int, purchase_cards: list, discard: "
+                                         "list, done, rules: int, kit: tuple of 6, game, held)");
+        return NULL;
+    }
+    PyObject *kit = args[7];
+    Listing listing = {args[0], args[2], PyTuple_GET_ITEM(kit, 0), PyTuple_GET_ITEM(kit, 1)};
+    PyObject *purchase = PyTuple_GET_ITEM(kit, 2), *trade = PyTuple_GET_ITEM(kit, 3),
+             *exchange = PyTuple_GET_ITEM(kit, 4), *books = PyTuple_GET_ITEM(kit, 5);
+    int hand[CARD_COUNT], discard[CARD_COUNT], pc_counts[CARD_COUNT], pcs[MAX_PLAYERS];
+    int read = read_hand(args[1], hand);
+    if (read < 0)
+        return NULL;
+    long seat = PyLong_AsLong(args[2]);
+    long rules = PyLong_AsLong(args[6]);
+    if ((seat == -1 || rules == -1) && PyErr_Occurred())
+        PyErr_Clear(); /* (out of range: malformed) */
+    int done = PyObject_IsTrue(args[5]);
+    if (done < 0)
+        return NULL;
+    if (read == 0 || !read_cards(args[3], pc_counts, pcs, MAX_PLAYERS) || !read_cards(args[4], discard, NULL, 0) || seat < 0
+        || seat >= PyList_GET_SIZE(args[3]) || rules < 0)
+        Py_RETURN_NONE;
+    Py_ssize_t players = PyList_GET_SIZE(args[3]);
+    if (holds_book(hand, rules)) {
+        PyObject *listed = PyObject_CallFunctionObjArgs(books, args[8], args[9], NULL);
+        if (listed == NULL)
+            return NULL;
+        Py_ssize_t size = PyList_GET_SIZE(listing.out);
+        int failed = PyList_SetSlice(listing.out, size, size, listed);
+        Py_DECREF(listed);
+        if (failed)
+            return NULL;
+    }
+    if (done)
+        Py_RETURN_TRUE;
+    int pc = pcs[seat];
+    for (int card = 0; card < CARD_COUNT; card++)
+        if (discard[card] && purchase_allowed(rules, pc, card)
+            && append_each_new_pc(&listing, hand, purchase, card, -1, card) < 0)
+            return NULL;
+    for (int other = 0; other < players; other++)
+        if (other != seat && (!(rules & TRADE_NEEDS_VALUE) || purchase_allowed(rules, pc, pcs[other]))
+            && append_each_new_pc(&listing, hand, trade, -1, other, pcs[other]) < 0)
+            return NULL;
+    for (int new_pc = 0; new_pc < CARD_COUNT; new_pc++)
+        if (hand[new_pc] && new_pc != pc && append(&listing, exchange, -1, -1, new_pc) < 0)
+            return NULL;
+    Py_RETURN_TRUE;
+}
