@@ -2,7 +2,7 @@
  * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
  * the best lay-down with the best_*.c files of best.h, spare_search.c the spare-card rearrangements on offer with
  * its entry points spare_builds.c and rearrangements.c, which share spare.h, table_plays.c the lay-offs and wild
- * swaps a hand may make).
+ * swaps a hand may make, purchase_moves.c the purchase variant's books, purchases, trades and exchanges).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
@@ -32,5 +32,8 @@ PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nar
 
 /* held_actions(out, hand, seat, offers, verb, memo, make) (table_plays.c). */
 PyObject *held_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* purchase_moves(out, hand, seat, purchase_cards, discard, done, rules, kit, game, held) (purchase_moves.c). */
+PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -352,6 +352,9 @@ static PyMethodDef native_methods[] = {
     {"held_actions", (PyCFunction)(void (*)(void))held_actions, METH_FASTCALL,
      "held_actions(out, hand, seat, offers, verb, memo, make) -> True | None: the lay-offs or wild swaps on offer "
      "whose card the hand holds, appended to out (table_plays.c)."},
+    {"purchase_moves", (PyCFunction)(void (*)(void))purchase_moves, METH_FASTCALL,
+     "purchase_moves(out, hand, seat, purchase_cards, discard, done, rules, kit, game, held) -> True | None: the "
+     "purchase variant's books, purchases, trades and exchanges, appended to out (purchase_moves.c)."},
     {NULL, NULL, 0, NULL},
 };
 
