@@ -30,13 +30,14 @@ from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
 from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
-from rummy.engine.memo import memo_table, put
-from rummy.engine.modes import AceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
+from rummy.engine.memo import memo_table, per_object, put
+from rummy.engine.modes import AceMode, BookAceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play, layoffs_wait
 from rummy.engine.state import GameState, Phase
 from rummy.engine.table_offers import SpareBuild, TableOffers, table_offers
+from rummy.engine.variants import Variant
 
 # Members read on every listing, bound once: in Python 3.11 reading a member off its Enum class goes through
 # ``EnumType.__getattr__`` and costs several times a module global.
@@ -94,7 +95,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     moves: list[Action | Deferred] = _discards(game, held)
     variant = game.variant
     if variant.uses_books:
-        moves.extend(_purchase_actions(game, held))
+        _purchase_actions(game, held, moves)
         return moves, 0
     deferred = _list_new_melds(game, held, moves)
     # The timing rules of rules.table._check_timing (rules.md §3.8, §5.8), tested once for every lay-off listed.
@@ -508,30 +509,77 @@ def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
     return Action(seat, Verb.BATCH, steps=tuple(steps))
 
 
-def _purchase_actions(game: GameState, held: list[Card]) -> Iterator[Action]:
-    variant = game.variant
+def _purchase_actions(game: GameState, held: list[Card], moves: list[Action | Deferred]) -> None:
+    """Add the purchase variant's own moves to ``moves`` (rules.md §7): the books the hand holds, then, unless the
+    player has purchased, traded or exchanged this turn, each purchase, trade and exchange.  Compiled
+    (``purchase_moves.c``, which asks :func:`_book_actions` for the books of a hand holding one; the Python listing
+    answers where the core does not: a malformed argument)."""
     seat = game.active
     pcs = game.purchase_cards
     assert pcs is not None
-
-    for size_four in set(combinations([c for c in held for _ in range(game.hands[seat][c])], 4)):
-        try:
-            check_book(MeldSpec("book", size_four), variant)
-        except MeldError:
-            continue
-        yield Action(seat, Verb.BOOK, melds=(MeldSpec("book", size_four),))
+    native = backends.NATIVE
+    if native is not None and native.purchase_moves(moves, game.hands[seat], seat, pcs, game.discard,
+                                                    game.purchase_done, _purchase_rules(game.variant),
+                                                    _PURCHASE_KIT, game, held):
+        return
+    moves.extend(_book_actions(game, held))
     if game.purchase_done:
         return
+    variant = game.variant
     pc = pcs[seat]
     for card in sorted(set(game.discard)):
         if purchase_allowed(variant, pc, card):
             for new_pc in sorted(set(held) | {card}):
-                yield Action(seat, Verb.PURCHASE, card=card, new_pc=new_pc)
+                moves.append(purchase_action(seat, _PURCHASE, card, None, new_pc))
     for other in range(game.n):
         if other != seat and (not variant.trade_requires_value_rule or purchase_allowed(variant, pc, pcs[other])):
             for new_pc in sorted(set(held) | {pcs[other]}):
-                yield Action(seat, Verb.TRADE, target=other, new_pc=new_pc)
+                moves.append(purchase_action(seat, _TRADE, None, other, new_pc))
     for new_pc in held:
         if new_pc != pc:
-            yield Action(seat, Verb.EXCHANGE, new_pc=new_pc)
+            moves.append(purchase_action(seat, _EXCHANGE, None, None, new_pc))
 
+
+def _book_actions(game: GameState, held: list[Card]) -> list[Action]:
+    """The books the active player's hand holds: each four of its cards that make one (:func:`~rummy.engine.melds.
+    check_book`), in the order of a set of them."""
+    seat = game.active
+    books = []
+    for size_four in set(combinations([c for c in held for _ in range(game.hands[seat][c])], 4)):
+        try:
+            check_book(MeldSpec("book", size_four), game.variant)
+        except MeldError:
+            continue
+        books.append(Action(seat, Verb.BOOK, melds=(MeldSpec("book", size_four),)))
+    return books
+
+
+# Actions are immutable, so the purchases, trades and exchanges are made once and shared:
+# (seat, verb, card, target, new_pc) -> action.
+_PURCHASES: dict[tuple[int, Verb, Card | None, int | None, Card], Action] = memo_table("purchase actions", 100_000)
+
+
+def purchase_action(seat: int, verb: Verb, card: Card | None, target: int | None, new_pc: Card) -> Action:
+    """``Action(seat, verb, card=card, target=target, new_pc=new_pc)``, shared with every earlier call that asked
+    for it."""
+    key = (seat, verb, card, target, new_pc)
+    action = _PURCHASES.get(key)
+    if action is None:
+        action = put(_PURCHASES, key, Action(seat, verb, card=card, target=target, new_pc=new_pc))
+    return action
+
+
+@per_object("purchase rules of a variant")
+def _purchase_rules(variant: Variant) -> int:
+    """The variant's purchase rules as ``purchase_moves.c`` reads them: bit 0 ``trade_requires_value_rule``, bit 1
+    ``book_ace_mode`` low_or_high, bit 8 + r for each rank r of ``ace_purchasable_by``."""
+    rules = int(variant.trade_requires_value_rule) | int(variant.book_ace_mode is BookAceMode.LOW_OR_HIGH) << 1
+    for rank in variant.ace_purchasable_by:
+        rules |= 1 << (8 + rank)
+    return rules
+
+
+_PURCHASE, _TRADE, _EXCHANGE = Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE
+#: What the compiled listing calls back (``purchase_moves.c``): the memo of the shared actions and their maker, the
+#: verbs purchase, trade and exchange, and the listing of the books.
+_PURCHASE_KIT = (_PURCHASES, purchase_action, _PURCHASE, _TRADE, _EXCHANGE, _book_actions)
