@@ -1,5 +1,5 @@
-"""Engine benchmark: decisions per second in random legal play, the cost of ``check`` and ``action_mask``,
-the solver on hands that can lay down, and heuristic bot games.
+"""Engine benchmark: decisions per second in random legal play, the cost of ``check``, ``action_mask`` and
+``copy``, the solver on hands that can lay down, and heuristic bot games.
 
 Run: ``python bench/engine.py [--decisions N] [--games N] [--heuristic-games N] [--clock wall|cpu]
 [--backend python|native|both]``.
@@ -15,8 +15,8 @@ waited for a core (the figures are then comparable between runs; wall-clock ones
   project's random bot (:func:`rummy.search.playout.random_choice`: always lays down, buys 10% of the time,
   prefers table plays), which finishes games.  The uniform player is measured over the first
   ``--decisions`` decisions of several games, since its games can run very long.
-* ``check`` and ``action_mask`` are timed on the states the uniform player passes through: ``check`` on
-  one legal and one random illegal action per state.
+* ``check``, ``action_mask`` and ``copy`` are timed on the states the uniform player passes through: ``check``
+  on one legal and one random illegal action per state.
 * The solver is timed on the lay-downs it finds in those games (hands that can lay down, from real play).
 * ``--backend`` (docs/engine.md, "Backends"): the engine's Python code alone, or with its compiled core
   (default: the backend that runs, ``RUMMY_ENGINE``); ``both`` measures the two in one run, game by game in
@@ -104,10 +104,13 @@ def percentiles(samples: list[float]) -> str:
     return f"median {statistics.median(samples):8.1f} µs   p99 {p99:9.1f} µs   ({len(samples)} samples)"
 
 
-def query_costs(variant: str, players: int, decisions: int) -> tuple[list[float], list[float], list[float]]:
-    """µs of ``check`` and ``action_mask`` per call, and of each successful solver lay-down, in uniform play."""
+def query_costs(variant: str, players: int, decisions: int
+                ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """µs of ``check``, ``action_mask`` and ``copy`` per call, and of each successful solver lay-down, in uniform
+    play."""
     checks: list[float] = []
     masks: list[float] = []
+    copies: list[float] = []
     solves: list[float] = []
     space: dict[int, ActionSpace] = {}
     rng = random.Random(99)
@@ -123,6 +126,9 @@ def query_costs(variant: str, players: int, decisions: int) -> tuple[list[float]
         started = clock_ns()
         space[0].mask(game, seat)
         masks.append((clock_ns() - started) / 1000)
+        started = clock_ns()
+        game.copy()
+        copies.append((clock_ns() - started) / 1000)
         if game.phase is Phase.PLAY and game.variant.has_contracts and not game.down[seat]:
             rules = game.rules
             started = clock_ns()
@@ -133,7 +139,7 @@ def query_costs(variant: str, players: int, decisions: int) -> tuple[list[float]
                 solves.append((clock_ns() - started) / 1000)
 
     play(variant, players, POLICIES["uniform"], games=3, cap=decisions, probe=probe)
-    return checks, masks, solves
+    return checks, masks, copies, solves
 
 
 def play_backends(variant: str, players: int, policy: Policy, *, games: int, cap: int, names: list[str]
@@ -224,9 +230,10 @@ def main() -> None:
     for name in names:
         with running(name):
             print(f"\nQueries on the states of uniform play (progressive-buy-it, 4 players), backend {name}")
-            checks, masks, solves = query_costs("progressive-buy-it", 4, min(args.decisions, 1500))
+            checks, masks, copies, solves = query_costs("progressive-buy-it", 4, min(args.decisions, 1500))
             print(f"  check           {percentiles(checks)}")
             print(f"  action_mask     {percentiles(masks)}")
+            print(f"  copy            {percentiles(copies)}")
             print(f"  solver found    {percentiles(solves)}")
     if backends.BUILT is not None:
         lay_down_queries(min(args.decisions, 1500))
