@@ -34,9 +34,11 @@ def full_state(game: GameState) -> dict[str, Any]:
     """Every field of the state, comparable with ``==`` (the RNG by its internal state)."""
     state: dict[str, Any] = {}
     for field in fields(GameState):
+        if field.name == "rng_shared":
+            continue  # whether the RNG is shared with a copy, not part of the position
         value = getattr(game, field.name)
-        if field.name == "rng":
-            value = value.getstate()
+        if field.name == "rng_source":
+            value = game.rng.getstate()
         elif field.name == "window" and value is not None:
             value = (value.card, tuple(value.eligible), value.after_decline, sorted(value.answered),
                      sorted(value.claimants))

@@ -13,6 +13,7 @@ from rummy.engine.errors import IllegalActionError, MeldError, RecordSyntaxError
 from rummy.engine.game import new_game
 from rummy.engine.house_rules import OPTION_PARSERS, get_variant, load_variant_file
 from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
+from rummy.engine.state import GameState
 from rummy.engine.variants import VARIANTS, Variant
 from rummy.record import dumps, loads, record_of, replay
 
@@ -209,6 +210,25 @@ def test_illegal_action_changes_nothing() -> None:
     assert info.value.rule == "draw-first"
     assert "p" in str(info.value) and "rule: draw-first" in str(info.value)
     assert json.dumps(record_of(game).__dict__, default=str) == before
+
+
+def test_a_copy_shares_no_mutable_field_and_its_rng_draws_alone() -> None:
+    game = new_game("may-i", 4, seed=8)
+    for _ in range(30):
+        game.apply(game.legal_actions(game.next_to_act())[0])
+    copy = game.copy()
+    for name in GameState.__dataclass_fields__:
+        value = getattr(game, name)
+        if isinstance(value, (list, set, dict)) and name != "pack":  # the pack is never changed
+            assert getattr(copy, name) is not value and getattr(copy, name) == value, name
+    assert all(mine is not theirs for mine, theirs in zip(copy.hands, game.hands, strict=True))
+    state = game.rng.getstate()
+    assert copy.rng.getstate() == state and copy.rng is not game.rng
+    copy.rng.random()
+    assert game.rng.getstate() == state
+    again = game.copy()
+    game.rng.random()
+    assert again.rng.getstate() == state != game.rng.getstate()
 
 
 def test_record_round_trip_keeps_optional_fields() -> None:

@@ -73,7 +73,7 @@ class Game(GameState):
             raise DealError(f"start totals need {n} entries, not {len(totals)}")
         start_totals = list(totals) if totals is not None else [0] * n
         super().__init__(
-            variant=variant, players=names, seed=seed, rng=random.Random(seed),
+            variant=variant, players=names, seed=seed, rng_source=random.Random(seed),
             pack=pack(variant.decks_for(n), variant.jokers_per_deck), start_round=start_round,
             start_totals=start_totals, start_kitty=kitty, round_number=start_round - 1, totals=list(start_totals),
             kitty=kitty, pennies_paid=[0] * n, match_wins=[0] * n, results=[], log=[], deals=[], round_starts=[],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from rummy.engine.actions import Action
@@ -52,7 +53,9 @@ class GameState:
     variant: Variant
     players: list[str]
     seed: int
-    rng: random.Random
+    #: The game's RNG (the shuffles of its deals, the first dealer), as :attr:`rng` gives it: a copy shares it
+    #: with its original (``rng_shared``, set on both) until either reads :attr:`rng`, which copies it then.
+    rng_source: random.Random
     pack: Counts
     start_round: int
     start_totals: list[int]
@@ -119,48 +122,56 @@ class GameState:
     discarded: list[Counts] | None = None
     declined: list[Counts] | None = None
     last_discards: list[Card | None] | None = None
+    rng_shared: bool = False
 
     @property
     def n(self) -> int:
         """The number of seats."""
         return len(self.players)
 
+    @property
+    def rng(self) -> random.Random:
+        """The game's RNG, this state's own (copied from the one a copy shares, the first time it is read)."""
+        if self.rng_shared:
+            rng = random.Random.__new__(random.Random)  # left unseeded (seeding from the OS is costly): setstate
+            rng.setstate(self.rng_source.getstate())    # sets every part of its state
+            self.rng_source, self.rng_shared = rng, False
+        return self.rng_source
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self.rng_source, self.rng_shared = rng, False
+
     def copy(self) -> GameState:
-        """An independent copy (its own RNG in the same state); cards and melds are immutable, so lists
-        of them are copied shallowly."""
-        other = _shallow(self)
-        rng = random.Random.__new__(random.Random)  # left unseeded (seeding from the OS is costly): setstate
-        rng.setstate(self.rng.getstate())           # sets every part of its state
-        other.rng = rng
-        other.players = list(self.players)
-        other.start_totals = list(self.start_totals)
-        other.hands = [list(h) for h in self.hands]
-        for name in _LIST_FIELDS:
-            setattr(other, name, list(getattr(self, name)))
+        """An independent copy (with the RNG in the same state, shared until either reads it: copying it costs
+        more than the rest of the state); cards and melds are immutable, so lists of them are copied shallowly."""
+        other = object.__new__(type(self))
+        GameState.__init__(other, *_field_values(self))
+        self.rng_shared = other.rng_shared = True
+        # every list field, in the order of the fields (the other fields hold immutable values)
+        other.players, other.start_totals = self.players.copy(), self.start_totals.copy()
+        other.totals, other.pennies_paid = self.totals.copy(), self.pennies_paid.copy()
+        other.match_wins, other.results = self.match_wins.copy(), self.results.copy()
+        other.log, other.deals, other.round_starts = self.log.copy(), self.deals.copy(), self.round_starts.copy()
+        other.hands, other.sizes = [hand.copy() for hand in self.hands], self.sizes.copy()
+        other.stock, other.discard, other.discarders = self.stock.copy(), self.discard.copy(), self.discarders.copy()
+        other.table, other.down, other.down_turn = self.table.copy(), self.down.copy(), self.down_turn.copy()
+        other.own_turns, other.claims_used = self.own_turns.copy(), self.claims_used.copy()
+        other.played_to_table, other.pickups = self.played_to_table.copy(), self.pickups.copy()
+        other.received = self.received.copy()
         if self.purchase_cards is not None:
-            other.purchase_cards = list(self.purchase_cards)
+            other.purchase_cards = self.purchase_cards.copy()
         if self.window is not None:
             other.window = self.window.copy()
-        for name in _COUNT_LIST_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                setattr(other, name, [list(c) for c in value])
+        if self.known_hands is not None:  # the fields of a copy redacted for one seat
+            other.known_hands = [counts.copy() for counts in self.known_hands]
+        if self.discarded is not None:
+            other.discarded = [counts.copy() for counts in self.discarded]
+        if self.declined is not None:
+            other.declined = [counts.copy() for counts in self.declined]
         if self.last_discards is not None:
-            other.last_discards = list(self.last_discards)
+            other.last_discards = self.last_discards.copy()
         return other
-
-
-_LIST_FIELDS = ("totals", "pennies_paid", "match_wins", "results", "log", "deals", "round_starts", "sizes",
-                "stock", "discard", "discarders", "table", "down", "down_turn", "own_turns", "claims_used",
-                "played_to_table", "pickups", "received")
-_COUNT_LIST_FIELDS = ("known_hands", "discarded", "declined")
-
-
-def _shallow(state: GameState) -> GameState:
-    other = object.__new__(type(state))
-    for name in _ALL_FIELDS:
-        object.__setattr__(other, name, getattr(state, name))
-    return other
 
 
 def round_state_fields(variant: Variant, n: int, number: int) -> dict[str, Any]:
@@ -177,4 +188,5 @@ def round_state_fields(variant: Variant, n: int, number: int) -> dict[str, Any]:
     }
 
 
-_ALL_FIELDS = tuple(GameState.__dataclass_fields__)
+#: Every field's value, in the order of the fields (of ``GameState.__init__``'s parameters).
+_field_values = attrgetter(*GameState.__dataclass_fields__)
