@@ -259,20 +259,30 @@ class IllegalActionError(RummyError):
 
     ``rule`` is a :class:`Rule` (``Rule.WRONG_SEAT``, ``"layoff-before-next-turn"`` …; a key that is
     not a Rule is a programming error and raises ValueError at once), ``action`` the action in record
-    notation and ``reason`` a sentence about the situation.
+    notation and ``reason`` a sentence about the situation.  The rules pass the action itself: its
+    notation and the message are written when read (a refusal asked for by ``Game.is_legal`` is never read).
     """
 
-    def __init__(self, rule: Rule | str, action: str, reason: str, *, where: str = "") -> None:
-        self.rule = Rule(rule)
-        self.action = action
+    def __init__(self, rule: Rule | str, action: object, reason: str, *, where: str = "") -> None:
+        super().__init__(rule, action, reason)
+        self.rule = _rule(rule)
+        self._action = action
         self.reason = reason
         self.where = where
-        place = f" [{where}]" if where else ""
-        super().__init__(f"illegal {action!r} (rule: {self.rule}): {reason}{place}")
+
+    @property
+    def action(self) -> str:
+        """The action in record notation."""
+        return str(self._action)
+
+    def __str__(self) -> str:
+        place = f" [{self.where}]" if self.where else ""
+        return f"illegal {self.action!r} (rule: {self.rule}): {self.reason}{place}"
 
     def at(self, where: str) -> IllegalActionError:
         """The same refusal, placed in the game (``"round 2, turn 14"``)."""
-        return IllegalActionError(self.rule, self.action, self.reason, where=where)
+        self.where = where
+        return self
 
 
 class MeldError(RummyError):
@@ -280,5 +290,16 @@ class MeldError(RummyError):
     the message a sentence."""
 
     def __init__(self, rule: Rule | str, message: str) -> None:
-        self.rule = Rule(rule)
+        self.rule = _rule(rule)
         super().__init__(message)
+
+
+_RULES = {rule.value: rule for rule in Rule}
+
+
+def _rule(key: Rule | str) -> Rule:
+    """``Rule(key)`` (a dictionary look-up: the Enum's call costs more than the rest of a refusal)."""
+    rule = _RULES.get(key)
+    if rule is None:
+        raise ValueError(f"{key!r} is not a valid Rule")
+    return rule

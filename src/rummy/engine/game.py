@@ -170,11 +170,7 @@ class Game(GameState):
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` now."""
-        try:
-            rules.check(self, action)
-        except IllegalActionError:
-            return False
-        return True
+        return rules.is_legal(self, action)
 
     def apply(self, action: Action) -> Applied:
         """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""

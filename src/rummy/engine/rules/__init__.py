@@ -43,15 +43,27 @@ def implies_closing_window(state: GameState, action: Action) -> bool:
 def check(state: GameState, action: Action) -> None:
     """Raise :class:`IllegalActionError` if ``action`` is illegal now, its message placed in the game (round
     and turn); never changes ``state``."""
-    _judge(state, action)
+    try:
+        verify(_judged_on(state, action), action)
+    except IllegalActionError as error:
+        raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """Whether :func:`check` accepts ``action`` (the same judgement; a refusal is not placed in the game)."""
+    try:
+        verify(_judged_on(state, action), action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def apply(state: GameState, action: Action) -> None:
     """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
     if implies_closing_window(state, action):
-        _judge(state, action, True)
+        check(state, action)
         close_implied(state)
-        plan = verify(state, action)  # the judgement _judge made on a copy, now on the state itself
+        plan = verify(state, action)  # the judgement check made on a copy, now on the state itself
     else:
         try:
             plan = verify(state, action)
@@ -61,15 +73,14 @@ def apply(state: GameState, action: Action) -> None:
     state.log.append(action)
 
 
-def _judge(state: GameState, action: Action, closing: bool | None = None) -> Plan:
-    try:
-        if implies_closing_window(state, action) if closing is None else closing:
-            trial = state.copy()  # the window's resolution moves cards first: judge the action after it
-            close_implied(trial)
-            return verify(trial, action)
-        return verify(state, action)
-    except IllegalActionError as error:
-        raise error.at(f"round {state.round_number}, turn {sum(state.own_turns)}") from None
+def _judged_on(state: GameState, action: Action) -> GameState:
+    """The state ``action`` is judged against: ``state``, or a copy with the claim window closed when the action
+    closes it (the window's resolution moves cards first)."""
+    if implies_closing_window(state, action):
+        trial = state.copy()
+        close_implied(trial)
+        return trial
+    return state
 
 
 def verify(state: GameState, action: Action) -> Plan:
@@ -78,32 +89,32 @@ def verify(state: GameState, action: Action) -> Plan:
     phase = state.phase
     verb = action.verb
     if not 0 <= action.seat < len(state.players):
-        raise IllegalActionError("wrong-seat", str(action), f"there is no seat {action.seat}")
+        raise IllegalActionError("wrong-seat", action, f"there is no seat {action.seat}")
     if phase in _OVER:
         what = "game" if phase is Phase.GAME_OVER else "round"
-        raise IllegalActionError("round-over", str(action), f"the {what} is over")
+        raise IllegalActionError("round-over", action, f"the {what} is over")
     if phase is _CLAIM:
         window = state.window
         assert window is not None
         if verb not in _CLAIM_ANSWERS:
-            raise IllegalActionError("wrong-phase", str(action), f"a claim window on {card_name(window.card)} is open")
+            raise IllegalActionError("wrong-phase", action, f"a claim window on {card_name(window.card)} is open")
         check_answer(state, window, action)
         return None
     if verb is _PASS or (verb is _BUY and action.seat != state.active):
         if action.seat == state.active:
-            raise IllegalActionError("not-eligible", str(action), "the active player cannot pass a claim")
-        raise IllegalActionError("not-eligible", str(action), "no claim window is open")
+            raise IllegalActionError("not-eligible", action, "the active player cannot pass a claim")
+        raise IllegalActionError("not-eligible", action, "no claim window is open")
     if action.seat != state.active:
-        raise IllegalActionError("wrong-seat", str(action), f"it is p{state.active}'s turn")
+        raise IllegalActionError("wrong-seat", action, f"it is p{state.active}'s turn")
     if phase is _DRAW:
         if verb not in _DRAW_VERBS:
-            raise IllegalActionError("draw-first", str(action), f"p{state.active} must draw first")
+            raise IllegalActionError("draw-first", action, f"p{state.active} must draw first")
         error = draw_error(state, verb)
         if error is not None:
-            raise IllegalActionError(error[0], str(action), error[1])
+            raise IllegalActionError(error[0], action, error[1])
         return None
     if verb in _DRAW_VERBS:
-        raise IllegalActionError("already-drew", str(action), f"p{state.active} has already drawn this turn")
+        raise IllegalActionError("already-drew", action, f"p{state.active} has already drawn this turn")
     if verb is _DISCARD:
         check_discard(state, action)
         return None

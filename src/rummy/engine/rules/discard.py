@@ -31,7 +31,7 @@ def discard_error(state: GameState, card: Card) -> tuple[str, str] | None:
 def check_discard(state: GameState, action: Action) -> None:
     error = discard_error(state, action.card if action.card is not None else 0)
     if error is not None:
-        raise IllegalActionError(error[0], str(action), error[1])
+        raise IllegalActionError(error[0], action, error[1])
 
 
 def discard(state: GameState, action: Action) -> None:

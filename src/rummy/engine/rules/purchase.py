@@ -14,7 +14,7 @@ from rummy.engine.variants import Variant
 
 
 def _illegal(rule: str, action: Action, reason: str) -> IllegalActionError:
-    return IllegalActionError(rule, str(action), reason)
+    return IllegalActionError(rule, action, reason)
 
 
 def purchase_allowed(variant: Variant, pc: Card, target: Card) -> bool:

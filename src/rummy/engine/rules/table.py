@@ -69,7 +69,7 @@ def commit(state: GameState, scratch: TurnScratch) -> None:
 
 
 def _illegal(rule: str, action: Action, reason: str) -> IllegalActionError:
-    return IllegalActionError(rule, str(action), reason)
+    return IllegalActionError(rule, action, reason)
 
 
 def check_table_play(state: GameState, action: Action) -> TurnScratch:

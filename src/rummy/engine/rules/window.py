@@ -20,9 +20,9 @@ _CASCADE = WindowMode.CASCADE
 def check_answer(state: GameState, window: ClaimWindow, action: Action) -> None:
     seat = action.seat
     if seat not in window.eligible:
-        raise IllegalActionError("not-eligible", str(action), f"p{seat} may not claim {card_name(window.card)} now")
+        raise IllegalActionError("not-eligible", action, f"p{seat} may not claim {card_name(window.card)} now")
     if seat in window.answered:
-        raise IllegalActionError("already-answered", str(action), f"p{seat} has already answered this window")
+        raise IllegalActionError("already-answered", action, f"p{seat} has already answered this window")
 
 
 def answer(state: GameState, window: ClaimWindow, action: Action) -> None:
