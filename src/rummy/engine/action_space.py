@@ -116,6 +116,8 @@ def _universe() -> tuple[Family, ...]:
 FAMILIES = _universe()
 #: Ids in the universe, the same for every table.
 ACTION_SPACE_SIZE = FAMILIES[-1].stop
+#: The id of each simple move (its family's one id).
+_SIMPLE_IDS = {family.verb: family.start for family in FAMILIES if family.verb in _SIMPLE}
 
 
 def _used_verbs(variant: Variant) -> frozenset[Verb | str]:
@@ -277,27 +279,34 @@ class ActionSpace:
         """One byte per id: 1 where the action is legal for ``seat`` now (agrees with
         :meth:`rummy.engine.game.Game.check` for every id that names an action)."""
         mask = bytearray(self.size)
-        for action_id in self.legal_ids(state, seat):
+        for action_id in self._ids(state, seat):
             mask[action_id] = 1
         return mask
 
     def legal_ids(self, state: GameState, seat: int) -> list[int]:
         """The ids that are legal for ``seat`` now, ascending (a move onto a meld past the last meld slot
         has none)."""
-        ids = set()
+        return sorted(set(self._ids(state, seat)))
+
+    def _ids(self, state: GameState, seat: int) -> list[int]:
+        """The id of each of ``seat``'s candidate moves that has one, in listing order."""
+        ids: list[int] = []
         composite = self._by_verb[COMPOSITE].start
         count = 0
         slots: dict[int | None, int] | None = None
         for entry in legal_actions(state, seat).entries():  # composite moves are counted, not worked out
             verb = entry.verb
+            if verb in _SIMPLE_IDS:
+                ids.append(_SIMPLE_IDS[verb])
+                continue
             if verb in COMPOSITE_VERBS:
                 if count < COMPOSITE_SLOTS:
-                    ids.add(composite + count)
+                    ids.append(composite + count)
                 count += 1
                 continue
             assert isinstance(entry, Action)
             if verb is Verb.DISCARD:
-                ids.add(self._discard_start + _card(entry.card))
+                ids.append(self._discard_start + _card(entry.card))
             elif verb in _TABLE_STEPS:
                 if slots is None:
                     slots = {meld.id: slot for slot, meld in enumerate(state.table)}
@@ -305,10 +314,10 @@ class ActionSpace:
                 if slot is None:
                     slot = _slot_of(state, entry.meld, entry)  # raises: no such meld
                 if slot < MELD_SLOTS:
-                    ids.add(self._table_id(state, entry, self._by_verb[verb], slot))
+                    ids.append(self._table_id(state, entry, self._by_verb[verb], slot))
             else:
-                ids.add(self.id_of(state, entry))
-        return sorted(ids)
+                ids.append(self.id_of(state, entry))
+        return ids
 
     def numbered(self, state: GameState, moves: CandidateMoves) -> tuple[list[int], list[Action], int]:
         """The ids of a listing of ``state`` (``moves``, from :func:`legal_actions`) and the composite moves its

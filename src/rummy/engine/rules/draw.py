@@ -25,9 +25,8 @@ _CASCADE_CLAIMS = ClaimsPerWindow.CASCADE
 
 def draw_error(state: GameState, verb: Verb) -> tuple[str, str] | None:
     """Why the active player may not ``draw``, ``take`` or ``buy`` now (rule, reason), or None."""
-    stock_ok = stock_drawable(state, 1)
     if verb is _DRAW:
-        if not stock_ok:
+        if not stock_drawable(state, 1):
             return "stock-empty", "the stock is empty and cannot be refilled: take the discard"
         return None
     top = state.discard[-1] if state.discard else None
@@ -36,7 +35,8 @@ def draw_error(state: GameState, verb: Verb) -> tuple[str, str] | None:
             return "take-not-allowed", "in purchase every turn starts with a stock draw"
         if top is None:
             return "discard-empty", "the discard pile is empty"
-        if stock_ok and state.after_claim and state.variant.after_claim_active_draw is _STOCK_ONLY:
+        if (state.after_claim and state.variant.after_claim_active_draw is _STOCK_ONLY
+                and stock_drawable(state, 1)):
             return "stock-only-after-buy", "after a buy the active player must draw from the stock"
         return None
     if window_mode(state) is not _CASCADE:
