@@ -28,7 +28,7 @@ from rummy.engine.action_space import (
 )
 from rummy.engine.actions import PLAY_STEP_VERBS, Action, Verb, parse_action
 from rummy.engine.arrange import arrange_json, arrange_meld, layoff_bodies, order_layoffs
-from rummy.engine.backends import backend
+from rummy.engine.backends import backend, native_query
 from rummy.engine.candidates import CandidateMoves
 from rummy.engine.cards import (
     CARD_COUNT,
@@ -101,6 +101,7 @@ __all__ = [
     "purchase_allowed", "can_lay_down", "best_melds_from",
     # the engine's memo tables (bounded; a long-running server may drop them)
     "clear_memos",
-    # which backend runs: "native" (the compiled core, rummy.engine._native) or "python" (RUMMY_ENGINE)
-    "backend",
+    # which backend runs: "native" (the compiled core, rummy.engine._native) or "python" (RUMMY_ENGINE); a query of
+    # the compiled core for the engine's consumers (None on the Python backend)
+    "backend", "native_query",
 ]

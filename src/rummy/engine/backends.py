@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from rummy.engine.errors import UsageError
 
-__all__ = ["BUILT", "ENGINE_VARIABLE", "NATIVE", "backend", "select"]
+__all__ = ["BUILT", "ENGINE_VARIABLE", "NATIVE", "backend", "native_query", "select"]
 
 ENGINE_VARIABLE = "RUMMY_ENGINE"
 _HOW_TO_BUILD = ("install a C compiler and the Python headers (Debian: apt-get install gcc python3-dev) and "
@@ -68,3 +70,15 @@ NATIVE: ModuleType | None = select(os.environ.get(ENGINE_VARIABLE))
 def backend() -> str:
     """Which backend runs: ``"native"`` (the compiled core answers the queries it covers) or ``"python"``."""
     return "python" if NATIVE is None else "native"
+
+
+def native_query(name: str) -> Callable[..., Any] | None:
+    """The compiled core's function ``name`` when the compiled core runs and has it, else None: then the caller's
+    Python code answers.  For the engine's consumers (the environment's observation, ``rummy.features``), which
+    keep the Python code as the reference and call this at every dispatch, so a test's choice of backend holds.
+
+    >>> native_query("no such query") is None
+    True
+    """
+    function: Callable[..., Any] | None = getattr(NATIVE, name, None) if NATIVE is not None else None
+    return function

@@ -68,7 +68,7 @@ class CandidateEncoder:
         """Write the rows of the first :data:`COMPOSITE_SLOTS` ``candidates`` into ``out`` (the block,
         ``COMPOSITE_SLOTS × CANDIDATE_SIZE`` numbers, zero on entry); ``table`` maps each table meld's id to its
         cards, ``hand_size`` is the seat's hand size now."""
-        known = [self._known(action, table) for action in candidates[:COMPOSITE_SLOTS]]
+        known = self.known(candidates, table)
         if not known:
             return
         rows = out.reshape(COMPOSITE_SLOTS, CANDIDATE_SIZE)
@@ -76,6 +76,12 @@ class CandidateEncoder:
         rows[:len(known)] = [row for row, _ in known]
         rows[:len(known), _LEFT] = left
         rows[:len(known), _LEFT + 1] = [cards == 0 for cards in left]
+
+    def known(self, candidates: Sequence[Action], table: Mapping[int, Sequence[int]]
+              ) -> list[tuple[npt.NDArray[np.float32], int]]:
+        """Per candidate of the first :data:`COMPOSITE_SLOTS`, its row but for ``cards_left`` and ``goes_out`` (zero;
+        kept, not to be changed) and the change of the hand's size the move makes (what :meth:`write` writes)."""
+        return [self._known(action, table) for action in candidates[:COMPOSITE_SLOTS]]
 
     def row(self, action: Action, table: Mapping[int, Sequence[int]], hand_size: int) -> npt.NDArray[np.float32]:
         """The row of one composite move (see :data:`CANDIDATE_FIELDS`)."""
@@ -95,14 +101,13 @@ class CandidateEncoder:
         if known is None:
             if len(self._rows) >= 4096:  # the oldest goes: a few thousand rows cover a game, more slow the collector
                 del self._rows[next(iter(self._rows))]
-            row, change = self._describe(action, steps, table)
-            known = self._rows[key] = (np.array(row, dtype=np.float32), change)
+            known = self._rows[key] = self._describe(action, steps, table)
         return known
 
     def _describe(self, action: Action, steps: Sequence[Action], table: Mapping[int, Sequence[int]]
-                  ) -> tuple[list[float], int]:
+                  ) -> tuple[npt.NDArray[np.float32], int]:
         """The row of ``action`` with ``cards_left`` and ``goes_out`` zero; the change of the hand's size."""
-        played = [0] * CARD_COUNT
+        played: dict[int, int] = {}  # copies per card kind played from the hand (only the kinds the move plays)
         made = groups = back = 0
         extended: set[int] = set()
         for step in steps:
@@ -111,32 +116,32 @@ class CandidateEncoder:
                 if step.meld is not None:
                     extended.add(step.meld)
                 if verb is not Verb.MOVE and step.card is not None:
-                    played[step.card] += 1
+                    played[step.card] = played.get(step.card, 0) + 1
                 back += verb is Verb.SWAP or (verb is Verb.MOVE and self.move_to_hand)
                 continue
-            laid = [0] * CARD_COUNT
+            laid: dict[int, int] = {}
             for meld in step.melds:
                 made += 1
                 groups += meld.kind in _GROUP_KINDS
                 for card in meld.cards:
-                    laid[card] += 1
+                    laid[card] = laid.get(card, 0) + 1
             if verb is Verb.REARRANGE:  # the cards of the melds it rearranges were on the table already
                 extended.update(step.sources)
                 for source in step.sources:
                     for card in table.get(source, ()):
-                        laid[card] -= 1
-            for card, count in enumerate(laid):
+                        laid[card] = laid.get(card, 0) - 1
+            for card, count in laid.items():
                 if count > 0:
-                    played[card] += count
-        row = [0.0] * CANDIDATE_SIZE
+                    played[card] = played.get(card, 0) + count
+        row = np.zeros(CANDIDATE_SIZE, dtype=np.float32)
         count = wilds = 0
         points = 0.0
-        for card, n in enumerate(played):
-            if n:
-                row[_CARDS + card] = n
-                count += n
-                wilds += n if self.wild[card] else 0
-                points += self.points[card] * n
+        for card in sorted(played):  # in card order, as the points were always summed
+            n = played[card]
+            row[_CARDS + card] = n
+            count += n
+            wilds += n if self.wild[card] else 0
+            points += self.points[card] * n
         row[0] = 1.0
         row[_VERB_FIELD[action.verb]] = 1.0
         row[6:13] = (count, wilds, points, made, groups, made - groups, len(extended))

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from rummy.engine import CARD_COUNT, Action, GameState, Verb
 
@@ -71,6 +70,10 @@ class History:
         self.unit = np.float32(unit)
         self.counts = np.zeros((len(HISTORY_COUNTS), players, CARD_COUNT), dtype=np.float32)
         self.ring = np.zeros((EVENT_ROWS, event_row_size(players)), dtype=np.float32)
+        #: the same numbers one by one (a memoryview's item costs less than a numpy scalar; its arithmetic, a double
+        #: rounded to float32 when stored, gives the float32 sum numpy gives)
+        self._counts: memoryview[float] = self.counts.data.cast("B").cast("f")
+        self._newest: memoryview[float] = self.ring[0].data
         self._log: list[Action] | None = None
         self._start = -1
         self._done = 0
@@ -132,17 +135,19 @@ class History:
             self._event(seat, verb.value, (action.new_pc,) if action.new_pc is not None else ())
 
     def _count(self, block: int, seat: int, cards: Sequence[int]) -> None:
-        row = self.counts[block, seat]
+        counts, unit = self._counts, float(self.unit)
+        start = (block * self.players + seat) * CARD_COUNT
         for card in cards:  # capped at 1: a card kind can come round again after the stock is refilled
-            row[card] = min(row[card] + self.unit, 1.0)
+            counts[start + card] = min(counts[start + card] + unit, 1.0)
 
     def _event(self, seat: int, kind: str, cards: Sequence[int]) -> None:
         ring = self.ring
         ring[1:] = ring[:-1]
-        row: npt.NDArray[np.float32] = ring[0]
-        row[:] = 0
-        row[seat] = 1
+        ring[0] = 0
+        row = self._newest
+        row[seat] = 1.0
         cards_start = self.players + len(EVENT_KINDS)
-        row[self.players + _KIND[kind]] = 1
+        row[self.players + _KIND[kind]] = 1.0
+        unit = float(self.unit)
         for card in cards:
-            row[cards_start + card] += self.unit
+            row[cards_start + card] += unit

@@ -14,7 +14,8 @@ and capped there, so the observation space is ``Box(-1, 1)``; :data:`OBSERVATION
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import struct
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,8 @@ from rummy.engine import (
     Slot,
     TableMeld,
     Variant,
+    Verb,
+    native_query,
     new_game,
     seats_to_act,
 )
@@ -208,6 +211,7 @@ class Encoder:
         inverse = (1.0 / self.scale).astype(np.float32)
         #: the inverse scales of the card blocks (None when every card count is already its own scale), of the
         #: facts (phase … seats) and of the candidate rows: each part is scaled where it is written
+        self._inverse = inverse
         self._cards_inverse = inverse[:self._facts] if self.scales.copies != 1 else None
         self._facts_inverse = inverse[self._facts:self._facts_stop]
         self._candidates_inverse = inverse[self._candidates:self.blocks["candidates"].stop]
@@ -220,6 +224,14 @@ class Encoder:
         self._last_contract: tuple[tuple[Slot, ...], tuple[int, int, int]] | None = None
         self._pile = _PileCounts()
         self._melds = _TableCounts()
+        #: what the compiled encoder needs of the layout (observation.c)
+        self._layout = (players, self._hand, self._discard_top, self._discard_seen, self._table, self._claim_card,
+                        self._facts, self._facts_stop, self._candidates, CANDIDATE_SIZE,
+                        CANDIDATE_FIELDS.index("cards_left"), self._history, self._events, self.size)
+        self._phase_index = {phase: index for index, phase in enumerate(PHASES)}
+        rows = self._candidate_rows
+        self._kit = ((Verb.DOWN, Verb.MELD, Verb.REARRANGE, Verb.BATCH, Verb.BOOK, Verb.LAYOFF, Verb.SWAP, Verb.MOVE),
+                     struct.pack(f"{CARD_COUNT}d", *rows.points), bytes(map(int, rows.wild)), rows.move_to_hand)
 
     def encode(self, view: PlayerView, record: GameState | None = None) -> Observation:
         """The observation of ``view``'s seat (its composite candidates are those of ``view.legal_actions``, none
@@ -253,6 +265,34 @@ class Encoder:
         mask; none gives an all-zero ``candidates`` block)."""
         if not 0 <= seat < self.players or game.n != self.players:
             raise ValueError(f"seat {seat} is not a seat of this {self.players}-player encoder")
+        write = native_query("observation")
+        if write is not None:
+            out = self._encode_native(write, game, seat, candidates)
+            if out is not None:
+                return out
+        return self._encode_game(game, seat, candidates)
+
+    def _encode_native(self, write: Callable[..., object], game: GameState, seat: int, candidates: Sequence[Action]
+                       ) -> Observation | None:
+        """:meth:`encode_game` by the compiled core (``observation.c``), what stays Python worked out here (the
+        history brought up to date, the candidate rows kept per move, the contract's facts); None when the core
+        refuses the arguments (the Python encoder answers then)."""
+        record = self._record
+        record.update(game)
+        discard, window, table = game.discard, game.window, game.table
+        head = (self._phase_index.get(game.phase, -1), max(game.round_number, 1), self.rounds,
+                *self._contract_facts(game.rules.contract), len(game.stock), len(discard), len(table), game.kitty)
+        seats = (game.sizes, game.down, game.claims_used, game.totals, game.active, seats_to_act(game),
+                 game.played_to_table, game.purchase_cards)
+        out = np.empty(self.size, dtype=np.float32)
+        if write(out, self._inverse, self._layout, game.hands[seat], discard, self.variant.show_discard_history, table,
+                 window.card if window is not None else None, head, seats, seat, record.counts, record.ring, candidates,
+                 self._kit, game.sizes[seat]) is None:
+            return None
+        return out
+
+    def _encode_game(self, game: GameState, seat: int, candidates: Sequence[Action]) -> Observation:
+        """:meth:`encode_game` in Python (the reference of the compiled encoder)."""
         out = np.zeros(self.size, dtype=np.float32)
         out[self._hand:self._hand + CARD_COUNT] = game.hands[seat]
         discard = game.discard
