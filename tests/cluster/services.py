@@ -189,3 +189,24 @@ class Worker:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class Restartable:
+    """A Redis without persistence on a fixed port, which the test kills and starts again (empty)."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([redis_server_bin(), "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no", "--dir", str(self.root)],
+                                        stdout=subprocess.DEVNULL)
+        wait_for_port(self.port, self.process)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()

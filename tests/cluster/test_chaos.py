@@ -28,8 +28,6 @@ import os
 import random
 import shutil
 import signal
-import subprocess
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -43,7 +41,7 @@ import websockets
 from rummy.engine import parse_action
 from rummy.search.playout import random_choice
 from tests.cluster.conftest import Endpoint, Services, until
-from tests.cluster.services import ServiceMissing, Worker, free_port, redis_server_bin, wait_for_port
+from tests.cluster.services import Restartable, ServiceMissing, Worker, redis_server_bin
 from tests.cluster.test_cluster import Tracked, event_log
 from tests.cluster.test_outages import pg_ctl
 from tests.cluster.test_routing import route_endpoint, serving
@@ -60,27 +58,6 @@ PACE_SECONDS = 0.03  # a client's think time after each acknowledged action (kee
 BACKOFF_SECONDS = 0.2  # a client's pause before trying again after "unavailable" or a refused connection
 GIVE_UP_SECONDS = 30.0  # a wait this long is recorded as a silence of that length and the socket dropped
 OTHER_SEAT = "the other seat's move"  # not owed to the client: in an outage the computer player waits too
-
-
-class Restartable:
-    """A Redis without persistence on a fixed port, which the test kills and starts again (empty)."""
-
-    def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen([redis_server_bin(), "--port", str(self.port), "--bind", "127.0.0.1",
-                                         "--save", "", "--appendonly", "no", "--dir", str(self.root)],
-                                        stdout=subprocess.DEVNULL)
-        wait_for_port(self.port, self.process)
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
 
 
 @pytest.fixture

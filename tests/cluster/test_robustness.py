@@ -42,7 +42,7 @@ from rummy.server.tables.inbox import ClientCommand, Connected
 from rummy.server.tables.protocol import Command
 from rummy.server.tables.table import Table
 from tests.cluster.conftest import Services, until
-from tests.cluster.services import ServiceMissing, free_port, redis_server
+from tests.cluster.services import Restartable, ServiceMissing, free_port, redis_server, redis_server_bin
 from tests.server.conftest import run
 
 pytestmark = pytest.mark.slow
@@ -131,6 +131,50 @@ def test_a_worker_that_cannot_renew_its_lease_stops_serving(own_redis: Any) -> N
             assert not cluster.holds_lease() and cluster.lease.losses == 1 and lapses == [1]
             with pytest.raises(redis.exceptions.ConnectionError):
                 cluster.require_lease()
+        finally:
+            await cluster.close()
+
+    run(scenario())
+
+
+@pytest.fixture
+def restartable_redis() -> Iterator[Restartable]:
+    """A Redis of this test alone, which it kills and starts again (empty) on the same port."""
+    try:
+        redis_server_bin()
+    except ServiceMissing as missing:
+        pytest.skip(str(missing))
+    server = Restartable()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def test_the_bus_says_when_it_listens_and_which_messages_nobody_heard(restartable_redis: Restartable) -> None:
+    """Pub/sub keeps no message for a worker that is not subscribed: PUBLISH's count of listeners tells the
+    sender (``on_undelivered``), and a worker whose bus lost Redis links no socket until its inbox is
+    subscribed again (``require_listening``), which it is once Redis is back."""
+
+    async def scenario() -> None:
+        cluster = small_cluster(restartable_redis.url, lease_seconds=UNHURRIED_LEASE)
+        lost: list[tuple[str, list[dict[str, Any]]]] = []
+        cluster.on_undelivered = lambda worker, messages: lost.append((worker, messages))
+        await cluster.start()
+        try:
+            await until_async(lambda: cluster.listening)
+            cluster.send(cluster.worker_id, {"k": "joined", "w": "x"})  # heard: by this worker's own bus
+            cluster.send("nobody", {"k": "cmd", "c": "w.1", "m": {"id": 1, "type": "ping"}})
+            await until_async(lambda: bool(lost))
+            assert lost == [("nobody", [{"k": "cmd", "c": "w.1", "m": {"id": 1, "type": "ping"}}])]
+            restartable_redis.kill()
+            await until_async(lambda: not cluster.listening)
+            with pytest.raises(redis.exceptions.ConnectionError):
+                cluster.require_listening()
+            restartable_redis.start()
+            await until_async(lambda: cluster.listening)
+            cluster.require_listening()
         finally:
             await cluster.close()
 

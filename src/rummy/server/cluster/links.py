@@ -112,11 +112,16 @@ class ClusterLinks:
         self.link_of: dict[int, str] = {}  # id(local connection) -> link id
         self.owned: dict[str, tuple[RemoteConnection, LocalTable]] = {}  # link id -> (stand-in, table)
         self._questions: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        #: Links whose table is being opened here (it may have to be loaded): link id -> (gateway, the
+        #: ``cmd`` and ``close`` messages that came meanwhile, handed to the table in order once it is open).
+        self._opening: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         #: Set by the registry: start table ``t`` here (counted under address ``a`` by the limits).
         self.on_place: Callable[[str, str | None], None] = lambda table_id, address: None
         #: Set by the registry: a worker joined the cluster (read the live workers again, hand over).
         self.on_joined: Callable[[], None] = lambda: None
         cluster.on_message = self.receive
+        cluster.on_undelivered = self.undelivered
         cluster.peers = self.peers
 
     def peers(self) -> set[str]:
@@ -139,7 +144,11 @@ class ClusterLinks:
         """Tell ``worker`` to start ``table_id``, which is placed on it."""
         self.cluster.send(worker, {"k": "place", "t": table_id, "a": address})
 
-    async def receive(self, message: dict[str, Any]) -> None:
+    def receive(self, message: dict[str, Any]) -> None:
+        """Act on one message of another worker's.  Nothing here waits: opening a table (which may load
+        it from the database) and answering a question run beside the bus, so one slow or failing load
+        never holds up the messages of other links (a ``cmd`` or ``close`` of a link still being opened
+        waits for it, in order)."""
         kind = message["k"]
         if kind == "place":  # started beside the bus, which must not wait for a table's log
             self.on_place(message["t"], message.get("a"))
@@ -158,23 +167,49 @@ class ClusterLinks:
             if future is not None and not future.done():
                 future.set_result(message["x"])
         elif kind == "open":
-            await self._open(message)
-        elif kind == "cmd":
-            owned = self.owned.get(message["c"])
-            if owned is None:
-                return  # the link was closed (the table moved): the gateway was told to close the socket
-            owned[1].post(ClientCommand(owned[0], Command(**message["m"])))
-        elif kind == "close":
-            owned = self.owned.pop(message["c"], None)
-            if owned is not None:
-                owned[1].post(Disconnected(owned[0]))
+            self._opening[message["c"]] = (message["g"], [])
+            self._beside(self._open(message))
+        elif kind in ("cmd", "close"):
+            opening = self._opening.get(message["c"])
+            if opening is not None:
+                opening[1].append(message)
+            else:
+                self._to_table(message)
         elif kind == "ask":
-            summary = None  # also when the table cannot be loaded: the asker answers 503 now, not after a wait
+            self._beside(self._answer(message))
+
+    def _to_table(self, message: dict[str, Any]) -> None:
+        """A linked socket's command or close, to its table here."""
+        if message["k"] == "cmd":
+            owned = self.owned.get(message["c"])
+            if owned is not None:
+                owned[1].post(ClientCommand(owned[0], Command(**message["m"])))
+            else:  # the link ended here (the table moved, or a message to the gateway was lost): close the
+                gateway = message["c"].rsplit(".", 1)[0]  # socket, should the gateway not have been told
+                self.cluster.send(gateway, {"k": "shut", "c": message["c"], "code": CLOSE_MOVED})
+        else:
+            gone = self.owned.pop(message["c"], None)
+            if gone is not None:
+                gone[1].post(Disconnected(gone[0]))
+
+    def _beside(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
             try:
-                table = await self.owned_table(message["t"])
-                summary = table.summary() if table is not None else None
-            finally:
-                self.cluster.send(message["g"], {"k": "answer", "r": message["r"], "x": summary})
+                await work
+            except Exception:  # noqa: BLE001 - one bad message must not go unnoticed, nor stop the others
+                log.exception("cluster: failed on a message")
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        summary = None  # also when the table cannot be loaded: the asker answers 503 now, not after a wait
+        try:
+            table = await self.owned_table(message["t"])
+            summary = table.summary() if table is not None else None
+        finally:
+            self.cluster.send(message["g"], {"k": "answer", "r": message["r"], "x": summary})
 
     async def _open(self, message: dict[str, Any]) -> None:
         gateway, link_id = message["g"], message["c"]
@@ -183,6 +218,7 @@ class ClusterLinks:
         except Exception as error:
             # The table could not be loaded here (the database away, or a bug): the gateway's client was
             # accepted and waits for its first message, so it is told and closed, never left silent.
+            self._opening.pop(link_id, None)
             service = outage(error)
             told = (error_message(UNAVAILABLE, unavailable_message(service)) if service is not None
                     else error_message("internal", "the table could not be opened here: try again later"))
@@ -192,6 +228,9 @@ class ClusterLinks:
                 raise
             log.warning("table %s: could not open it for a linked client: %s", message["t"], error)
             return
+        opening = self._opening.pop(link_id, None)
+        if opening is None:  # the link was dropped meanwhile (its gateway died, or Redis went away)
+            return
         if table is None:  # the table moved on meanwhile: the client reconnects and finds its owner
             self.cluster.send(gateway, {"k": "shut", "c": link_id, "code": CLOSE_MOVED})
             return
@@ -199,6 +238,32 @@ class ClusterLinks:
         connection = RemoteConnection(self, link_id, gateway, session, self.settings)
         self.owned[link_id] = (connection, table)
         table.post(Connected(connection))
+        for waiting in opening[1]:
+            self._to_table(waiting)
+
+    def undelivered(self, worker: str, messages: list[dict[str, Any]]) -> None:
+        """Nobody heard ``messages`` for ``worker`` (its bus was reconnecting, or it died): no client may
+        wait for what they would have brought.  A socket here whose ``open`` or ``cmd`` was lost is told
+        (``unavailable``) and closed (1013; it reconnects); links whose ``out`` or ``shut`` was lost end
+        here (the gateway closed their sockets when its bus failed); a question is answered "none" now."""
+        for message in messages:
+            kind = message["k"]
+            if kind in ("open", "cmd"):
+                route = self.gateway.pop(message["c"], None)
+                if route is not None:
+                    self.link_of.pop(id(route[0]), None)
+                    command_id = message["m"]["id"] if kind == "cmd" else None
+                    route[0].send(error_message(UNAVAILABLE, unavailable_message("Redis"), command_id=command_id))
+                    route[0].close(CLOSE_TRY_AGAIN)
+            elif kind in ("out", "shut"):
+                owned = self.owned.pop(message["c"], None)
+                if owned is not None:
+                    owned[0].closed = True
+                    owned[1].post(Disconnected(owned[0]))
+            elif kind == "ask":
+                future = self._questions.get(message["r"])
+                if future is not None and not future.done():
+                    future.set_result(None)
 
     def forget_table(self, table: LocalTable) -> None:
         """The table stopped here (it closed its connections): forget the links to it."""
@@ -216,6 +281,8 @@ class ClusterLinks:
                 remote.closed = True
                 del self.owned[link_id]
                 table.post(Disconnected(remote))
+        for link_id in [link for link, (gateway, _) in self._opening.items() if gateway == worker]:
+            del self._opening[link_id]
 
     def redis_away(self) -> None:
         """Redis cannot be reached: tell every linked socket (``unavailable``, then 1013) and drop the
@@ -228,6 +295,7 @@ class ClusterLinks:
             remote.closed = True
             table.post(Disconnected(remote))
         self.owned.clear()
+        self._opening.clear()
 
     def drop_all(self) -> None:
         """This worker lost its place (its heartbeat lapsed): every link ends, the clients reconnect."""
@@ -238,3 +306,6 @@ class ClusterLinks:
             remote.close(CLOSE_MOVED)
             table.post(Disconnected(remote))
         self.owned.clear()
+        for link_id, (gateway, _) in self._opening.items():
+            self.cluster.send(gateway, {"k": "shut", "c": link_id, "code": CLOSE_MOVED})
+        self._opening.clear()

@@ -35,7 +35,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import redis
@@ -154,6 +154,11 @@ class NoLease(redis.exceptions.ConnectionError):
     table until it has one again; a request meets the outage answer (503, close 1013)."""
 
 
+class NotListening(redis.exceptions.ConnectionError):
+    """This worker's message bus is not subscribed just now (Redis came back a moment ago): it links no
+    socket to another worker's table, since the answers could not reach it (503, close 1013)."""
+
+
 class Cluster:
     """This worker's place in the cluster: its heartbeat, its claims and its message bus.
 
@@ -202,13 +207,18 @@ class Cluster:
         self.on_regained: Callable[[], Awaitable[None]] | None = None
         #: Redis could not be reached (a heartbeat, a publish or the bus failed): the links are broken.
         self.on_unreachable: Callable[[BaseException], None] | None = None
+        #: Messages published to a worker that nobody heard (PUBLISH counted no subscriber: its bus is
+        #: reconnecting, or it died): pub/sub does not keep them, so their sockets must not wait for them.
+        self.on_undelivered: Callable[[str, list[dict[str, Any]]], None] = lambda worker_id, messages: None
+        #: Whether this worker's inbox is subscribed (confirmed by Redis; not while the bus reconnects).
+        self.listening = False
         #: The workers this one has links with: watched even once the others forgot a dead one.
         self.peers: Callable[[], set[str]] = set
 
     async def start(self) -> None:
         """Register this worker and start listening (call before any claim)."""
         await self.lease.start()
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.redis.pubsub()
         await pubsub.subscribe(inbox(self.worker_id))
         self._tasks = [asyncio.create_task(self._listen(pubsub), name="rummy-cluster-listen"),
                        asyncio.create_task(self._watch_forever(), name="rummy-cluster-watch")]
@@ -221,6 +231,11 @@ class Cluster:
         """Raise :class:`NoLease` unless this worker may serve tables now."""
         if not self.lease.holds():
             raise NoLease("this worker holds no lease just now")
+
+    def require_listening(self) -> None:
+        """Raise :class:`NotListening` unless this worker's inbox is subscribed now."""
+        if not self.listening:
+            raise NotListening("this worker's message bus is reconnecting")
 
     def database_answered(self, ok: bool) -> None:
         """The worker's database probe: ``ok`` or not (a long failure ends the lease)."""
@@ -278,9 +293,20 @@ class Cluster:
 
     # -- ownership --------------------------------------------------------------------------
 
-    async def claim(self, table_id: str) -> str:
-        """The worker that owns ``table_id`` after claiming it for this one where no live worker does."""
-        return str(await self._claim(keys=[owner_key(table_id)], args=[self.worker_id, table_id]))
+    async def claim(self, table_id: str, worker_id: str | None = None) -> str:
+        """The worker that owns ``table_id`` after claiming it for ``worker_id`` (default: this one) where
+        no live worker does."""
+        return str(await self._claim(keys=[owner_key(table_id)], args=[worker_id or self.worker_id, table_id]))
+
+    async def fewest_tables(self, worker_ids: Iterable[str]) -> str:
+        """The worker of ``worker_ids`` that owns the fewest tables (a random one of those tied)."""
+        workers = sorted(worker_ids)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for worker in workers:
+                pipe.scard(tables_key(worker))
+            counts = await pipe.execute()
+        fewest = min(counts)
+        return secrets.choice([worker for worker, count in zip(workers, counts, strict=True) if count == fewest])
 
     async def live_owner(self, table_id: str) -> str | None:
         owner = await self._live_owner(keys=[owner_key(table_id)], args=[table_id])
@@ -363,10 +389,16 @@ class Cluster:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for worker_id, messages in batch.items():
                     pipe.publish(inbox(worker_id), json.dumps(messages, separators=(",", ":")))
-                await pipe.execute()
+                heard = await pipe.execute()
         except Exception as error:  # noqa: BLE001 - the clients of those messages reconnect
             log.error("cluster: could not publish %d message(s): %s", sum(map(len, batch.values())), error)
             self._unreachable(error)
+            return
+        for (worker_id, messages), listeners in zip(batch.items(), heard, strict=True):
+            if not listeners:
+                log.warning("cluster: worker %s heard none of %d message(s) (not subscribed)", worker_id,
+                            len(messages))
+                self.on_undelivered(worker_id, messages)
 
     async def _listen(self, pubsub: Any) -> None:
         async with pubsub:
@@ -377,9 +409,12 @@ class Cluster:
                     raise
                 except Exception as error:  # noqa: BLE001 - a Redis hiccup: the link reconnects
                     log.warning("cluster: the message bus failed (%s); listening again", error)
+                    self.listening = False
                     self._unreachable(error)
                     await asyncio.sleep(0.5)
                     continue
+                if message is not None and message.get("type") == "subscribe":  # also after a reconnect
+                    self.listening = True
                 if message is None or message.get("type") != "message":
                     continue
                 for item in json.loads(message["data"]):
