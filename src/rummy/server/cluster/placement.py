@@ -10,7 +10,10 @@ A table is **placed** by rendezvous hashing (highest random weight) of its id ov
 each route scores ``blake2b(route/table)``, the highest wins.  Every worker computes the same answer
 from the same set of routes without asking anyone; when a worker joins, only the tables it now wins
 move (about 1/N of them), and when one leaves, only its own tables move, spread over the survivors.
-Routes, not worker ids, are hashed, so a worker restarted on the same port gets its tables back.
+Routes, not worker ids, are hashed, so a worker restarted on the same port gets its tables back.  A new
+table's id is drawn until it is placed on the live worker owning the fewest tables
+(:meth:`rummy.server.cluster.registry.TableRegistry.create`): new tables even out the load, while a
+table's place still depends on nothing but its id and the live routes.
 
 A view is only as fresh as its last read, and a worker that joins is serving (its route in Redis, its
 port answering) before the workers already running have read it.  So the newcomer tells each of them

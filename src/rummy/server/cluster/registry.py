@@ -53,6 +53,9 @@ ADOPTING_AT_ONCE = 2
 #: Seconds between two probes of the database by a cluster worker (its lease ends when the database has
 #: failed for ``db_grace_seconds``: :mod:`rummy.server.cluster.lease`), and the longest one may take.
 PROBE_SECONDS = 1.0
+#: Ids drawn at most for a new table, to find one placed on the least loaded worker (each draw lands there
+#: with a chance of one in the number of live workers; past this, the table goes where its last id says).
+ID_DRAWS = 64
 
 
 class TableRegistry:
@@ -131,16 +134,23 @@ class TableRegistry:
         if not TABLE_ID.match(table_id):
             return None
         if table_id in self.leaving:  # sent to another worker, which serves it in a moment: never taken back here
-            return RemoteTable(self.links, table_id, self.leaving[table_id])
+            return self._remote(table_id, self.leaving[table_id])
         self.cluster.require_lease()  # a worker without a lease serves nothing (503, close 1013)
         for _ in range(3):  # a claim may lose a race; the winner is then alive
             owner = await self.cluster.live_owner(table_id)
             if owner is not None and owner != self.cluster.worker_id:
-                return RemoteTable(self.links, table_id, owner)
+                return self._remote(table_id, owner)
             table = await self.adopt(table_id)
             if table is not None or await self.cluster.live_owner(table_id) is None:
                 return table
         return None
+
+    def _remote(self, table_id: str, owner: str) -> RemoteTable:
+        """The table on ``owner``, for a link through Redis: only while this worker's inbox is subscribed
+        (else the owner's answers would be lost; NotListening meets the outage answer)."""
+        assert self.cluster is not None and self.links is not None
+        self.cluster.require_listening()
+        return RemoteTable(self.links, table_id, owner)
 
     async def _owned_table(self, table_id: str) -> LocalTable | None:
         table = await self.locate(table_id)
@@ -281,17 +291,14 @@ class TableRegistry:
         for index in range(1, config.seats):
             level = config.bots.get(index)
             seats.append(SeatState.bot(index, level) if level is not None else SeatState(index, "open"))
-        table_id = secrets.token_urlsafe(6)
+        table_id = await self._new_table_id()
         if address is not None and self.shared is not None:
             full = await self.shared.take_table(table_id, host.player_id, address, self.settings.max_tables_per_player,
                                                 self.settings.max_tables_per_address)
             if full is not None:
                 raise self._too_many_tables(full)
         try:
-            placed = None
-            if self.placement is not None:  # over the live workers as Redis has them now: a join counts at once
-                await self.placement.refresh()
-                placed = self.placement.place(table_id)
+            placed = self.placement.place(table_id) if self.placement is not None else None
             if placed is not None and placed != self.placement_me:
                 await self._make_elsewhere(table_id, config, host, seats, address, placed)
             else:
@@ -302,6 +309,22 @@ class TableRegistry:
                 with contextlib.suppress(Exception):
                     await self.shared.drop_table(table_id, host.player_id, address)
             raise
+
+    async def _new_table_id(self) -> str:
+        """A new table's id: random, and on a cluster one that rendezvous hashing places on the live worker
+        owning the fewest tables (ids are drawn until one is; the live workers as Redis has them now, so a
+        join counts at once).  New tables thus even out the load, while every worker still places every
+        table by its id alone (docs/deploy.md, "Placement")."""
+        table_id = secrets.token_urlsafe(6)
+        if self.placement is None or self.cluster is None:
+            return table_id
+        await self.placement.refresh()
+        target = await self.cluster.fewest_tables(self.placement.routes)
+        for _ in range(ID_DRAWS):
+            if self.placement.place(table_id) == target:
+                break
+            table_id = secrets.token_urlsafe(6)
+        return table_id
 
     async def _make(self, table_id: str, config: TableConfig, host: Session, seats: list[SeatState],
                     address: str | None) -> Table:
@@ -329,6 +352,7 @@ class TableRegistry:
         row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
                "host": host.player_id, "status": "waiting"}
         await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row))
+        await self.cluster.claim(table_id, worker)  # counted as that worker's from now on (the next placement)
         self._send_away(table_id, worker, address)
 
     # -- placement (rummy.server.cluster.placement) ---------------------------------------------
