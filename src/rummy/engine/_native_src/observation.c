@@ -42,6 +42,21 @@ enum {
 #define MAX_SEATS 64
 #define CANDIDATE_CARDS 15 /* the candidate row's fields before its card counts (CANDIDATE_FIELDS) */
 
+/* The attribute names read, interned once (a C string would be made a str at every read). */
+enum { N_CARDS, N_ID, N_VERB, N_MELD, N_CARD, N_MELDS, N_KIND, N_SOURCES, N_STEPS, NAMES };
+static const char *const name_text[NAMES] = {"cards", "id", "verb", "meld", "card", "melds", "kind", "sources", "steps"};
+static PyObject *names[NAMES];
+
+static bool intern_names(void)
+{
+    for (int i = 0; i < NAMES; i++)
+        if (names[i] == NULL && (names[i] = PyUnicode_InternFromString(name_text[i])) == NULL) {
+            PyErr_Clear();
+            return false;
+        }
+    return true;
+}
+
 /* A float32 buffer of `count` numbers (C-contiguous); false, nothing held, when `object` is not one. */
 static bool get_floats(PyObject *object, Py_buffer *view, bool writable, Py_ssize_t count)
 {
@@ -166,7 +181,7 @@ static bool write_cards(float *out, const float *inverse, const long *layout, Py
         return false;
     memset(counts, 0, sizeof counts);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
-        PyObject *cards = PyObject_GetAttrString(PyList_GET_ITEM(melds, i), "cards");
+        PyObject *cards = PyObject_GetAttr(PyList_GET_ITEM(melds, i), names[N_CARDS]);
         if (cards == NULL) {
             PyErr_Clear();
             return false;
@@ -284,16 +299,16 @@ static bool read_kit(PyObject *object, Kit *kit)
 }
 
 /* The attribute `name` of `object` (a new reference), or NULL with no exception set. */
-static PyObject *attribute(PyObject *object, const char *name)
+static PyObject *attribute(PyObject *object, int name)
 {
-    PyObject *value = PyObject_GetAttrString(object, name);
+    PyObject *value = PyObject_GetAttr(object, names[name]);
     if (value == NULL)
         PyErr_Clear();
     return value;
 }
 
 /* The attribute `name` of `object` as a tuple (a new reference), or NULL. */
-static PyObject *tuple_attribute(PyObject *object, const char *name)
+static PyObject *tuple_attribute(PyObject *object, int name)
 {
     PyObject *value = attribute(object, name);
     if (value != NULL && !PyTuple_Check(value)) {
@@ -304,7 +319,7 @@ static PyObject *tuple_attribute(PyObject *object, const char *name)
 }
 
 /* An int attribute that may be None: 1 with `value` set, 0 when None, -1 when neither. */
-static int optional_long(PyObject *object, const char *name, long *value)
+static int optional_long(PyObject *object, int name, long *value)
 {
     PyObject *item = attribute(object, name);
     if (item == NULL)
@@ -331,12 +346,12 @@ static bool take_table_cards(PyObject *melds, long id, int *laid)
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
         PyObject *meld = PyList_GET_ITEM(melds, i);
         long meld_id;
-        int found = optional_long(meld, "id", &meld_id);
+        int found = optional_long(meld, N_ID, &meld_id);
         if (found < 0)
             return false;
         if (found == 0 || meld_id != id)
             continue;
-        PyObject *cards = tuple_attribute(meld, "cards");
+        PyObject *cards = tuple_attribute(meld, N_CARDS);
         if (cards == NULL)
             return false;
         int counts[CARD_COUNT] = {0};
@@ -355,13 +370,13 @@ static bool take_table_cards(PyObject *melds, long id, int *laid)
 static bool describe_step(PyObject *step, const Kit *kit, PyObject *melds, int *played, long *extended,
                           int *extended_count, long *made, long *groups, long *back)
 {
-    PyObject *verb = attribute(step, "verb");
+    PyObject *verb = attribute(step, N_VERB);
     if (verb == NULL)
         return false;
     Py_DECREF(verb); /* a Verb member: alive in the enum */
     if (verb == kit->verbs[V_LAYOFF] || verb == kit->verbs[V_SWAP] || verb == kit->verbs[V_MOVE]) {
         long meld, card;
-        int has_meld = optional_long(step, "meld", &meld), has_card = optional_long(step, "card", &card);
+        int has_meld = optional_long(step, N_MELD, &meld), has_card = optional_long(step, N_CARD, &card);
         if (has_meld < 0 || has_card < 0 || (has_card && (card < 0 || card >= CARD_COUNT)))
             return false;
         if (has_meld && !add_extended(extended, extended_count, meld))
@@ -372,13 +387,13 @@ static bool describe_step(PyObject *step, const Kit *kit, PyObject *melds, int *
         return true;
     }
     int laid[CARD_COUNT] = {0};
-    PyObject *step_melds = tuple_attribute(step, "melds");
+    PyObject *step_melds = tuple_attribute(step, N_MELDS);
     if (step_melds == NULL)
         return false;
     bool good = true;
     for (Py_ssize_t i = 0; good && i < PyTuple_GET_SIZE(step_melds); i++) {
         PyObject *meld = PyTuple_GET_ITEM(step_melds, i);
-        PyObject *kind = attribute(meld, "kind"), *cards = tuple_attribute(meld, "cards");
+        PyObject *kind = attribute(meld, N_KIND), *cards = tuple_attribute(meld, N_CARDS);
         good = kind != NULL && cards != NULL && PyUnicode_Check(kind) && add_cards(cards, laid);
         if (good) {
             (*made)++;
@@ -393,7 +408,7 @@ static bool describe_step(PyObject *step, const Kit *kit, PyObject *melds, int *
     if (!good)
         return false;
     if (verb == kit->verbs[V_REARRANGE]) { /* the cards of the melds it rearranges were on the table already */
-        PyObject *sources = tuple_attribute(step, "sources");
+        PyObject *sources = tuple_attribute(step, N_SOURCES);
         if (sources == NULL)
             return false;
         for (Py_ssize_t i = 0; good && i < PyTuple_GET_SIZE(sources); i++) {
@@ -415,7 +430,7 @@ static bool describe_step(PyObject *step, const Kit *kit, PyObject *melds, int *
  * entry); the change of the hand's size in `change`. */
 static bool describe(PyObject *action, const Kit *kit, PyObject *melds, float *row, long *change)
 {
-    PyObject *verb = attribute(action, "verb");
+    PyObject *verb = attribute(action, N_VERB);
     if (verb == NULL)
         return false;
     Py_DECREF(verb);
@@ -427,7 +442,7 @@ static bool describe(PyObject *action, const Kit *kit, PyObject *melds, float *r
         return false;
     PyObject *steps = NULL;
     if (verb == kit->verbs[V_BATCH]) {
-        steps = tuple_attribute(action, "steps");
+        steps = tuple_attribute(action, N_STEPS);
         if (steps == NULL || PyTuple_GET_SIZE(steps) > MAX_STEPS) {
             Py_XDECREF(steps);
             return false;
@@ -526,6 +541,8 @@ PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "observation() takes 16 arguments");
         return NULL;
     }
+    if (!intern_names())
+        Py_RETURN_NONE;
     PyObject *layout_object = args[2];
     long layout[LAYOUT_SIZE];
     if (!PyTuple_Check(layout_object) || PyTuple_GET_SIZE(layout_object) != LAYOUT_SIZE)
