@@ -2,7 +2,8 @@
  * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
  * the best lay-down with the best_*.c files of best.h, spare_search.c the spare-card rearrangements on offer with
  * its entry points spare_builds.c and rearrangements.c, which share spare.h, table_plays.c the lay-offs and wild
- * swaps a hand may make, purchase_moves.c the purchase variant's books, purchases, trades and exchanges).
+ * swaps a hand may make, purchase_moves.c the purchase variant's books, purchases, trades and exchanges, observation.c
+ * the environment's observation vector).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
@@ -35,5 +36,9 @@ PyObject *held_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 
 /* purchase_moves(out, hand, seat, purchase_cards, discard, done, rules, kit, game, held) (purchase_moves.c). */
 PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* observation(out, inverse, layout, hand, discard, show_all, melds, claim, head, seats, seat, counts, ring,
+ * candidates, kit, hand_size) (observation.c). */
+PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -355,6 +355,9 @@ static PyMethodDef native_methods[] = {
     {"purchase_moves", (PyCFunction)(void (*)(void))purchase_moves, METH_FASTCALL,
      "purchase_moves(out, hand, seat, purchase_cards, discard, done, rules, kit, game, held) -> True | None: the "
      "purchase variant's books, purchases, trades and exchanges, appended to out (purchase_moves.c)."},
+    {"observation", (PyCFunction)(void (*)(void))observation, METH_FASTCALL,
+     "observation(out, inverse, layout, hand, discard, show_all, melds, claim, head, seats, seat, counts, ring, "
+     "candidates, kit, hand_size) -> True | None: one seat's observation vector written into out (observation.c)."},
     {NULL, NULL, 0, NULL},
 };
 
