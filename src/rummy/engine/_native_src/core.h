@@ -3,7 +3,7 @@
  * the best lay-down with the best_*.c files of best.h, spare_search.c the spare-card rearrangements on offer with
  * its entry points spare_builds.c and rearrangements.c, which share spare.h, table_plays.c the lay-offs and wild
  * swaps a hand may make, purchase_moves.c the purchase variant's books, purchases, trades and exchanges, observation.c
- * the environment's observation vector).
+ * the environment's observation vector, basic_melds.c the new melds of free melding).
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
@@ -40,5 +40,10 @@ PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nar
 /* observation(out, inverse, layout, hand, discard, show_all, melds, claim, head, seats, seat, counts, ring,
  * candidates, kit, hand_size) (observation.c). */
 PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* single_melds(hand, wilds, group_min, run_min, low, high, kit) and unmeldable_pool(pack, table, group_min, run_min,
+ * ace_high) (basic_melds.c). */
+PyObject *single_melds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *unmeldable_pool(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -358,6 +358,12 @@ static PyMethodDef native_methods[] = {
     {"observation", (PyCFunction)(void (*)(void))observation, METH_FASTCALL,
      "observation(out, inverse, layout, hand, discard, show_all, melds, claim, head, seats, seat, counts, ring, "
      "candidates, kit, hand_size) -> True | None: one seat's observation vector written into out (observation.c)."},
+    {"single_melds", (PyCFunction)(void (*)(void))single_melds, METH_FASTCALL,
+     "single_melds(hand, wilds, group_min, run_min, low, high, kit) -> list | None: the sets and runs of naturals "
+     "a hand can form on its own (basic_melds.c)."},
+    {"unmeldable_pool", (PyCFunction)(void (*)(void))unmeldable_pool, METH_FASTCALL,
+     "unmeldable_pool(pack, table, group_min, run_min, ace_high) -> False | list | None: the cards off the table "
+     "when they can form no new meld (basic_melds.c)."},
     {NULL, NULL, 0, NULL},
 };
 
