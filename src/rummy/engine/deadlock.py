@@ -67,16 +67,24 @@ def _pool_has_run(pool: list[int], suit: int, run_min: int, ace_high: bool, must
 def is_stalemate(game: GameState) -> bool:
     """rules.md §6.9: no lay-off and no new meld can ever come from the cards off the table."""
     variant = game.variant
+    native = backends.NATIVE
+    if native is not None:  # the first two tests compiled (basic_melds.c)
+        unmeldable = native.unmeldable_pool(game.pack, game.table, variant.group_min, variant.run_min,
+                                            variant.ace_mode.ace_high)
+        if unmeldable is not None:
+            return unmeldable is not False and not _any_layoff(game, unmeldable)
     pool = off_table_pool(game)
-    if _any_layoff(game, pool):
-        return False
+    # The three tests in order of cost (a new meld's are cheap and settle most positions; the lay-offs try each
+    # card held against each meld).
     by_rank = [0] * 14
     for card in range(52):
         by_rank[rank_of(card)] += pool[card]
     if max(by_rank) >= variant.group_min:
         return False
     ace_high = variant.ace_mode.ace_high
-    return not any(_pool_has_run(pool, suit, variant.run_min, ace_high) for suit in range(4))
+    if any(_pool_has_run(pool, suit, variant.run_min, ace_high) for suit in range(4)):
+        return False
+    return not _any_layoff(game, pool)
 
 
 def spare_cards(meld: TableMeld, variant: Variant, *, wilds: bool = False) -> Iterator[tuple[Card, tuple[Card, ...]]]:

@@ -25,7 +25,7 @@ import rummy.engine.shortcut_checks as _checks
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
-from rummy.engine.deadlock import wild_cards
+from rummy.engine.deadlock import wild_cards, wild_flags
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
@@ -131,7 +131,10 @@ def _list_new_melds(game: GameState, held: list[Card], moves: list[Action | Defe
         elif lay_down is not None:
             candidates.append(lay_down)
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
-        candidates.extend(Action(seat, Verb.MELD, melds=(spec,)) for spec in _single_melds(game, held))
+        native = backends.NATIVE
+        specs = None if native is None else _native_single_melds(native, game)
+        candidates.extend(Action(seat, Verb.MELD, melds=(spec,))
+                          for spec in (_single_melds(game, held) if specs is None else specs))
     moves.extend(action for action in candidates if _applies(game, action))
     return deferred
 
@@ -356,6 +359,26 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
                 end += 1
                 if end - start + 1 >= variant.run_min:
                     yield MeldSpec("run", tuple(make_card(1 if v == 14 else v, suit) for v in range(start, end + 1)))
+
+
+def _native_single_melds(native: ModuleType, game: GameState) -> list[MeldSpec] | None:
+    """:func:`_single_melds` by the compiled core (``basic_melds.c``): the same melds in the same order; None when the
+    core does not answer (a run or group minimum below 1 or above 1,000), and the Python generator answers then."""
+    variant = game.variant
+    low, high = variant.ace_mode.run_bounds
+    melds: list[MeldSpec] | None = native.single_melds(game.hands[game.active], _wild_bytes(variant),
+                                                       variant.group_min, variant.run_min, low, high, _MELD_KIT)
+    return melds
+
+
+@per_object("wild cards of a variant as bytes")
+def _wild_bytes(variant: Variant) -> bytes:
+    """1 for each wild card kind of ``variant``, else 0 (53 bytes, the joker last), as ``basic_melds.c`` reads it."""
+    return bytes(wild_flags(variant))
+
+
+#: What the compiled single melds are made with (``basic_melds.c``): the meld's class and its kinds.
+_MELD_KIT = (MeldSpec, "set", "run")
 
 
 def _wild_can_be_played_back(game: GameState, meld_id: int, card: Card) -> bool:
