@@ -25,7 +25,7 @@ import rummy.engine.backends as switch
 from rummy.engine import DealError, Phase, VariantError, new_game
 from rummy.engine.deadlock import is_stalemate
 from rummy.engine.house_rules import get_variant
-from rummy.engine.moves import _MELD_KIT, _native_single_melds, _single_melds, _wild_bytes
+from rummy.engine.moves import _MELD_KIT, _meld_rules, _native_single_melds, _single_melds
 from tests.profiles import count, examples
 from tests.random_games import random_play
 from tests.test_native import assert_same_games, running
@@ -134,7 +134,7 @@ def test_uncovered_basic_melds_go_to_python() -> None:
     assert native is not None
     variant = get_variant("basic")
     hand = [1] * 13 + [0] * 40
-    wilds = _wild_bytes(variant)
+    wilds = _meld_rules(variant)[0]
     assert native.single_melds(hand, wilds, 3, 3, 1, 13, _MELD_KIT) is not None
     for malformed in ((hand[:52], wilds, 3, 3, 1, 13), (hand, wilds[:52], 3, 3, 1, 13), (hand, wilds, 0, 3, 1, 13),
                       (hand, wilds, 3, 1001, 1, 13), (hand, wilds, 3, 3, 0, 13), (hand, wilds, 3, 3, 1, 15),

@@ -364,17 +364,18 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
 def _native_single_melds(native: ModuleType, game: GameState) -> list[MeldSpec] | None:
     """:func:`_single_melds` by the compiled core (``basic_melds.c``): the same melds in the same order; None when the
     core does not answer (a run or group minimum below 1 or above 1,000), and the Python generator answers then."""
-    variant = game.variant
-    low, high = variant.ace_mode.run_bounds
-    melds: list[MeldSpec] | None = native.single_melds(game.hands[game.active], _wild_bytes(variant),
-                                                       variant.group_min, variant.run_min, low, high, _MELD_KIT)
+    wilds, group_min, run_min, low, high = _meld_rules(game.variant)
+    melds: list[MeldSpec] | None = native.single_melds(game.hands[game.active], wilds, group_min, run_min, low, high,
+                                                       _MELD_KIT)
     return melds
 
 
-@per_object("wild cards of a variant as bytes")
-def _wild_bytes(variant: Variant) -> bytes:
-    """1 for each wild card kind of ``variant``, else 0 (53 bytes, the joker last), as ``basic_melds.c`` reads it."""
-    return bytes(wild_flags(variant))
+@per_object("single-meld rules of a variant")
+def _meld_rules(variant: Variant) -> tuple[bytes, int, int, int, int]:
+    """What ``basic_melds.c`` reads of ``variant``: 1 for each wild card kind, else 0 (53 bytes, the joker last), the
+    group and run minimums, the lowest and highest run value."""
+    low, high = variant.ace_mode.run_bounds
+    return bytes(wild_flags(variant)), variant.group_min, variant.run_min, low, high
 
 
 #: What the compiled single melds are made with (``basic_melds.c``): the meld's class and its kinds.
