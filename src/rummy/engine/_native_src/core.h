@@ -46,4 +46,7 @@ PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 PyObject *single_melds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *unmeldable_pool(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* numbered(space, state, moves, entries, table, kit) (mask_ids.c). */
+PyObject *numbered(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #endif

@@ -364,6 +364,9 @@ static PyMethodDef native_methods[] = {
     {"unmeldable_pool", (PyCFunction)(void (*)(void))unmeldable_pool, METH_FASTCALL,
      "unmeldable_pool(pack, table, group_min, run_min, ace_high) -> False | list | None: the cards off the table "
      "when they can form no new meld (basic_melds.c)."},
+    {"numbered", (PyCFunction)(void (*)(void))numbered, METH_FASTCALL,
+     "numbered(space, state, moves, entries, table, kit) -> (ids, composites, unslotted) | None: the ids of a "
+     "listing and the composite moves its slots name (mask_ids.c)."},
     {NULL, NULL, 0, NULL},
 };
 
