@@ -1,8 +1,9 @@
 """The environment's observation and mask on both backends: the compiled encoder (``observation.c``, through
 ``Encoder.encode_game``) writes the same bytes as the Python encoder, and the mask made in one pass
-(``ActionSpace.numbered``) is the one made move by move through ``id_of`` and the one ``ActionSpace.mask`` makes, at
-every decision of random games of every variant (default and house rules, fewest and most seats); the candidate rows
-are those of the version before them (a per-card loop, kept here as the reference)."""
+(``ActionSpace.numbered``, compiled in ``mask_ids.c``) is the one made move by move through ``id_of`` and the one
+``ActionSpace.mask`` makes, at every decision of random games of every variant (default and house rules, fewest and
+most seats); the candidate rows are those of the version before them (a per-card loop, kept here as the reference);
+both numberings refuse a move they cannot number with the same error."""
 
 from __future__ import annotations
 
@@ -14,8 +15,19 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+import rummy.engine.action_space as action_space  # noqa: E402
 import rummy.engine.backends as switch  # noqa: E402  # the switch, whose NATIVE the tests set
-from rummy.engine import CARD_COUNT, COMPOSITE_SLOTS, COMPOSITE_VERBS, Action, Verb, legal_actions  # noqa: E402
+from rummy.engine import (  # noqa: E402
+    CARD_COUNT,
+    COMPOSITE_SLOTS,
+    COMPOSITE_VERBS,
+    Action,
+    ActionSpaceError,
+    CandidateMoves,
+    Verb,
+    legal_actions,
+)
+from rummy.engine.melds import MeldSpec  # noqa: E402
 from rummy.env import aec_env  # noqa: E402
 from rummy.features import CANDIDATE_SIZE, CandidateEncoder, Encoder  # noqa: E402
 from tests.variants import BUILT_IN, seat_counts  # noqa: E402
@@ -112,6 +124,8 @@ def test_both_encoders_and_every_mask_agree(variant: str, players: int, options:
         assert mask == mask_by_id_of(env, seat)
         assert mask == bytes(env.space.mask(game, seat))
         candidates = env._composites
+        fresh = legal_actions(game, seat)
+        assert env.space.numbered(game, fresh) == env.space._numbered(game, fresh)
         for other in (seat, (seat + 1 + step) % players):
             given = candidates if other == seat else []
             compiled = env.encoder.encode_game(game, other, given)  # the default backend
@@ -161,3 +175,49 @@ def test_malformed_arguments_leave_it_to_python(monkeypatch: pytest.MonkeyPatch)
     expected = encoder.encode_game(env.game, seat, env._composites)
     monkeypatch.setattr(switch.BUILT, "observation", lambda *arguments: None)
     assert encoder.encode_game(env.game, seat, env._composites).tobytes() == expected.tobytes()
+
+
+def numbering(space: Any, game: Any, moves: CandidateMoves) -> Any:
+    """What ActionSpace.numbered answers, or the error it raises (type and message)."""
+    try:
+        return space.numbered(game, moves)
+    except ActionSpaceError as error:
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize("variant", ["basic", "may-i", "purchase"])
+def test_both_numberings_agree_past_the_meld_slots_and_on_moves_they_refuse(
+        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = aec_env(variant, 2 if variant == "basic" else 4, seed=2)
+    env.reset(seed=2)
+    # two meld slots, so that random play puts melds past the last one (as six decks in basic would past 72)
+    monkeypatch.setattr(action_space, "MELD_SLOTS", 2)
+    env.space._kit = (*env.space._kit[:7], 2, *env.space._kit[8:])
+    env.space.complete = False
+    rng = np.random.default_rng(2)
+    unslotted = 0
+    for _ in range(300):
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.reset()
+            continue
+        game, seat = env.game, env.game.next_to_act()
+        compiled = numbering(env.space, game, legal_actions(game, seat))
+        with monkeypatch.context() as patch:
+            patch.setattr(switch, "NATIVE", None)
+            assert numbering(env.space, game, legal_actions(game, seat)) == compiled
+        unslotted += compiled[2]
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert unslotted or variant != "may-i"  # (random play in basic and purchase seldom lays off onto a third meld)
+    game, seat = env.game, env.game.next_to_act()
+    meld = game.table[0].id if game.table else 1
+    refused = [Action(seat, Verb.DISCARD), Action(seat, Verb.LAYOFF, meld=999, card=3, end="low"),
+               Action(seat, Verb.LAYOFF, meld=meld, end="low"), Action(seat, Verb.TRADE, target=seat, new_pc=4),
+               Action(seat, Verb.PURCHASE, card=3), Action(seat, Verb.EXCHANGE),
+               Action(seat, Verb.SWAP, meld=meld, card=52), Action(seat, Verb.MOVE, meld=meld, card=52, end="high")]
+    for action in refused:
+        listing = CandidateMoves([Action(seat, Verb.DOWN, melds=(MeldSpec("set", (0, 13, 26)),)), action])
+        compiled = numbering(env.space, game, listing)
+        with monkeypatch.context() as patch:
+            patch.setattr(switch, "NATIVE", None)
+            assert numbering(env.space, game, listing) == compiled, action

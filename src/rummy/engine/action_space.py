@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves
 from rummy.engine.cards import CARD_COUNT, Card
@@ -154,6 +155,12 @@ class ActionSpace:
         self.move_to_hand = variant.wild_relocation_scope is WildRelocationScope.HAND
         self._by_verb = {family.verb: family for family in FAMILIES}
         self._discard_start = self._by_verb[Verb.DISCARD].start
+        #: what the compiled numbering reads of the space (mask_ids.c)
+        verbs = (Verb.DRAW, Verb.TAKE, Verb.BUY, Verb.PASS, Verb.DISCARD, Verb.DOWN, Verb.MELD, Verb.REARRANGE,
+                 Verb.BATCH, Verb.BOOK, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE)
+        starts = tuple(self._by_verb[COMPOSITE if verb in COMPOSITE_VERBS else verb].start for verb in verbs)
+        self._kit = (verbs, starts, bytes(verb in self.used or verb in COMPOSITE_VERBS for verb in verbs), Action,
+                     players, self.move_to_hand, COMPOSITE_SLOTS, MELD_SLOTS, CARD_COUNT)
         self._implicit_ends: dict[tuple[int, Card], tuple[TableMeld, int]] = memo_table("implicit lay-off ends", 50_000,
                                                                                        owner=self)
 
@@ -324,7 +331,18 @@ class ActionSpace:
         slots name: (the id of each move in listing order, a composite move past the last slot and a move onto a
         meld past the last meld slot having none; the first :data:`COMPOSITE_SLOTS` composite moves, worked out;
         how many moves onto the table had no slot).  The same ids :meth:`id_of` gives each move, worked out
-        from the entries at once (the environment's mask is made of them)."""
+        from the entries at once (the environment's mask is made of them); by the compiled core where it is built
+        (``mask_ids.c``), this code being the reference."""
+        native = backends.NATIVE
+        if native is not None:
+            numbered: tuple[list[int], list[Action], int] | None = native.numbered(
+                self, state, moves, moves.entries(), state.table, self._kit)
+            if numbered is not None:
+                return numbered
+        return self._numbered(state, moves)
+
+    def _numbered(self, state: GameState, moves: CandidateMoves) -> tuple[list[int], list[Action], int]:
+        """:meth:`numbered` in Python."""
         ids: list[int] = []
         composites: list[Action] = []
         unslotted = 0
