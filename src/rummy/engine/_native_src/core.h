@@ -49,4 +49,7 @@ PyObject *unmeldable_pool(PyObject *module, PyObject *const *args, Py_ssize_t na
 /* numbered(space, state, moves, entries, table, kit) (mask_ids.c). */
 PyObject *numbered(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* history_add(counts, ring, players, unit, log, start, stop, pickups, kit) (history.c). */
+PyObject *history_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #endif

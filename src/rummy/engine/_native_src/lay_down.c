@@ -367,6 +367,9 @@ static PyMethodDef native_methods[] = {
     {"numbered", (PyCFunction)(void (*)(void))numbered, METH_FASTCALL,
      "numbered(space, state, moves, entries, table, kit) -> (ids, composites, unslotted) | None: the ids of a "
      "listing and the composite moves its slots name (mask_ids.c)."},
+    {"history_add", (PyCFunction)(void (*)(void))history_add, METH_FASTCALL,
+     "history_add(counts, ring, players, unit, log, start, stop, pickups, kit) -> True | None: the actions "
+     "log[start:stop] added to the observation's history (history.c)."},
     {NULL, NULL, 0, NULL},
 };
 
