@@ -3,7 +3,8 @@
 (``ActionSpace.numbered``, compiled in ``mask_ids.c``) is the one made move by move through ``id_of`` and the one
 ``ActionSpace.mask`` makes, at every decision of random games of every variant (default and house rules, fewest and
 most seats); the candidate rows are those of the version before them (a per-card loop, kept here as the reference);
-both numberings refuse a move they cannot number with the same error."""
+both numberings refuse a move they cannot number with the same error; the history the compiled core brings up to
+date (``history.c``) is the Python one."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from rummy.engine import (  # noqa: E402
 )
 from rummy.engine.melds import MeldSpec  # noqa: E402
 from rummy.env import aec_env  # noqa: E402
-from rummy.features import CANDIDATE_SIZE, CandidateEncoder, Encoder  # noqa: E402
+from rummy.features import CANDIDATE_SIZE, CandidateEncoder, Encoder, History  # noqa: E402
 from tests.variants import BUILT_IN, seat_counts  # noqa: E402
 
 HOUSE: dict[str, dict[str, Any]] = {
@@ -221,3 +222,31 @@ def test_both_numberings_agree_past_the_meld_slots_and_on_moves_they_refuse(
         with monkeypatch.context() as patch:
             patch.setattr(switch, "NATIVE", None)
             assert numbering(env.space, game, listing) == compiled, action
+
+
+@needs_native
+@pytest.mark.parametrize("variant", BUILT_IN)
+def test_both_histories_agree(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = aec_env(variant, 4 if variant != "basic" else 3, seed=7)
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    compiled, python = History(env.players, 0.25), History(env.players, 0.25)
+    from rummy.features.history import _VERBS
+    for step in range(600):
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.reset()
+            continue
+        game = env.game
+        compiled.update(game)
+        with monkeypatch.context() as patch:
+            patch.setattr(switch, "NATIVE", None)
+            python.update(game)
+        assert compiled.counts.tobytes() == python.counts.tobytes() and compiled.ring.tobytes() == python.ring.tobytes()
+        if step % 50 == 0:  # the compiled core itself answers the whole round (no fallback to Python)
+            fresh = History(env.players, 0.25)
+            start = game.round_starts[-1] if game.round_starts else 0
+            assert switch.BUILT.history_add(fresh.counts, fresh.ring, env.players, 0.25,  # type: ignore[union-attr]
+                                            game.log, start, len(game.log), game.pickups, _VERBS) is True
+            assert fresh.counts.tobytes() == python.counts.tobytes() and fresh.ring.tobytes() == python.ring.tobytes()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))

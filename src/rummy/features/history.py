@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rummy.engine import CARD_COUNT, Action, GameState, Verb
+from rummy.engine import CARD_COUNT, Action, GameState, Verb, native_query
 
 #: The per-seat count blocks, in this order (block names of the observation).
 HISTORY_COUNTS = ("taken", "bought", "discarded", "melded", "laid_off")
@@ -36,6 +36,9 @@ EVENT_ROWS = 8
 _TAKEN, _BOUGHT, _DISCARDED, _MELDED, _LAID_OFF = range(len(HISTORY_COUNTS))
 _KIND = {kind: index for index, kind in enumerate(EVENT_KINDS)}
 _MELD_VERBS = frozenset({Verb.DOWN, Verb.MELD, Verb.BOOK})
+#: the verbs the compiled history reads (history.c), in its order
+_VERBS = (Verb.DRAW, Verb.TAKE, Verb.BUY, Verb.DISCARD, Verb.DOWN, Verb.MELD, Verb.BOOK, Verb.LAYOFF, Verb.SWAP,
+          Verb.MOVE, Verb.REARRANGE, Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE, Verb.BATCH)
 
 
 def _picked_up(pickups: list[tuple[int, int, int]], index: int, seat: int) -> list[int]:
@@ -93,8 +96,15 @@ class History:
             self._done = done
             return
         pickups = game.pickups
-        for index in range(done, len(log)):
-            self._add(log[index], index, pickups)
+        add = native_query("history_add")  # the compiled core (history.c) where it runs; this loop is the reference
+        if add is None or add(self.counts, self.ring, self.players, float(self.unit), log, done, len(log), pickups,
+                              _VERBS) is None:
+            if add is not None:  # the core refused partway: the round is read anew here
+                self.counts[:] = 0
+                self.ring[:] = 0
+                done = start
+            for index in range(done, len(log)):
+                self._add(log[index], index, pickups)
         self._done = len(log)
         self._last = log[-1]
 
