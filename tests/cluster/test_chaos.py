@@ -269,8 +269,6 @@ class Client:
             await self.socket.close()
 
 
-@pytest.mark.xfail(strict=False, reason="an open defect (issue 31): in some runs one client's action gets no answer "
-                   "for 30 s while PostgreSQL is stopped")
 def test_chaos(services: Services, own_redis: Restartable) -> None:
     """Faults in turn, seeded, while clients play; no silence over 2 s, no acknowledged action lost."""
     schedule_rng = random.Random(SEED)
@@ -349,7 +347,7 @@ def test_chaos(services: Services, own_redis: Restartable) -> None:
 
         waits = [(w.seconds, c.name, w.what) for c in clients for w in c.waits if w.what != OTHER_SEAT]
         longest = sorted(waits, reverse=True)[:3]
-        other = max(w.seconds for c in clients for w in c.waits if w.what == OTHER_SEAT)
+        other = max((w.seconds for c in clients for w in c.waits if w.what == OTHER_SEAT), default=0.0)
         print(f"chaos seed {SEED}: faults {schedule}; {sum(c.acked for c in clients)} actions acknowledged, "
               f"{sum(c.closes for c in clients)} sockets closed under the clients, "
               f"{sum(c.refusals for c in clients)} unavailable answers, {len(waits)} waits; "
