@@ -9,6 +9,7 @@ date (``history.c``) is the Python one."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -250,3 +251,24 @@ def test_both_histories_agree(variant: str, monkeypatch: pytest.MonkeyPatch) -> 
                                             game.log, start, len(game.log), game.pickups, _VERBS) is True
             assert fresh.counts.tobytes() == python.counts.tobytes() and fresh.ring.tobytes() == python.ring.tobytes()
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def test_a_history_the_core_refuses_partway_is_read_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = aec_env("may-i", 4, seed=5)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(80):
+        observation, _, _, _, _ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    with monkeypatch.context() as patch:
+        patch.setattr(switch, "NATIVE", None)
+        python = History(4, 0.25)
+        python.update(env.game)
+
+    def refuse(counts: Any, ring: Any, *arguments: Any) -> None:  # writes some numbers, then refuses
+        counts[0, 0, 0] = ring[0, 0] = 9.0
+
+    compiled = History(4, 0.25)
+    monkeypatch.setattr(switch, "NATIVE", SimpleNamespace(history_add=refuse))
+    compiled.update(env.game)
+    assert compiled.counts.tobytes() == python.counts.tobytes() and compiled.ring.tobytes() == python.ring.tobytes()

@@ -39,6 +39,7 @@ ids 0–56 being common; any change to the numbering changes the version.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 import rummy.engine.backends as backends
@@ -117,6 +118,7 @@ def _universe() -> tuple[Family, ...]:
 FAMILIES = _universe()
 #: Ids in the universe, the same for every table.
 ACTION_SPACE_SIZE = FAMILIES[-1].stop
+_STARTS = tuple(family.start for family in FAMILIES)
 #: The id of each simple move (its family's one id).
 _SIMPLE_IDS = {family.verb: family.start for family in FAMILIES if family.verb in _SIMPLE}
 
@@ -171,7 +173,7 @@ class ActionSpace:
         """The block of ``action_id``; raises :class:`ActionSpaceError` outside the space."""
         if not 0 <= action_id < ACTION_SPACE_SIZE:
             raise ActionSpaceError(f"action id {action_id} outside 0…{ACTION_SPACE_SIZE - 1}")
-        return next(f for f in FAMILIES if f.start <= action_id < f.stop)
+        return FAMILIES[bisect_right(_STARTS, action_id) - 1]
 
     # -- ids of actions ------------------------------------------------------------------------
 
