@@ -52,4 +52,10 @@ PyObject *numbered(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* history_add(counts, ring, players, unit, log, start, stop, pickups, kit) (history.c). */
 PyObject *history_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* copy_fields(state, fields, kinds) (state_copy.c). */
+PyObject *copy_fields(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* simple_check(state, action, kit) (simple_check.c). */
+PyObject *simple_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #endif

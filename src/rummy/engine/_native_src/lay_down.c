@@ -370,6 +370,12 @@ static PyMethodDef native_methods[] = {
     {"history_add", (PyCFunction)(void (*)(void))history_add, METH_FASTCALL,
      "history_add(counts, ring, players, unit, log, start, stop, pickups, kit) -> True | None: the actions "
      "log[start:stop] added to the observation's history (history.c)."},
+    {"copy_fields", (PyCFunction)(void (*)(void))copy_fields, METH_FASTCALL,
+     "copy_fields(state, fields, kinds) -> object | None: a copy of a game state's fields, its lists copied "
+     "(state_copy.c)."},
+    {"simple_check", (PyCFunction)(void (*)(void))simple_check, METH_FASTCALL,
+     "simple_check(state, action, kit) -> bool | None: whether the rules accept a claim answer, draw, take or "
+     "discard (simple_check.c)."},
     {NULL, NULL, 0, NULL},
 };
 
