@@ -33,19 +33,25 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rummy.engine.backends as switch  # the switch, whose NATIVE the tests set
-from rummy.engine import Phase, VariantError, backend, can_lay_down, clear_memos, moves, new_game
-from rummy.engine.actions import Verb
+from rummy.engine import DealError, Phase, VariantError, backend, can_lay_down, clear_memos, moves, new_game
+from rummy.engine.action_space import ActionSpace
+from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import Deferred
 from rummy.engine.cards import JOKER, make_card, parse_card, to_counts
 from rummy.engine.deadlock import SpareBuilds
+from rummy.engine.game import Game
 from rummy.engine.house_rules import apply_options, get_variant
 from rummy.engine.moves import _KIT, _native_rearrangements, _rearrangements
+from rummy.engine.rules import _SIMPLE_KIT
 from rummy.engine.solver import PlannedMeld, find_lay_down
 from rummy.engine.solver.native import best_lay_down, covers, lay_down_exists
+from rummy.engine.state import _FIELD_KINDS, _FIELDS, GameState
 from rummy.engine.table_offers import table_offers
 from rummy.engine.variants import GROUP, RUN, Slot, Variant
+from rummy.search.determinize import redact
 from tests.profiles import count, examples
 from tests.random_games import random_play
+from tests.test_check_apply import random_actions
 from tests.variants import BUILT_IN, CONTRACT_VARIANTS
 
 pytestmark = pytest.mark.skipif(switch.BUILT is None, reason="the compiled core rummy.engine._native is not built "
@@ -586,6 +592,125 @@ def test_house_rule_games_list_the_same_moves(variant: str, options: dict[str, A
 def test_many_games_list_the_same_moves(variant: str) -> None:
     for seed in range(100, 100 + count(100)):
         assert_same_games(variant, 4, seed, "uniform" if seed % 2 else "steered", 800)
+
+
+def assert_same_copy(state: GameState) -> None:
+    """The compiled copy of ``state``'s fields (``state_copy.c``) is the Python one (``GameState._copy_fields``):
+    every field equal, shared with ``state`` or a new list alike, and the lists of count vectors copied alike."""
+    assert switch.BUILT is not None
+    native, python = switch.BUILT.copy_fields(state, _FIELDS, _FIELD_KINDS), state._copy_fields()
+    assert type(native) is type(python) is type(state)
+    for name in GameState.__dataclass_fields__:
+        mine, theirs, original = getattr(native, name), getattr(python, name), getattr(state, name)
+        assert mine == theirs and (mine is original) == (theirs is original), name
+        if isinstance(original, list):
+            assert [item is old for item, old in zip(mine, original, strict=True)] == [
+                item is old for item, old in zip(theirs, original, strict=True)], name
+
+
+@pytest.mark.parametrize("variant", BUILT_IN)
+def test_copies_are_the_same(variant: str) -> None:
+    """At every decision of random games, and on a copy redacted for the seat to act (the fields only such a copy
+    holds)."""
+    for seed in range(count(3)):
+        game = new_game(variant, 4, seed=seed)
+        for number, turn in enumerate(random_play(game, random.Random(seed), decisions=150)):
+            assert_same_copy(game)
+            if number % 25 == 0:
+                assert_same_copy(redact(game, turn.seat))
+        with running("native"):
+            assert game.copy().rng.getstate() == game.rng.getstate()
+
+
+def test_uncovered_copies_go_to_python() -> None:
+    """``copy_fields`` answers None, and the Python copy runs, for arguments it does not fit."""
+    assert switch.BUILT is not None
+    game = new_game("basic", 2, seed=1)
+    copy_fields = switch.BUILT.copy_fields
+    assert copy_fields(game, _FIELDS[:-1], _FIELD_KINDS) is None  # kinds of another length
+    assert copy_fields(game, _FIELDS, _FIELD_KINDS[:-1] + b"\x03") is None  # an unknown kind
+    assert copy_fields(game, (*_FIELDS[:-1], "rng"), _FIELD_KINDS) is None  # not a slot
+    assert copy_fields(object(), _FIELDS, _FIELD_KINDS) is None  # a slot of another type
+
+    class Annotated(Game):  # a subclass with a __dict__, which the compiled copy would not read
+        pass
+
+    assert copy_fields(Annotated(game.variant, 2, seed=1), _FIELDS, _FIELD_KINDS) is None
+
+
+# House rules that reach the compiled judgement of the simple actions (simple_check.c), and the values tried.
+JUDGE_OPTIONS: dict[str, list[Any]] = {
+    "claim_mode": ["pre_draw", "active_first_then_others", "after_decline", "none"],
+    "after_claim_active_draw": ["stock_only", "stock_or_new_top"],
+    "stock_refill": ["keep_top", "whole_pile_once", "none"],
+    "may_discard_card_taken_from_discard": [True, False],
+    "stolen_joker_must_be_played": [True, False],
+    "final_discard_allowed": [True, False],
+    "active_first_refusal": [True, False],
+    "claim_limit": [None, 0, 1],
+}
+
+
+def assert_same_judgement(game: Game, actions: Iterable[Action]) -> None:
+    """``simple_check`` (``simple_check.c``), where it answers, accepts exactly the actions the Python judgement
+    accepts."""
+    assert switch.BUILT is not None
+    for action in actions:
+        verdict = switch.BUILT.simple_check(game, action, _SIMPLE_KIT)
+        if verdict is not None:
+            with running("python"):
+                assert verdict == game.is_legal(action), (str(action), game.phase, game.active)
+
+
+def _judged_actions(game: Game, space: ActionSpace, rng: random.Random) -> list[Action]:
+    """The listed moves of every seat (a sample of a long list), random ids and random simple actions."""
+    listed = [action for seat in range(game.n) for action in game.legal_actions(seat)]
+    simple = [Action(rng.randrange(-1, game.n + 1), rng.choice(list(Verb)), card=rng.randrange(-1, 54))
+              for _ in range(6)]
+    return [*rng.sample(listed, min(12, len(listed))), *random_actions(game, space, rng, 4), *simple]
+
+
+@pytest.mark.parametrize("variant", BUILT_IN)
+@pytest.mark.parametrize("policy", ["uniform", "steered"])
+def test_same_judgement_of_simple_actions_in_random_games(variant: str, policy: str) -> None:
+    for seed in range(count(3)):
+        game = new_game(variant, 4, seed=seed)
+        rng, space = random.Random(seed), ActionSpace(game.variant, game.n)
+        for _turn in random_play(game, random.Random(seed), policy=policy, decisions=200):
+            assert_same_judgement(game, _judged_actions(game, space, rng))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.sampled_from(BUILT_IN), st.lists(st.sampled_from(sorted(JUDGE_OPTIONS)), max_size=4, unique=True),
+       st.data())
+def test_same_judgement_of_simple_actions_under_house_rules(variant_id: str, keys: list[str],
+                                                             data: st.DataObject) -> None:
+    options = {key: data.draw(st.sampled_from(JUDGE_OPTIONS[key])) for key in keys}
+    try:
+        variant = get_variant(variant_id, options)
+        game = new_game(variant, 4, seed=data.draw(st.integers(0, 10**6)))
+    except (VariantError, DealError):
+        assume(False)
+        raise
+    rng, space = random.Random(game.seed), ActionSpace(variant, game.n)
+    for _turn in random_play(game, random.Random(game.seed), policy=data.draw(st.sampled_from(["uniform", "steered"])),
+                             decisions=120):
+        assert_same_judgement(game, _judged_actions(game, space, rng))
+
+
+def test_uncovered_judgements_go_to_python() -> None:
+    """``simple_check`` answers None, and the Python judgement runs, for what it does not cover."""
+    assert switch.BUILT is not None
+    game = new_game("progressive-buy-it", 4, seed=42)
+    assert game.phase is Phase.CLAIM
+    check = switch.BUILT.simple_check
+    assert check(game, Action(game.active, Verb.DISCARD, card=JOKER), _SIMPLE_KIT) is None  # closes the window
+    assert check(game, Action(game.active, Verb.DRAW), _SIMPLE_KIT[:-1]) is None  # a kit of another shape
+    game.apply(Action(game.active, Verb.DRAW))  # the window closes, the active player draws
+    seat = game.active
+    assert check(game, Action(seat, Verb.DISCARD, card=53), _SIMPLE_KIT) is None  # not a card
+    assert check(game, Action(seat, Verb.LAYOFF, card=0, meld=1), _SIMPLE_KIT) is None  # a table play
+    assert check(game, Action(seat, Verb.DRAW), _SIMPLE_KIT) is False  # already drew
 
 
 def test_the_switch() -> None:

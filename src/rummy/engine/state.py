@@ -13,6 +13,7 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import Action
 from rummy.engine.cards import CARD_COUNT, Card, Counts
 from rummy.engine.melds import TableMeld
@@ -145,9 +146,21 @@ class GameState:
     def copy(self) -> GameState:
         """An independent copy (with the RNG in the same state, shared until either reads it: copying it costs
         more than the rest of the state); cards and melds are immutable, so lists of them are copied shallowly."""
+        native = backends.NATIVE
+        other = native.copy_fields(self, _FIELDS, _FIELD_KINDS) if native is not None else None
+        if other is None:
+            other = self._copy_fields()
+        self.rng_shared = other.rng_shared = True
+        if self.window is not None:
+            other.window = self.window.copy()
+        return other
+
+    def _copy_fields(self) -> GameState:
+        """A new state of this one's type with every field this one's, each list copied (the lists of count
+        vectors two levels deep): :meth:`copy` but for the RNG's sharing and the claim window (compiled as
+        ``copy_fields`` in ``_native_src/state_copy.c``, after :data:`_FIELD_KINDS`)."""
         other = object.__new__(type(self))
         GameState.__init__(other, *_field_values(self))
-        self.rng_shared = other.rng_shared = True
         # every list field, in the order of the fields (the other fields hold immutable values)
         other.players, other.start_totals = self.players.copy(), self.start_totals.copy()
         other.totals, other.pennies_paid = self.totals.copy(), self.pennies_paid.copy()
@@ -161,8 +174,6 @@ class GameState:
         other.received = self.received.copy()
         if self.purchase_cards is not None:
             other.purchase_cards = self.purchase_cards.copy()
-        if self.window is not None:
-            other.window = self.window.copy()
         if self.known_hands is not None:  # the fields of a copy redacted for one seat
             other.known_hands = [counts.copy() for counts in self.known_hands]
         if self.discarded is not None:
@@ -190,3 +201,14 @@ def round_state_fields(variant: Variant, n: int, number: int) -> dict[str, Any]:
 
 #: Every field's value, in the order of the fields (of ``GameState.__init__``'s parameters).
 _field_values = attrgetter(*GameState.__dataclass_fields__)
+#: The fields :meth:`GameState._copy_fields` copies as lists, and as lists of count vectors (two levels deep); the
+#: others hold immutable values (the pack, which is never changed, too) or are copied by :meth:`GameState.copy`.
+_LIST_FIELDS = frozenset((
+    "players", "start_totals", "totals", "pennies_paid", "match_wins", "results", "log", "deals", "round_starts",
+    "sizes", "stock", "discard", "discarders", "table", "down", "down_turn", "own_turns", "claims_used",
+    "played_to_table", "purchase_cards", "pickups", "received", "last_discards"))
+_COUNT_LIST_FIELDS = frozenset(("hands", "known_hands", "discarded", "declined"))
+#: For the compiled ``copy_fields``: each field's slot, and how it is copied (0 as is, 1 a list, 2 a list of lists).
+_FIELDS = tuple(GameState.__dict__[name] for name in GameState.__dataclass_fields__)
+_FIELD_KINDS = bytes(2 if name in _COUNT_LIST_FIELDS else 1 if name in _LIST_FIELDS else 0
+                     for name in GameState.__dataclass_fields__)

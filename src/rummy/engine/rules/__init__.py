@@ -8,11 +8,12 @@ path, so they cannot disagree.
 
 from __future__ import annotations
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import card_name
 from rummy.engine.errors import IllegalActionError
 from rummy.engine.melds import TableMeld
-from rummy.engine.modes import RoundEnd
+from rummy.engine.modes import AfterClaimActiveDraw, RoundEnd, StockRefill
 from rummy.engine.rules.discard import check_discard, discard
 from rummy.engine.rules.draw import draw, draw_error, own_buy, take
 from rummy.engine.rules.purchase import book, check_book, check_purchase_step, purchase_step
@@ -33,6 +34,9 @@ _OVER = frozenset((Phase.ROUND_OVER, Phase.GAME_OVER))
 _BUY, _PASS, _DRAW_VERB, _TAKE, _DISCARD, _BOOK = Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.BOOK
 _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
+#: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
+_SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
+               StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY)
 
 
 def implies_closing_window(state: GameState, action: Action) -> bool:
@@ -43,6 +47,9 @@ def implies_closing_window(state: GameState, action: Action) -> bool:
 def check(state: GameState, action: Action) -> None:
     """Raise :class:`IllegalActionError` if ``action`` is illegal now, its message placed in the game (round
     and turn); never changes ``state``."""
+    native = backends.NATIVE
+    if native is not None and native.simple_check(state, action, _SIMPLE_KIT):
+        return  # a simple action the compiled judgement accepts (a refusal is judged below, which says why)
     try:
         verify(_judged_on(state, action), action)
     except IllegalActionError as error:
@@ -51,6 +58,11 @@ def check(state: GameState, action: Action) -> None:
 
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether :func:`check` accepts ``action`` (the same judgement; a refusal is not placed in the game)."""
+    native = backends.NATIVE
+    if native is not None:
+        verdict: bool | None = native.simple_check(state, action, _SIMPLE_KIT)
+        if verdict is not None:
+            return verdict
     try:
         verify(_judged_on(state, action), action)
     except IllegalActionError:
