@@ -26,6 +26,7 @@
  */
 #include "core.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -111,6 +112,17 @@ static bool get_card(PyObject *object, long *card)
     return get_long(object, card) && *card >= 0 && *card < CARD_COUNT;
 }
 
+/* The table's melds as the call reads them: each meld's cards (new references, released at the end of the call),
+ * and its id, read when a rearrangement first needs it. */
+#define MAX_MELDS 1024
+typedef struct {
+    PyObject *melds;
+    Py_ssize_t count;
+    PyObject *cards[MAX_MELDS];
+    long ids[MAX_MELDS];
+    bool ids_read;
+} Table;
+
 /* Item `index` of a list of `count` items, or NULL when `object` is not such a list. */
 static PyObject *list_item(PyObject *object, Py_ssize_t count, Py_ssize_t index)
 {
@@ -148,8 +160,9 @@ static bool add_cards(PyObject *cards, int *counts)
 
 /* The card blocks (hand … claim_card), scaled (Encoder.encode_game, then _write_facts' one-hots and scaling). */
 static bool write_cards(float *out, const float *inverse, const long *layout, PyObject *hand, PyObject *discard,
-                        bool show_all, PyObject *melds, PyObject *claim)
+                        bool show_all, Table *table, PyObject *claim)
 {
+    PyObject *melds = table->melds;
     int counts[CARD_COUNT];
     int read = read_hand(hand, counts);
     if (read != 1) {
@@ -177,7 +190,7 @@ static bool write_cards(float *out, const float *inverse, const long *layout, Py
         for (int card = 0; card < CARD_COUNT; card++)
             out[layout[L_SEEN] + card] = (float)counts[card];
     }
-    if (!PyList_Check(melds))
+    if (!PyList_Check(melds) || PyList_GET_SIZE(melds) > MAX_MELDS)
         return false;
     memset(counts, 0, sizeof counts);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
@@ -186,9 +199,8 @@ static bool write_cards(float *out, const float *inverse, const long *layout, Py
             PyErr_Clear();
             return false;
         }
-        bool good = add_cards(cards, counts);
-        Py_DECREF(cards);
-        if (!good)
+        table->cards[table->count++] = cards;
+        if (!PyTuple_Check(cards) || !add_cards(cards, counts))
             return false;
     }
     for (int card = 0; card < CARD_COUNT; card++)
@@ -340,24 +352,25 @@ static bool add_extended(long *extended, int *count, long meld)
     return true;
 }
 
-/* The cards of table meld `id` subtracted from `laid` (none when no meld has that id: table.get(source, ())). */
-static bool take_table_cards(PyObject *melds, long id, int *laid)
+/* The cards of table meld `id` subtracted from `laid` (none when no meld has that id: table.get(source, ()) of
+ * {meld.id: meld.cards for meld in table}, so the last meld of an id). */
+static bool take_table_cards(Table *table, long id, int *laid)
 {
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
-        PyObject *meld = PyList_GET_ITEM(melds, i);
-        long meld_id;
-        int found = optional_long(meld, N_ID, &meld_id);
-        if (found < 0)
-            return false;
-        if (found == 0 || meld_id != id)
+    if (!table->ids_read) {
+        for (Py_ssize_t i = 0; i < table->count; i++) {
+            long meld_id;
+            int found = optional_long(PyList_GET_ITEM(table->melds, i), N_ID, &meld_id);
+            if (found < 0)
+                return false;
+            table->ids[i] = found ? meld_id : LONG_MIN;
+        }
+        table->ids_read = true;
+    }
+    for (Py_ssize_t i = table->count - 1; i >= 0; i--) {
+        if (table->ids[i] != id)
             continue;
-        PyObject *cards = tuple_attribute(meld, N_CARDS);
-        if (cards == NULL)
-            return false;
         int counts[CARD_COUNT] = {0};
-        bool good = add_cards(cards, counts);
-        Py_DECREF(cards);
-        if (!good)
+        if (!add_cards(table->cards[i], counts))
             return false;
         for (int card = 0; card < CARD_COUNT; card++)
             laid[card] -= counts[card];
@@ -367,7 +380,7 @@ static bool take_table_cards(PyObject *melds, long id, int *laid)
 }
 
 /* One step of a candidate (CandidateEncoder._describe's loop body). */
-static bool describe_step(PyObject *step, const Kit *kit, PyObject *melds, int *played, long *extended,
+static bool describe_step(PyObject *step, const Kit *kit, Table *melds, int *played, long *extended,
                           int *extended_count, long *made, long *groups, long *back)
 {
     PyObject *verb = attribute(step, N_VERB);
@@ -428,7 +441,7 @@ static bool describe_step(PyObject *step, const Kit *kit, PyObject *melds, int *
 
 /* The row of one candidate but for cards_left and goes_out (CandidateEncoder._describe), into `row` (zero on
  * entry); the change of the hand's size in `change`. */
-static bool describe(PyObject *action, const Kit *kit, PyObject *melds, float *row, long *change)
+static bool describe(PyObject *action, const Kit *kit, Table *melds, float *row, long *change)
 {
     PyObject *verb = attribute(action, N_VERB);
     if (verb == NULL)
@@ -486,7 +499,7 @@ static bool describe(PyObject *action, const Kit *kit, PyObject *melds, float *r
 
 /* The candidate rows (CandidateEncoder.write, then Encoder._write_candidates' scaling and cap at 1). */
 static bool write_candidates(float *out, const float *inverse, const long *layout, PyObject *candidates,
-                             PyObject *kit_object, PyObject *melds, long hand_size)
+                             PyObject *kit_object, Table *melds, long hand_size)
 {
     long width = layout[L_CANDIDATE_SIZE], left_field = layout[L_LEFT];
     if (!PyList_Check(candidates) && !PyTuple_Check(candidates))
@@ -589,9 +602,15 @@ PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     float *vector = out.buf;
     const float *scale = inverse.buf;
     memset(vector, 0, (size_t)layout[L_SIZE] * sizeof(float));
-    bool good = write_cards(vector, scale, layout, args[3], args[4], show_all, args[6], args[7])
+    Table table;
+    table.melds = args[6];
+    table.count = 0;
+    table.ids_read = false;
+    bool good = write_cards(vector, scale, layout, args[3], args[4], show_all, &table, args[7])
                 && write_facts(vector, scale, layout, args[8], args[9], seat)
-                && write_candidates(vector, scale, layout, args[13], args[14], args[6], hand_size);
+                && write_candidates(vector, scale, layout, args[13], args[14], &table, hand_size);
+    for (Py_ssize_t i = 0; i < table.count; i++)
+        Py_DECREF(table.cards[i]);
     if (good)
         write_history(vector, layout, counts.buf, ring.buf, seat);
     PyBuffer_Release(&out);
