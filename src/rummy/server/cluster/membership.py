@@ -33,9 +33,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
@@ -66,6 +67,26 @@ if owner and owner ~= ARGV[1] then
   redis.call('SREM', 'rummy:tables:' .. owner, ARGV[2])
 end
 return ARGV[1]
+"""
+
+#: A new table, placed where the load is least: KEYS are the owner keys of candidate table ids, one placed on
+#: each live worker; ARGV the workers, then the ids, in the same order.  Claims the id of the worker owning the
+#: fewest tables (the first of those tied) for it; returns its index, or -1 when that id is taken already.
+CLAIM_NEW = """
+local count = #KEYS
+local best, fewest = 1, nil
+for i = 1, count do
+  local owned = redis.call('SCARD', 'rummy:tables:' .. ARGV[i])
+  if fewest == nil or owned < fewest then
+    best, fewest = i, owned
+  end
+end
+if redis.call('EXISTS', KEYS[best]) == 1 then
+  return -1
+end
+redis.call('SET', KEYS[best], ARGV[best])
+redis.call('SADD', 'rummy:tables:' .. ARGV[best], ARGV[count + best])
+return best - 1
 """
 
 #: Give table ARGV[2], claimed by worker ARGV[1] but not loaded (the database failed), back to the dead
@@ -182,6 +203,7 @@ class Cluster:
                                                         timeout=POOL_WAIT_SECONDS)
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closed with the client
         self._claim = self.redis.register_script(CLAIM)
+        self._claim_new = self.redis.register_script(CLAIM_NEW)
         self._live_owner = self.redis.register_script(LIVE_OWNER)
         self._release = self.redis.register_script(RELEASE)
         self._give_back = self.redis.register_script(GIVE_BACK)
@@ -293,27 +315,27 @@ class Cluster:
 
     # -- ownership --------------------------------------------------------------------------
 
-    async def claim(self, table_id: str, worker_id: str | None = None) -> str:
-        """The worker that owns ``table_id`` after claiming it for ``worker_id`` (default: this one) where
-        no live worker does."""
-        return str(await self._claim(keys=[owner_key(table_id)], args=[worker_id or self.worker_id, table_id]))
+    async def claim(self, table_id: str) -> str:
+        """The worker that owns ``table_id`` after claiming it for this one where no live worker does."""
+        return str(await self._claim(keys=[owner_key(table_id)], args=[self.worker_id, table_id]))
 
-    async def fewest_tables(self, worker_ids: Iterable[str]) -> str:
-        """The worker of ``worker_ids`` that owns the fewest tables (a random one of those tied)."""
-        workers = sorted(worker_ids)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for worker in workers:
-                pipe.scard(tables_key(worker))
-            counts = await pipe.execute()
-        fewest = min(counts)
-        return secrets.choice([worker for worker, count in zip(workers, counts, strict=True) if count == fewest])
+    async def claim_new(self, candidates: dict[str, str]) -> str | None:
+        """Of ``candidates`` (worker id -> a new table id placed on it), claim the id of the worker that owns
+        the fewest tables for that worker (a random one of those tied), in one step, so that tables made at
+        once on several workers still even out; returns the id (None: it was taken, draw others)."""
+        pairs = list(candidates.items())
+        random.shuffle(pairs)  # ties go to the first: no worker is favoured
+        chosen = int(await self._claim_new(keys=[owner_key(table_id) for _, table_id in pairs],
+                                           args=[worker for worker, _ in pairs] + [table_id for _, table_id in pairs]))
+        return pairs[chosen][1] if chosen >= 0 else None
 
     async def live_owner(self, table_id: str) -> str | None:
         owner = await self._live_owner(keys=[owner_key(table_id)], args=[table_id])
         return str(owner) if owner else None
 
-    async def release(self, table_id: str) -> None:
-        await self._release(keys=[owner_key(table_id)], args=[self.worker_id, table_id])
+    async def release(self, table_id: str, worker_id: str | None = None) -> None:
+        """Let ``table_id`` go, if ``worker_id`` (default: this one) still owns it."""
+        await self._release(keys=[owner_key(table_id)], args=[worker_id or self.worker_id, table_id])
 
     async def give_back(self, table_id: str, dead: str) -> None:
         """Undo the claim of a dead worker's table this worker could not load: it stays the dead one's."""
@@ -396,7 +418,7 @@ class Cluster:
             return
         for (worker_id, messages), listeners in zip(batch.items(), heard, strict=True):
             if not listeners:
-                log.warning("cluster: worker %s heard none of %d message(s) (not subscribed)", worker_id,
+                log.info("cluster: worker %s heard none of %d message(s) (not subscribed)", worker_id,
                             len(messages))
                 self.on_undelivered(worker_id, messages)
 

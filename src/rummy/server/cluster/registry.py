@@ -53,8 +53,8 @@ ADOPTING_AT_ONCE = 2
 #: Seconds between two probes of the database by a cluster worker (its lease ends when the database has
 #: failed for ``db_grace_seconds``: :mod:`rummy.server.cluster.lease`), and the longest one may take.
 PROBE_SECONDS = 1.0
-#: Ids drawn at most for a new table, to find one placed on the least loaded worker (each draw lands there
-#: with a chance of one in the number of live workers; past this, the table goes where its last id says).
+#: Ids drawn at most for a new table, to find one placed on each live worker (about 3 draws for 2 workers, 9
+#: for 4, 55 for 16); past this, the workers no draw landed on get none of this table.
 ID_DRAWS = 64
 
 
@@ -291,40 +291,49 @@ class TableRegistry:
         for index in range(1, config.seats):
             level = config.bots.get(index)
             seats.append(SeatState.bot(index, level) if level is not None else SeatState(index, "open"))
-        table_id = await self._new_table_id()
-        if address is not None and self.shared is not None:
-            full = await self.shared.take_table(table_id, host.player_id, address, self.settings.max_tables_per_player,
-                                                self.settings.max_tables_per_address)
-            if full is not None:
-                raise self._too_many_tables(full)
+        table_id, placed = await self._new_table()
+        counted = False
         try:
-            placed = self.placement.place(table_id) if self.placement is not None else None
+            if address is not None and self.shared is not None:
+                full = await self.shared.take_table(table_id, host.player_id, address,
+                                                    self.settings.max_tables_per_player,
+                                                    self.settings.max_tables_per_address)
+                if full is not None:
+                    raise self._too_many_tables(full)
+                counted = True
             if placed is not None and placed != self.placement_me:
                 await self._make_elsewhere(table_id, config, host, seats, address, placed)
             else:
                 await self._make(table_id, config, host, seats, address)
             return table_id
         except BaseException:
-            if address is not None and self.shared is not None:
-                with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):
+                if counted:
+                    assert address is not None and self.shared is not None
                     await self.shared.drop_table(table_id, host.player_id, address)
+                if placed is not None and self.cluster is not None:
+                    await self.cluster.release(table_id, placed)
             raise
 
-    async def _new_table_id(self) -> str:
-        """A new table's id: random, and on a cluster one that rendezvous hashing places on the live worker
-        owning the fewest tables (ids are drawn until one is; the live workers as Redis has them now, so a
-        join counts at once).  New tables thus even out the load, while every worker still places every
-        table by its id alone (docs/deploy.md, "Placement")."""
-        table_id = secrets.token_urlsafe(6)
+    async def _new_table(self) -> tuple[str, str | None]:
+        """A new table's id and, on a cluster, the live worker it is placed on, which owns it from now on: of
+        one random id placed on each live worker (by rendezvous hashing), the id of the worker owning the
+        fewest tables, chosen and claimed in one Redis step (:meth:`Cluster.claim_new`).  New tables thus even
+        out the load, also when made at once on several workers, while every worker still places every table
+        by its id alone (docs/deploy.md, "New tables even out the load")."""
         if self.placement is None or self.cluster is None:
-            return table_id
-        await self.placement.refresh()
-        target = await self.cluster.fewest_tables(self.placement.routes)
-        for _ in range(ID_DRAWS):
-            if self.placement.place(table_id) == target:
-                break
-            table_id = secrets.token_urlsafe(6)
-        return table_id
+            return secrets.token_urlsafe(6), None
+        await self.placement.refresh()  # the live workers as Redis has them now: a join counts at once
+        while True:  # again only if the chosen id was taken already (one chance in 2**48)
+            candidates: dict[str, str] = {}
+            for _ in range(ID_DRAWS):
+                table_id = secrets.token_urlsafe(6)
+                candidates.setdefault(self.placement.place(table_id), table_id)
+                if len(candidates) == len(self.placement.routes):
+                    break
+            chosen = await self.cluster.claim_new(candidates)
+            if chosen is not None:
+                return chosen, self.placement.place(chosen)
 
     async def _make(self, table_id: str, config: TableConfig, host: Session, seats: list[SeatState],
                     address: str | None) -> Table:
@@ -345,14 +354,14 @@ class TableRegistry:
 
     async def _make_elsewhere(self, table_id: str, config: TableConfig, host: Session, seats: list[SeatState],
                               address: str | None, worker: str) -> None:
-        """Write the new table (nobody's yet: fencing token 0) and tell ``worker``, where it is placed, to
-        start it; should that message be lost, the first client the table's route brings there starts it."""
+        """Write the new table (claimed for ``worker`` already, fencing token 0 until it raises it) and tell
+        ``worker``, where it is placed, to start it; should that message be lost, the first client the
+        table's route brings there starts it."""
         assert self.cluster is not None and self.links is not None
         self.cluster.require_lease()
         row = {"id": table_id, "variant": config.variant, "options": config.options, "config": config.to_json(),
                "host": host.player_id, "status": "waiting"}
         await self.db.commit(Commit(table_id, seats=[s.to_row() for s in seats], new_table=row))
-        await self.cluster.claim(table_id, worker)  # counted as that worker's from now on (the next placement)
         self._send_away(table_id, worker, address)
 
     # -- placement (rummy.server.cluster.placement) ---------------------------------------------
