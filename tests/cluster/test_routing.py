@@ -140,11 +140,11 @@ async def follow(player: Player, table_id: str, start: Endpoint,
 
 def test_tables_are_spread_and_a_socket_is_sent_to_the_owner(services: Services,
                                                               workers: Callable[..., Worker]) -> None:
-    """``--workers 2``: the tables made through the shared port are placed over both workers (as
-    rendezvous hashing says, evenly: each new id is drawn for the worker with fewer tables; each table
-    started by its own worker); a socket opened on the other worker is
-    sent to the owner (``moved``, 4307) and the game is played there; HTTP asked of the other
-    worker answers 307 to the owner."""
+    """``--workers 2``: the tables made through the shared port are placed over both workers as
+    rendezvous hashing says, evenly, also when made at once (each new id is chosen for the worker with
+    fewer tables and claimed for it in one step), each started by its own worker; a socket opened on
+    the other worker is sent to the owner (``moved``, 4307) and the game is played there; HTTP asked of
+    the other worker answers 307 to the owner."""
     server = workers(workers=2)
     shared = Endpoint(server.base_url, server.ws_url)
 
@@ -155,12 +155,17 @@ def test_tables_are_spread_and_a_socket_is_sent_to_the_owner(services: Services,
         ann.ledger = []
         made: dict[str, str] = {}
         async with httpx.AsyncClient(base_url=server.base_url, cookies={"rummy_session": ann.cookie}) as http:
-            for _ in range(12):
+
+            async def make() -> None:
                 answer = (await http.post("/api/tables", json={"variant": "basic", "seats": 2,
                                                                "bots": {"1": "easy"}, "claim_seconds": 0})).json()
                 made[answer["table_id"]] = answer["worker"]
+
+            for _ in range(6):  # one after another
+                await make()
+            await asyncio.gather(*(make() for _ in range(6)))  # at once, over both workers
         assert all(route == rendezvous(table_id, live) for table_id, route in made.items())
-        assert sorted(Counter(made.values()).values()) == [6, 6], "tables made in turn alternate between the workers"
+        assert sorted(Counter(made.values()).values()) == [6, 6], "new tables even out the load"
         await until(lambda: owners(services, list(made)) == made)  # each started by its own worker
         lobby = (await ann.http("GET", "/api/tables")).json()
         assert {table["table_id"]: table["worker"] for table in lobby} == made  # the lobby names the owners too
