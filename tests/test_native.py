@@ -743,14 +743,17 @@ sys.modules["rummy.engine._native"] = module  # the engine imports this build, n
 import pytest
 import rummy.engine.backends
 assert rummy.engine.backends.BUILT is module
-sys.exit(pytest.main(["-n0", "-q", "-p", "no:cacheprovider", sys.argv[2],
+sys.exit(pytest.main(["-n0", "-q", "-p", "no:cacheprovider", *sys.argv[2:],
                       "-k", "not switch and not sanitizer"]))
 """
+#: The differential tests of the compiled core: this module's and those of the queries added beside it.
+DIFFERENTIAL_TESTS = [Path(__file__), *(Path(__file__).parent / name for name in (
+    "test_native_basic.py", "test_native_purchase.py", "env/test_observation_native.py"))]
 
 
 @pytest.mark.slow
 def test_under_address_sanitizer(tmp_path: Path) -> None:
-    """This module's differential tests (a short slice: the ``dev`` profile) against the compiled core built with
+    """The differential tests (a short slice: the ``dev`` profile) against the compiled core built with
     AddressSanitizer (gcc ``-fsanitize=address``, libasan preloaded into Python), so a memory error fails loudly."""
     compiler = shutil.which("gcc")
     if compiler is None:
@@ -768,7 +771,8 @@ def test_under_address_sanitizer(tmp_path: Path) -> None:
     program.write_text(SANITIZED_RUN, encoding="utf-8")
     environment = {**os.environ, "LD_PRELOAD": libasan, "ASAN_OPTIONS": "detect_leaks=0",
                    "HYPOTHESIS_PROFILE": "dev", "RUMMY_ENGINE": ""}
-    result = subprocess.run([sys.executable, str(program), str(built), __file__], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, str(program), str(built), *map(str, DIFFERENTIAL_TESTS)],
+                            capture_output=True, text=True,
                             env=environment, cwd=Path(__file__).parent.parent, check=False)
     assert "AddressSanitizer" not in result.stderr, result.stderr[-4000:]
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
