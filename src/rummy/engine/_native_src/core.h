@@ -10,6 +10,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdbool.h>
 
 #define CARD_COUNT 53
 #define NATURALS 52
@@ -21,6 +22,14 @@
  * Python search then answers: it raises the engine's own errors), -1 with an exception set when a count is not an
  * int (lay_down.c). */
 int read_hand(PyObject *hand_object, int *hand);
+
+/* A float32 buffer of `count` numbers, C-contiguous (writable if asked): true with `view` held (release it), false
+ * with nothing held and no exception set when it is not one (buffers.c). */
+bool get_floats(PyObject *object, Py_buffer *view, bool writable, Py_ssize_t count);
+/* A Python int (a bool included) as a long; false, no exception set, when it is not one or does not fit. */
+bool get_long(PyObject *object, long *value);
+/* An int or None: 1 with `value` set, 0 for None, -1 for anything else (no exception set). */
+int long_or_none(PyObject *item, long *value);
 
 /* best_lay_down(hand, spec, extra) (best_lay_down.c). */
 PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -43,33 +43,6 @@ typedef struct {
     PyObject *pickups;
 } History;
 
-static bool float_buffer(PyObject *object, Py_buffer *view, Py_ssize_t count)
-{
-    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-    const char *format = view->format;
-    if (view->itemsize != 4 || format == NULL || (strcmp(format, "f") != 0 && strcmp(format, "<f") != 0)
-        || view->len != count * 4) {
-        PyBuffer_Release(view);
-        return false;
-    }
-    return true;
-}
-
-static bool as_long(PyObject *object, long *value)
-{
-    if (!PyLong_Check(object))
-        return false;
-    *value = PyLong_AsLong(object);
-    if (*value == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    return true;
-}
-
 /* An attribute that is an int or None: 1 with `value` set, 0 for None, -1 otherwise. */
 static int long_attribute(PyObject *object, int name, long *value)
 {
@@ -78,7 +51,7 @@ static int long_attribute(PyObject *object, int name, long *value)
         PyErr_Clear();
         return -1;
     }
-    int result = item == Py_None ? 0 : as_long(item, value) ? 1 : -1;
+    int result = long_or_none(item, value);
     Py_DECREF(item);
     return result;
 }
@@ -117,7 +90,7 @@ static long picked_up(const History *history, long index, long seat, long *cards
     while (first > 0) { /* the pickups of this index and after, read from the end */
         PyObject *pickup = PyList_GET_ITEM(pickups, first - 1);
         long at;
-        if (!PyTuple_Check(pickup) || PyTuple_GET_SIZE(pickup) != 3 || !as_long(PyTuple_GET_ITEM(pickup, 0), &at))
+        if (!PyTuple_Check(pickup) || PyTuple_GET_SIZE(pickup) != 3 || !get_long(PyTuple_GET_ITEM(pickup, 0), &at))
             return -1;
         if (at < index)
             break;
@@ -126,8 +99,8 @@ static long picked_up(const History *history, long index, long seat, long *cards
     for (Py_ssize_t i = first; i < PyList_GET_SIZE(pickups); i++) {
         PyObject *pickup = PyList_GET_ITEM(pickups, i);
         long at, who, card;
-        if (!as_long(PyTuple_GET_ITEM(pickup, 0), &at) || !as_long(PyTuple_GET_ITEM(pickup, 1), &who)
-            || !as_long(PyTuple_GET_ITEM(pickup, 2), &card))
+        if (!get_long(PyTuple_GET_ITEM(pickup, 0), &at) || !get_long(PyTuple_GET_ITEM(pickup, 1), &who)
+            || !get_long(PyTuple_GET_ITEM(pickup, 2), &card))
             return -1;
         if (at == index && who == seat) {
             if (card < 0 || card >= CARD_COUNT || n == MAX_CARDS)
@@ -158,7 +131,7 @@ static long meld_cards(PyObject *action, long *cards)
         good = PyTuple_Check(meld_cards_object);
         for (Py_ssize_t j = 0; good && j < PyTuple_GET_SIZE(meld_cards_object); j++) {
             long card;
-            good = as_long(PyTuple_GET_ITEM(meld_cards_object, j), &card) && card >= 0 && card < CARD_COUNT
+            good = get_long(PyTuple_GET_ITEM(meld_cards_object, j), &card) && card >= 0 && card < CARD_COUNT
                    && n < MAX_CARDS;
             if (good)
                 cards[n++] = card;
@@ -272,8 +245,8 @@ PyObject *history_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     double unit;
     PyObject *log = args[4], *kit = args[8];
     history.pickups = args[7];
-    if (!as_long(args[2], &history.players) || history.players < 1 || history.players > 64 || !PyFloat_Check(args[3])
-        || !as_long(args[5], &start) || !as_long(args[6], &stop) || !PyList_Check(log) || start < 0 || stop < start
+    if (!get_long(args[2], &history.players) || history.players < 1 || history.players > 64 || !PyFloat_Check(args[3])
+        || !get_long(args[5], &start) || !get_long(args[6], &stop) || !PyList_Check(log) || start < 0 || stop < start
         || stop > PyList_GET_SIZE(log) || !PyList_Check(history.pickups) || !PyTuple_Check(kit)
         || PyTuple_GET_SIZE(kit) != H_VERBS)
         Py_RETURN_NONE;
@@ -283,9 +256,9 @@ PyObject *history_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (int i = 0; i < H_VERBS; i++)
         history.verbs[i] = PyTuple_GET_ITEM(kit, i);
     Py_buffer counts, ring;
-    if (!float_buffer(args[0], &counts, BLOCKS * history.players * CARD_COUNT))
+    if (!get_floats(args[0], &counts, true, BLOCKS * history.players * CARD_COUNT))
         Py_RETURN_NONE;
-    if (!float_buffer(args[1], &ring, RING_ROWS * history.width)) {
+    if (!get_floats(args[1], &ring, true, RING_ROWS * history.width)) {
         PyBuffer_Release(&counts);
         Py_RETURN_NONE;
     }

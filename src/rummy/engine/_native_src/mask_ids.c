@@ -41,15 +41,7 @@ typedef struct {
 
 static bool read_long_item(PyObject *tuple, Py_ssize_t index, long *value)
 {
-    PyObject *item = PyTuple_GET_ITEM(tuple, index);
-    if (!PyLong_Check(item))
-        return false;
-    *value = PyLong_AsLong(item);
-    if (*value == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    return true;
+    return get_long(PyTuple_GET_ITEM(tuple, index), value);
 }
 
 static bool read_kit(PyObject *object, Kit *kit)
@@ -82,17 +74,7 @@ static int optional_long(PyObject *object, int name, long *value)
         PyErr_Clear();
         return -1;
     }
-    int result = 0;
-    if (item != Py_None) {
-        result = -1;
-        if (PyLong_Check(item)) {
-            *value = PyLong_AsLong(item);
-            if (*value == -1 && PyErr_Occurred())
-                PyErr_Clear();
-            else
-                result = 1;
-        }
-    }
+    int result = long_or_none(item, value);
     Py_DECREF(item);
     return result;
 }

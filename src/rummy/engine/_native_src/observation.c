@@ -58,36 +58,6 @@ static bool intern_names(void)
     return true;
 }
 
-/* A float32 buffer of `count` numbers (C-contiguous); false, nothing held, when `object` is not one. */
-static bool get_floats(PyObject *object, Py_buffer *view, bool writable, Py_ssize_t count)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(object, view, flags) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-    const char *format = view->format;
-    if (view->itemsize != 4 || format == NULL || (strcmp(format, "f") != 0 && strcmp(format, "<f") != 0)
-        || view->len != count * 4) {
-        PyBuffer_Release(view);
-        return false;
-    }
-    return true;
-}
-
-/* A Python int (a bool included) as a long; false when it is not one or does not fit. */
-static bool get_long(PyObject *object, long *value)
-{
-    if (!PyLong_Check(object))
-        return false;
-    *value = PyLong_AsLong(object);
-    if (*value == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    return true;
-}
-
 /* A Python int or float as numpy makes it a float32: through a double. */
 static bool get_number(PyObject *object, float *value)
 {
@@ -331,12 +301,12 @@ static PyObject *tuple_attribute(PyObject *object, int name)
 }
 
 /* An int attribute that may be None: 1 with `value` set, 0 when None, -1 when neither. */
-static int optional_long(PyObject *object, int name, long *value)
+static int optional_long_attribute(PyObject *object, int name, long *value)
 {
     PyObject *item = attribute(object, name);
     if (item == NULL)
         return -1;
-    int result = item == Py_None ? 0 : get_long(item, value) ? 1 : -1;
+    int result = long_or_none(item, value);
     Py_DECREF(item);
     return result;
 }
@@ -359,7 +329,7 @@ static bool take_table_cards(Table *table, long id, int *laid)
     if (!table->ids_read) {
         for (Py_ssize_t i = 0; i < table->count; i++) {
             long meld_id;
-            int found = optional_long(PyList_GET_ITEM(table->melds, i), N_ID, &meld_id);
+            int found = optional_long_attribute(PyList_GET_ITEM(table->melds, i), N_ID, &meld_id);
             if (found < 0)
                 return false;
             table->ids[i] = found ? meld_id : LONG_MIN;
@@ -389,7 +359,8 @@ static bool describe_step(PyObject *step, const Kit *kit, Table *melds, int *pla
     Py_DECREF(verb); /* a Verb member: alive in the enum */
     if (verb == kit->verbs[V_LAYOFF] || verb == kit->verbs[V_SWAP] || verb == kit->verbs[V_MOVE]) {
         long meld, card;
-        int has_meld = optional_long(step, N_MELD, &meld), has_card = optional_long(step, N_CARD, &card);
+        int has_meld = optional_long_attribute(step, N_MELD, &meld);
+        int has_card = optional_long_attribute(step, N_CARD, &card);
         if (has_meld < 0 || has_card < 0 || (has_card && (card < 0 || card >= CARD_COUNT)))
             return false;
         if (has_meld && !add_extended(extended, extended_count, meld))
