@@ -1,9 +1,16 @@
 /*
- * What the compiled core's source files share (rummy.engine._native: lay_down.c holds the module, best_lay_down.c
- * the best lay-down with the best_*.c files of best.h, spare_search.c the spare-card rearrangements on offer with
- * its entry points spare_builds.c and rearrangements.c, which share spare.h, table_plays.c the lay-offs and wild
- * swaps a hand may make, purchase_moves.c the purchase variant's books, purchases, trades and exchanges, observation.c
- * the environment's observation vector, basic_melds.c the new melds of free melding).
+ * What the compiled core's source files share (rummy.engine._native):
+ *   lay_down.c          the module (its method table) and whether a contract can be laid down;
+ *   best_*.c, best.h    the best lay-down;
+ *   spare_search.c      the spare-card rearrangements on offer, with its entry points spare_builds.c and
+ *                       rearrangements.c (spare.h);
+ *   table_plays.c       the lay-offs and wild swaps a hand may make;
+ *   purchase_moves.c    the purchase variant's books, purchases, trades and exchanges;
+ *   basic_melds.c       the new melds of free melding;
+ *   simple_check.c      the judgement of the simple actions (claims, draw, take, discard);
+ *   state_copy.c        the copy of a game state's fields;
+ *   observation.c, history.c, mask_ids.c   the environment's observation, its history and its action ids;
+ *   buffers.c           reading the Python values the queries are handed.
  */
 #ifndef RUMMY_NATIVE_CORE_H
 #define RUMMY_NATIVE_CORE_H
