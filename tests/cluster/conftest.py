@@ -6,6 +6,7 @@ Skipped, saying why, where PostgreSQL or redis-server is not installed (``.ci/ru
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,15 @@ from typing import Any
 import pytest
 import redis
 
-from tests.cluster.services import ServiceMissing, Worker, migrate, postgres, redis_server
+from tests.cluster.services import (
+    Restartable,
+    ServiceMissing,
+    Worker,
+    migrate,
+    postgres,
+    redis_server,
+    redis_server_bin,
+)
 from tests.server.conftest import Player
 
 
@@ -34,6 +43,22 @@ def services() -> Iterator[Services]:
             yield Services(db.url, redis.url, db.pid)
     except ServiceMissing as missing:
         pytest.skip(f"the cluster tests need PostgreSQL and Redis: {missing}")
+
+
+@pytest.fixture
+def restartable_redis() -> Iterator[Restartable]:
+    """A Redis of the test alone, which it may kill and start again (empty) on the same port."""
+    try:
+        redis_server_bin()
+    except ServiceMissing as missing:
+        pytest.skip(str(missing))
+    server = Restartable()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+        shutil.rmtree(server.root, ignore_errors=True)
 
 
 @pytest.fixture

@@ -26,10 +26,9 @@ import contextlib
 import json
 import os
 import random
-import shutil
 import signal
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,7 @@ import websockets
 from rummy.engine import parse_action
 from rummy.search.playout import random_choice
 from tests.cluster.conftest import Endpoint, Services, until
-from tests.cluster.services import Restartable, ServiceMissing, Worker, redis_server_bin
+from tests.cluster.services import Restartable, Worker
 from tests.cluster.test_cluster import Tracked, event_log
 from tests.cluster.test_outages import pg_ctl
 from tests.cluster.test_routing import route_endpoint, serving
@@ -58,21 +57,6 @@ PACE_SECONDS = 0.03  # a client's think time after each acknowledged action (kee
 BACKOFF_SECONDS = 0.2  # a client's pause before trying again after "unavailable" or a refused connection
 GIVE_UP_SECONDS = 30.0  # a wait this long is recorded as a silence of that length and the socket dropped
 OTHER_SEAT = "the other seat's move"  # not owed to the client: in an outage the computer player waits too
-
-
-@pytest.fixture
-def own_redis() -> Iterator[Restartable]:
-    try:
-        redis_server_bin()
-    except ServiceMissing as missing:
-        pytest.skip(str(missing))
-    redis = Restartable()
-    redis.start()
-    try:
-        yield redis
-    finally:
-        redis.kill()
-        shutil.rmtree(redis.root, ignore_errors=True)
 
 
 def answers(player: Tracked, command_id: str) -> Callable[[dict[str, Any]], bool]:
@@ -269,14 +253,14 @@ class Client:
             await self.socket.close()
 
 
-def test_chaos(services: Services, own_redis: Restartable) -> None:
+def test_chaos(services: Services, restartable_redis: Restartable) -> None:
     """Faults in turn, seeded, while clients play; no silence over 2 s, no acknowledged action lost."""
     schedule_rng = random.Random(SEED)
     schedule = [fault for _ in range(ROUNDS)
                 for fault in schedule_rng.sample(["worker", "redis", "postgres"], 3)]
-    supervisor = Worker(services.db_url, own_redis.url, workers=2, lease_seconds=3.0)
+    supervisor = Worker(services.db_url, restartable_redis.url, workers=2, lease_seconds=3.0)
     shared = Endpoint(supervisor.base_url, supervisor.ws_url)
-    redis_services = Services(services.db_url, own_redis.url)
+    redis_services = Services(services.db_url, restartable_redis.url)
 
     async def scenario() -> None:
         await until(lambda: serving(redis_services, 2), timeout=60)
@@ -328,9 +312,9 @@ def test_chaos(services: Services, own_redis: Restartable) -> None:
                 await until(lambda v=victim: len(supervisor.children()) == 2  # type: ignore[misc]
                             and v not in supervisor.children())
             elif fault == "redis":
-                own_redis.kill()
+                restartable_redis.kill()
                 await all_told(told)
-                own_redis.start()
+                restartable_redis.start()
             else:
                 pg_ctl(services, "stop")
                 try:

@@ -42,7 +42,7 @@ from rummy.server.tables.inbox import ClientCommand, Connected
 from rummy.server.tables.protocol import Command
 from rummy.server.tables.table import Table
 from tests.cluster.conftest import Services, until
-from tests.cluster.services import Restartable, ServiceMissing, free_port, redis_server, redis_server_bin
+from tests.cluster.services import Restartable, ServiceMissing, free_port, redis_server
 from tests.server.conftest import run
 
 pytestmark = pytest.mark.slow
@@ -135,21 +135,6 @@ def test_a_worker_that_cannot_renew_its_lease_stops_serving(own_redis: Any) -> N
             await cluster.close()
 
     run(scenario())
-
-
-@pytest.fixture
-def restartable_redis() -> Iterator[Restartable]:
-    """A Redis of this test alone, which it kills and starts again (empty) on the same port."""
-    try:
-        redis_server_bin()
-    except ServiceMissing as missing:
-        pytest.skip(str(missing))
-    server = Restartable()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def test_the_bus_says_when_it_listens_and_which_messages_nobody_heard(restartable_redis: Restartable) -> None:
