@@ -302,7 +302,7 @@ class ActionSpace:
         ids: list[int] = []
         composite = self._by_verb[COMPOSITE].start
         count = 0
-        slots: dict[int | None, int] | None = None
+        slots: dict[int | None, int] = {}  # the table's slots by meld id, read on first use
         for entry in legal_actions(state, seat).entries():  # composite moves are counted, not worked out
             verb = entry.verb
             if verb in _SIMPLE_IDS:
@@ -317,11 +317,7 @@ class ActionSpace:
             if verb is Verb.DISCARD:
                 ids.append(self._discard_start + _card(entry.card))
             elif verb in _TABLE_STEPS:
-                if slots is None:
-                    slots = {meld.id: slot for slot, meld in enumerate(state.table)}
-                slot = slots.get(entry.meld)
-                if slot is None:
-                    slot = _slot_of(state, entry.meld, entry)  # raises: no such meld
+                slot = _slot_on_table(state, slots, entry)
                 if slot < MELD_SLOTS:
                     ids.append(self._table_id(state, entry, self._by_verb[verb], slot))
             else:
@@ -348,7 +344,7 @@ class ActionSpace:
         ids: list[int] = []
         composites: list[Action] = []
         unslotted = 0
-        slots: dict[int | None, int] | None = None
+        slots: dict[int | None, int] = {}  # the table's slots by meld id, read on first use
         composite = self._by_verb[COMPOSITE].start
         discard = self._discard_start
         for index, entry in enumerate(moves.entries()):
@@ -362,11 +358,7 @@ class ActionSpace:
             if verb is Verb.DISCARD and verb in self.used:
                 ids.append(discard + _card(action.card))
             elif verb in _TABLE_STEPS and verb in self.used:
-                if slots is None:
-                    slots = {meld.id: slot for slot, meld in enumerate(state.table)}
-                slot = slots.get(action.meld)
-                if slot is None:
-                    slot = _slot_of(state, action.meld, action)  # raises: no such meld
+                slot = _slot_on_table(state, slots, action)
                 if slot < MELD_SLOTS:
                     ids.append(self._table_id(state, action, self._by_verb[verb], slot))
                 else:
@@ -392,6 +384,15 @@ def _card(card: int | None) -> int:
     if card is None:
         raise ActionSpaceError("the action names no card")
     return card
+
+
+def _slot_on_table(state: GameState, slots: dict[int | None, int], action: Action) -> int:
+    """The slot of the meld ``action`` plays onto; ``slots`` holds the table's slots by meld id (filled here on
+    first use, so a listing reads the table once)."""
+    if not slots:
+        slots.update((meld.id, slot) for slot, meld in enumerate(state.table))
+    slot = slots.get(action.meld)
+    return slot if slot is not None else _slot_of(state, action.meld, action)  # raises: no such meld
 
 
 def _slot_of(state: GameState, meld_id: int | None, action: Action) -> int:
