@@ -242,19 +242,18 @@ class ClusterLinks:
             self._to_table(waiting)
 
     def undelivered(self, worker: str, messages: list[dict[str, Any]]) -> None:
-        """Nobody heard ``messages`` for ``worker`` (its bus was reconnecting, or it died): no client may
-        wait for what they would have brought.  A socket here whose ``open`` or ``cmd`` was lost is told
-        (``unavailable``) and closed (1013; it reconnects); links whose ``out`` or ``shut`` was lost end
-        here (the gateway closed their sockets when its bus failed); a question is answered "none" now."""
+        """Nobody heard ``messages`` for ``worker`` (it died, or its bus was reconnecting): no client may
+        wait for what they would have brought.  A socket here whose ``open`` or ``cmd`` was lost is closed
+        with 1012, as when the owner is found dead (the client reconnects and is led to the table's owner
+        now; a lost command changed nothing); links whose ``out`` or ``shut`` was lost end here (the
+        gateway closed their sockets when its bus failed); a question is answered "none" now."""
         for message in messages:
             kind = message["k"]
             if kind in ("open", "cmd"):
                 route = self.gateway.pop(message["c"], None)
                 if route is not None:
                     self.link_of.pop(id(route[0]), None)
-                    command_id = message["m"]["id"] if kind == "cmd" else None
-                    route[0].send(error_message(UNAVAILABLE, unavailable_message("Redis"), command_id=command_id))
-                    route[0].close(CLOSE_TRY_AGAIN)
+                    route[0].close(CLOSE_MOVED)
             elif kind in ("out", "shut"):
                 owned = self.owned.pop(message["c"], None)
                 if owned is not None:
