@@ -13,7 +13,8 @@ def rearrangements(moves: list[Any], hand: Sequence[int], seat: int, size: int, 
 def held_actions(out: list[Any], hand: Sequence[int], seat: int, offers: list[Any], verb: object, memo: dict[Any, Any],
                  make: object) -> Literal[True] | None: ...
 def purchase_moves(out: list[Any], hand: Sequence[int], seat: int, purchase_cards: list[int], discard: list[int],
-                   done: bool, rules: int, kit: tuple[Any, ...], game: object, held: list[int]) -> Literal[True] | None: ...
+                   done: bool, rules: int, kit: tuple[Any, ...], game: object,
+                   held: list[int]) -> Literal[True] | None: ...
 def observation(out: Any, inverse: Any, layout: tuple[int, ...], hand: Sequence[int], discard: list[int],
                 show_all: bool, melds: list[Any], claim: int | None, head: tuple[int, ...], seats: tuple[Any, ...],
                 seat: int, counts: Any, ring: Any, candidates: Sequence[Any], kit: tuple[Any, ...], hand_size: int
