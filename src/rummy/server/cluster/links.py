@@ -10,7 +10,10 @@ When a worker dies, every gateway closes the sockets of its tables with 1012 (th
 to any worker, and the table's new owner serves it), and every owner drops the connections whose
 socket it held (a dropped player, as if they had closed the page).  When Redis cannot be reached, every
 link is broken: the gateway tells its sockets so (``unavailable``, close code 1013) rather than leave
-them waiting for answers that cannot come (:meth:`ClusterLinks.redis_away`).
+them waiting for answers that cannot come (:meth:`ClusterLinks.redis_away`).  Pub/sub keeps no message
+for a worker that is not subscribed (it died, or its bus is reconnecting after Redis came back): PUBLISH's
+count of listeners shows such a loss, and no client is left waiting for what the message would have brought
+(:meth:`ClusterLinks.undelivered`); a worker whose own bus is not subscribed links no socket.
 
 Links are the fallback: a client that follows ``moved`` (docs/protocol.md) is sent to the owner and
 plays there without Redis in between (:mod:`rummy.server.cluster.placement`); a client that does not,
