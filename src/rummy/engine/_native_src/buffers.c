@@ -39,3 +39,15 @@ int long_or_none(PyObject *item, long *value)
 {
     return item == Py_None ? 0 : get_long(item, value) ? 1 : -1;
 }
+
+int long_or_none_attribute(PyObject *object, PyObject *name, long *value)
+{
+    PyObject *item = PyObject_GetAttr(object, name);
+    if (item == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    int result = long_or_none(item, value);
+    Py_DECREF(item);
+    return result;
+}

@@ -37,6 +37,8 @@ bool get_floats(PyObject *object, Py_buffer *view, bool writable, Py_ssize_t cou
 bool get_long(PyObject *object, long *value);
 /* An int or None: 1 with `value` set, 0 for None, -1 for anything else (no exception set). */
 int long_or_none(PyObject *item, long *value);
+/* The attribute `name` of `object` read as by long_or_none (-1 also when it is missing; no exception set). */
+int long_or_none_attribute(PyObject *object, PyObject *name, long *value);
 
 /* best_lay_down(hand, spec, extra) (best_lay_down.c). */
 PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -46,14 +46,7 @@ typedef struct {
 /* An attribute that is an int or None: 1 with `value` set, 0 for None, -1 otherwise. */
 static int long_attribute(PyObject *object, int name, long *value)
 {
-    PyObject *item = PyObject_GetAttr(object, history_names[name]);
-    if (item == NULL) {
-        PyErr_Clear();
-        return -1;
-    }
-    int result = long_or_none(item, value);
-    Py_DECREF(item);
-    return result;
+    return long_or_none_attribute(object, history_names[name], value);
 }
 
 /* History._count: each card adds `unit` to the seat's row of `block`, capped at 1. */

@@ -69,14 +69,7 @@ static bool read_kit(PyObject *object, Kit *kit)
 /* An int attribute that may be None: 1 with `value` set, 0 when None, -1 when neither (no exception set). */
 static int optional_long(PyObject *object, int name, long *value)
 {
-    PyObject *item = PyObject_GetAttr(object, attribute_names[name]);
-    if (item == NULL) {
-        PyErr_Clear();
-        return -1;
-    }
-    int result = long_or_none(item, value);
-    Py_DECREF(item);
-    return result;
+    return long_or_none_attribute(object, attribute_names[name], value);
 }
 
 /* The id of `action` from the space (space.id_of(state, action)): -1 with its exception set when it raises. */

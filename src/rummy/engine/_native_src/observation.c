@@ -303,12 +303,7 @@ static PyObject *tuple_attribute(PyObject *object, int name)
 /* An int attribute that may be None: 1 with `value` set, 0 when None, -1 when neither. */
 static int optional_long_attribute(PyObject *object, int name, long *value)
 {
-    PyObject *item = attribute(object, name);
-    if (item == NULL)
-        return -1;
-    int result = long_or_none(item, value);
-    Py_DECREF(item);
-    return result;
+    return long_or_none_attribute(object, names[name], value);
 }
 
 static bool add_extended(long *extended, int *count, long meld)
