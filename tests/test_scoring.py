@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from fractions import Fraction
 
 import pytest
 
 from rummy.bots import make_bot, play_game
+from rummy.engine import Phase, new_game
 from rummy.engine.cards import parse_card, to_counts
 from rummy.engine.house_rules import get_variant
 from rummy.engine.modes import RoundEnd, Scoring
@@ -80,8 +82,11 @@ def test_when_the_game_is_over() -> None:
     purchase = scoring_rule(get_variant("purchase", {"match_target": 2, "max_turns": 30}))
     assert not purchase.game_finished(Board((0, 0), match_wins=(1, 0)), RoundEnd.BOOK)
     assert purchase.game_finished(Board((0, 0), match_wins=(1, 2)), RoundEnd.BOOK)
-    assert not purchase.game_finished(Board((0, 0), match_wins=(0, 0), turns_played=29), RoundEnd.STALEMATE)
-    assert purchase.game_finished(Board((0, 0), match_wins=(0, 0), turns_played=30), RoundEnd.STALEMATE)
+    assert not purchase.game_over(Board((0, 0), match_wins=(0, 0), turns_played=29), RoundEnd.STALEMATE)
+    assert purchase.game_over(Board((0, 0), match_wins=(0, 0), turns_played=30), RoundEnd.STALEMATE)
+    capped_basic = scoring_rule(get_variant("basic", {"max_turns": 30}))  # the cap ends every variant's game
+    assert capped_basic.game_over(Board((10, 0), turns_played=30), RoundEnd.STALEMATE)
+    assert not capped_basic.game_over(Board((10, 0), turns_played=29), RoundEnd.STALEMATE)
 
 
 def rounds(*scores: tuple[int, ...]) -> tuple[RoundResult, ...]:
@@ -134,3 +139,20 @@ def test_a_played_game_scores_and_ends_through_its_rule(variant_id: str) -> None
     assert game.totals == [sum(result.scores[seat] for result in game.results) for seat in range(3)]
     assert sum(game.match_wins) == sum(1 for result in game.results if result.end is RoundEnd.BOOK)
     assert game.winners() == rule.winners(game) and game.ranking() == rule.ranking(game)
+
+
+@pytest.mark.parametrize("variant", ["basic", "may-i", "progressive-buy-it", "progressive-15", "purchase"])
+def test_the_turn_cap_ends_every_variant_s_game_as_a_draw(variant: str) -> None:
+    """``max_turns`` (rules.md §7.7, house rule "endless games") ends the game as a draw in every variant: the round
+    that reaches the cap ends in a stalemate, the game is over and nobody wins.  (In ``basic`` the rounds dealt
+    after the cap ended at once, for ever: the game never ended.)"""
+    game = new_game(variant, 4, seed=1, options={"max_turns": 30})
+    rng = random.Random(1)
+    while not game.game_over:
+        if game.phase is Phase.ROUND_OVER:
+            game.deal()
+            continue
+        game.apply(rng.choice(game.legal_actions(game.next_to_act())))
+        assert game.turns_played <= 30
+    assert game.turns_played == 30 and game.results[-1].end is RoundEnd.STALEMATE
+    assert game.winners() == []

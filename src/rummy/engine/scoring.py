@@ -130,6 +130,17 @@ class ScoringRule(ABC):
     def game_finished(self, board: Scoreboard, end: RoundEnd) -> bool:
         """Whether the game is over after the round that just ended (already on ``board``)."""
 
+    def capped(self, board: Scoreboard, end: RoundEnd) -> bool:
+        """Whether the turn cap ended the round that just ended: ``max_turns`` turns played (rules.md §7.7 gives the cap
+        to ``purchase``; the engine takes the option in every variant, and there too it ends the game as a draw)."""
+        cap = self.variant.max_turns
+        return cap is not None and board.turns_played >= cap and end is RoundEnd.STALEMATE
+
+    def game_over(self, board: Scoreboard, end: RoundEnd) -> bool:
+        """Whether the game is over after the round that just ended: the turn cap ended it, or the rule's own end
+        (:meth:`game_finished`)."""
+        return self.capped(board, end) or self.game_finished(board, end)
+
     def game_scores(self, board: Scoreboard) -> Sequence[int]:
         """Each seat's number in the game's standing: its total points."""
         return board.totals
@@ -162,7 +173,9 @@ class ScoringRule(ABC):
         return result
 
     def winners(self, board: Scoreboard) -> list[int]:
-        """Every seat in first position (co-winners share)."""
+        """Every seat in first position (co-winners share); nobody when the turn cap ended the game (a draw)."""
+        if board.results and self.capped(board, board.results[-1].end):
+            return []
         place = self.positions(board)
         return [seat for seat, position in enumerate(place) if position == 1]
 
@@ -257,9 +270,6 @@ class BookScoring(ScoringRule):
         return RoundScore((0,) * len(ending.hands), ending.went_out if booked else None)
 
     def game_finished(self, board: Scoreboard, end: RoundEnd) -> bool:
-        cap = self.variant.max_turns
-        if cap is not None and board.turns_played >= cap and end is RoundEnd.STALEMATE:
-            return True
         return max(board.match_wins) >= self.variant.match_target
 
     def game_scores(self, board: Scoreboard) -> Sequence[int]:

@@ -19,4 +19,4 @@ def end_round(state: GameState, end: RoundEnd, went_out: int | None) -> None:
     for seat in range(state.n):
         state.totals[seat] += score.scores[seat]
     state.results.append(RoundResult(state.round_number, went_out, score.scores, end, tuple(state.claims_used)))
-    state.phase = Phase.GAME_OVER if rule.game_finished(state, end) else Phase.ROUND_OVER
+    state.phase = Phase.GAME_OVER if rule.game_over(state, end) else Phase.ROUND_OVER
