@@ -324,6 +324,8 @@ def _run_workers(count: int, host: str, sock: socket.socket, own: list[socket.so
                 continue
             print(f"rummy: worker {number} ended ({how}); starting another", file=sys.stderr, flush=True)
             time.sleep(0.5)
+            if stopping:  # SIGINT or SIGTERM came meanwhile: a worker started now would never be told to stop
+                continue
             try:
                 own[number - 1] = _bind_again(host, port)
             except OSError as error:

@@ -42,6 +42,8 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 import redis.exceptions
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from rummy.server.cluster.lease import Lease
 
@@ -199,8 +201,13 @@ class Cluster:
         self.lease_seconds = lease_seconds
         # A blocking pool: a burst of Redis calls (a hundred tables claimed at once) waits for a free
         # connection instead of failing with "Too many connections" (redis-py's pool holds at most 100).
+        # A pooled connection left from before Redis restarted fails at its next use ("Connection closed by
+        # server"): that call is made once more, on a new connection.  Else a batch of messages published on it
+        # would be lost while Redis is back, and the sockets they answer, held by other workers, would wait
+        # unanswered (only this worker would take Redis for away).  A Redis really away refuses the new
+        # connection at once, and the call fails as before.
         pool = aioredis.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=REDIS_CONNECTIONS,
-                                                        timeout=POOL_WAIT_SECONDS)
+                                                        timeout=POOL_WAIT_SECONDS, retry=Retry(NoBackoff(), 1))
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closed with the client
         self._claim = self.redis.register_script(CLAIM)
         self._claim_new = self.redis.register_script(CLAIM_NEW)
