@@ -11,22 +11,18 @@ table, the buy prompt, the builder and the round end are saved at both sizes (ar
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import MY_TURN, new_page, page_errors, rummy_serve, start_bot_table
+from tests.e2e.conftest import MY_TURN, new_page, page_errors, start_bot_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose computer players answer at once: the page waits on their moves, not a clock."""
-    with rummy_serve(tmp_path_factory.mktemp("phone-server"), bot_delay=0) as base:
-        yield base
+# A server whose computer players answer at once: the page waits on their moves, not a clock.
+SERVER_PACE = {"bot_delay": 0}
 
 
 PHONE = {"width": 390, "height": 844}
@@ -34,8 +30,10 @@ LAPTOP = {"width": 1366, "height": 768}
 MAX_BUYS = 2  # per round: enough to see buying, few enough that the round ends
 MAX_ROUNDS = 3  # rounds played until a claim window and a message were measured
 
-# Everything the checks measure, in one look (CSS pixels, the viewport's coordinates).
-LOOK = """() => {
+# Everything the checks measure, in one look (CSS pixels, the viewport's coordinates), once the page has drawn a
+# frame of the state it shows (size observers run before a frame: the layout is then the one a player sees).
+LOOK = """async () => {
+  await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
   const box = (sel) => {
     const node = document.querySelector(sel);
     if (!node) return null;
@@ -62,11 +60,43 @@ LOOK = """() => {
   return {
     prompts: {claim: box('#claim:not([hidden])'), toast: box('#toast.show')},
     kept: {seats: box('#seats'), contract: box('#contract'), hand: box('#hand')},
-    discard: box('#discard'), melds: box('#melds'), meld: box('#melds .meld'),
+    discard: box('#discard'), board: box('.board-center'), melds: box('#melds'), meld: box('#melds .meld'),
     discardShown: shown('#discard > .card'), meldShown: shown('#melds .meld'),
     builder: box('#builder:not([hidden])'), builderBar: box('#builder .builder-head'), submit: box('#builder-submit'),
     scrollY: window.scrollY, width: innerWidth, height: innerHeight,
   };
+}"""
+
+# A full hand, a meld on the table and a message in the dock, put on the page as it stands (and taken off again).
+SQUEEZE = """() => {
+  const hand = document.querySelector('#hand'), card = hand.querySelector('.card');
+  const copy = () => Object.assign(card.cloneNode(true), {className: card.className});
+  while (hand.querySelectorAll('.card').length < 16) {
+    const extra = copy();
+    extra.dataset.squeeze = '';
+    hand.append(extra);
+  }
+  if (!document.querySelector('#melds .meld')) {
+    const cards = Object.assign(document.createElement('div'), {className: 'meld-cards'});
+    cards.append(copy(), copy(), copy());
+    const meld = Object.assign(document.createElement('div'), {className: 'meld'});
+    meld.append(cards);
+    const group = Object.assign(document.createElement('div'), {className: 'meld-group'});
+    group.dataset.squeeze = '';
+    group.append(Object.assign(document.createElement('div'), {className: 'meld-row'}));
+    group.firstChild.append(meld);
+    document.querySelector('#melds').append(group);
+  }
+  const box = document.getElementById('toast');
+  box.style.transition = 'none'; // at its full height at once
+  box.textContent = 'Hint: discard the 9♦: it is the card least likely to help you, and no table move came first.';
+  box.className = 'toast show hint';
+}"""
+UNSQUEEZE = """() => {
+  for (const extra of document.querySelectorAll('[data-squeeze]')) extra.remove();
+  const box = document.getElementById('toast');
+  box.className = 'toast';
+  box.style.transition = '';
 }"""
 
 # Something for Ann to do: the round is over, a claim window waits for her, or it is her turn.
@@ -149,8 +179,19 @@ class Round:
         assert look["discardShown"] >= 0.9, f"{where}: the discard pile's top card is hidden ({look['discardShown']})"
         if look["meld"]:
             assert in_view(look["meld"], look), f"{where}: the first table meld is out of view ({look['meld']})"
-            assert look["meldShown"] >= 0.9, f"{where}: the first table meld is hidden ({look['meldShown']})"
+            assert look["meldShown"] >= 0.9, (f"{where}: the first table meld is hidden ({look['meldShown']}; "
+                                              f"board {look['board']}, meld {look['meld']})")
         assert in_view(look["submit"], look), f"{where}: the Lay down button is out of view ({look['submit']})"
+
+    def look_at_a_squeezed_builder(self) -> None:
+        """The builder's checks with the most a phone must hold at once: three rows of cards in the hand (copies
+        of its first card) and a two-line message in the dock; the page is then put back as it was."""
+        self.page.evaluate(SQUEEZE)
+        try:
+            self.look_at_builder("the builder with a full hand and a message")
+        finally:
+            self.page.evaluate(UNSQUEEZE)
+        self.done["squeezed"] += 1
 
     def shot(self, name: str) -> None:
         if name not in self.taken:
@@ -240,6 +281,8 @@ class Round:
         if page.locator("#builder:not([hidden])").count():  # open while the contract is not down
             self.look_at_builder("a turn with the builder open")
             self.shot("builder-open")
+            if self.touch and not self.done["squeezed"]:
+                self.look_at_a_squeezed_builder()
         downs = [b for b in legal if b.startswith("down ")]
         if downs:
             self.lay_down(downs[0], seat)
@@ -350,6 +393,7 @@ def test_a_round_on_a_phone_by_tapping(server: str, browser: Any, screenshots: P
     done = play_a_round(browser, server, screenshots, variant, touch=True)
     assert done["draw"] and done["discard"] and done["hint"], dict(done)
     assert done["claim seen"] and done["toast seen"], dict(done)  # the prompts were measured
+    assert done["squeezed"], dict(done)
     print(f"{variant}: {dict(done)}")
 
 
