@@ -80,9 +80,11 @@ def rummy_serve(work: Path, *, bot_delay: float = 0.15, round_pause: float = 6,
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running ``rummy serve`` (fast bots, short pause between rounds)."""
-    with rummy_serve(tmp_path_factory.mktemp("e2e-server")) as base:
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The base URL of a running ``rummy serve`` of the test module's own (fast bots, short pause between rounds),
+    paced by the module's ``SERVER_PACE`` where it has one (:func:`rummy_serve`'s keyword arguments)."""
+    pace: dict[str, float] = getattr(request.module, "SERVER_PACE", {})
+    with rummy_serve(tmp_path_factory.mktemp("e2e-server"), **pace) as base:
         yield base
 
 

@@ -10,25 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import PHONE, new_page, rummy_serve
+from tests.e2e.conftest import PHONE, new_page
 from tests.server.conftest import LiveServer, Player, start_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose computer players answer at once and which takes a scripted client's pace: the games are
-    played by a script (the page under test is the history, not the table), so nobody needs to follow them."""
-    with rummy_serve(tmp_path_factory.mktemp("history-server"), bot_delay=0, round_pause=0, rate_limit=10_000) as base:
-        yield base
+# A server whose computer players answer at once and which takes a scripted client's pace: the games are played by a
+# script (the page under test is the history, not the table), so nobody needs to follow them.
+SERVER_PACE = {"bot_delay": 0, "round_pause": 0, "rate_limit": 10_000}
 
 
 #: Short games: basic to 30 points, purchase drawn after 60 turns (if nobody tables a book first).

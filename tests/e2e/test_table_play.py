@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LONG_CLAIM_SECONDS, page_errors, rummy_serve
+from tests.e2e.conftest import LONG_CLAIM_SECONDS, page_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -30,11 +29,8 @@ MAX_BUYS_PER_ROUND = 2
 TIME_LIMIT = 420  # seconds for the whole game part
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose computer player answers at once: the two people's pages wait on its moves, not a clock."""
-    with rummy_serve(tmp_path_factory.mktemp("table-server"), bot_delay=0) as base:
-        yield base
+# A server whose computer player answers at once: the two people's pages wait on its moves, not a clock.
+SERVER_PACE = {"bot_delay": 0}
 
 
 @dataclass

@@ -12,23 +12,20 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import new_page, rummy_serve
+from tests.e2e.conftest import new_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 pytest.importorskip("textual")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose computer player answers at once: both people's clients wait on its moves, not a clock."""
-    with rummy_serve(tmp_path_factory.mktemp("terminal-server"), bot_delay=0) as base:
-        yield base
+# A server whose computer player answers at once: both people's clients wait on its moves, not a clock.
+SERVER_PACE = {"bot_delay": 0}
 
 TIME_LIMIT = 300  # seconds for the round
 

@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import MY_TURN, PHONE, new_page, rummy_serve, start_bot_table, wait_for_a_window
+from tests.e2e.conftest import MY_TURN, PHONE, new_page, start_bot_table, wait_for_a_window
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose computer players answer at once: the page waits on their moves, not a clock."""
-    with rummy_serve(tmp_path_factory.mktemp("touch-server"), bot_delay=0) as base:
-        yield base
+# A server whose computer players answer at once: the page waits on their moves, not a clock.
+SERVER_PACE = {"bot_delay": 0}
 
 ROUND_TIME = 300  # seconds for the round played by taps
 CHANGED = "s => window.rummy.state().seq > s"

@@ -19,6 +19,10 @@ from tests.server.conftest import LiveServer, Player
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
+# A server whose computer player answers at once: the round is played by a script, the page only watches.
+SERVER_PACE = {"bot_delay": 0}
+
+
 def play_first_round(server: str, cookie: str, table_id: str, outcome: dict[str, Any]) -> None:
     """In a thread of its own: seat 0's second connection starts the game and plays it by random legal
     moves until the first round is over; ``outcome`` gets the state that ends it (or the error)."""

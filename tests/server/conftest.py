@@ -40,7 +40,8 @@ FAST = {"bot_delay": 0, "round_pause": 0, "reconnect_grace": 60, "messages_per_s
 TLS = ssl.create_default_context()
 
 # The server runs in its own process, as in production: in a thread it would fight the test clients
-# for the GIL and every message would wait for the interpreter's switch interval.
+# for the GIL and every message would wait for the interpreter's switch interval.  Like `rummy serve`, it
+# speaks WebSockets without per-message deflate (compressing every state costs both ends CPU).
 LAUNCHER = """
 import json, sys, uvicorn
 from rummy.server.http.app import create_app
@@ -49,7 +50,7 @@ from rummy.server.settings import ServerSettings
 url, port, settings = sys.argv[1], int(sys.argv[2]), ServerSettings(**json.loads(sys.argv[3]))
 app = create_app(url, secret="test-secret", settings=settings)
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536,
-            http=request_deadline(settings.request_seconds))
+            ws_per_message_deflate=False, http=request_deadline(settings.request_seconds))
 """
 
 
@@ -259,8 +260,15 @@ class Player:
         return await self.wait_state(lambda m: m["seq"] >= seq)
 
     async def finish_turn(self, rng: random.Random) -> None:
-        """Play legal actions until this player is no longer the active one."""
-        await self.play(rng, until=lambda: self.state is not None and self.state["view"]["active"] != self.seat)
+        """Play legal actions until this player's turn is over: another seat is active, or the round ended
+        (going out deals the next round, whose opening window may make this player active again)."""
+        assert self.state is not None
+        round_number = self.state["view"]["round"]
+
+        def over() -> bool:
+            view = self.state["view"] if self.state is not None else None
+            return view is None or view["active"] != self.seat or view["round"] != round_number
+        await self.play(rng, until=over)
 
     @property
     def seat(self) -> int | None:
