@@ -122,6 +122,25 @@ def _check_ids(space: ActionSpace, game: Any, seat: int) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_the_shortcut_for_simple_moves_and_discards_names_what_the_general_path_does(variant: str) -> None:
+    game = new_game(variant, 3, seed=5)
+    space = ActionSpace(game.variant, 3)
+    general = ActionSpace(game.variant, 3)
+    general._fixed = ()  # every id the general way
+    for action_id in range(len(space._fixed)):
+        for seat in range(3):
+            try:
+                expected: Action | str = general.action_of(game, seat, action_id)
+            except ActionSpaceError as error:
+                expected = str(error)
+            try:
+                got: Action | str = space.action_of(game, seat, action_id)
+            except ActionSpaceError as error:
+                got = str(error)
+            assert got == expected, (variant, action_id, seat)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_ids_a_table_cannot_use_are_never_legal(variant: str) -> None:
     rules = get_variant(variant, {})
     game = new_game(variant, 3, seed=4)
@@ -204,9 +223,10 @@ def test_the_observation_describes_the_slots_the_mask_allows(variant: str) -> No
                 assert not env.observe(other)["observation"][block.start:block.stop].any()
         if slots.any():
             filled_turns += 1
-            composites = [env.space.action_of(env.game, env._seat[agent], 57 + k) for k in np.flatnonzero(slots)]
+            seat = env.seat_of(agent)
+            composites = [env.space.action_of(env.game, seat, 57 + k) for k in np.flatnonzero(slots)]
             table = {meld.id: meld.cards for meld in env.game.table}
-            expected = [env.encoder._candidate_rows.row(a, table, env.game.sizes[env._seat[agent]]) for a in composites]
+            expected = [env.encoder._candidate_rows.row(a, table, env.game.sizes[seat]) for a in composites]
             scale = env.encoder.scale[block.start:block.stop].reshape(COMPOSITE_SLOTS, CANDIDATE_SIZE)
             assert np.array_equal(np.rint(rows[:len(expected)] * scale[:len(expected)]), np.array(expected))
         legal = np.flatnonzero(observation["action_mask"])

@@ -14,6 +14,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from rummy.bots import decide  # noqa: E402
 from rummy.engine.action_space import ActionSpaceError  # noqa: E402
 from rummy.engine.actions import Action, Verb  # noqa: E402
 from rummy.engine.errors import IllegalActionError, UsageError  # noqa: E402
@@ -280,3 +281,26 @@ def test_play_refuses_a_move_of_another_seat() -> None:
     with pytest.raises(UsageError):
         env.play(Action(other, Verb.DRAW))
     assert env.game.hands == before.hands and env.actions_taken == 0
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), TABLES[::2], ids=IDS[::2])
+def test_random_opponents_play_as_through_their_view(variant: str, players: int, options: dict[str, Any]) -> None:
+    # The single-seat environment picks a random bot's move from the listing, not from a view: the same moves, so
+    # the same observations and rewards as asking the bot through its view.
+    def play(through_view: bool) -> list[tuple[bytes, bytes, float, bool]]:
+        env = gym_env(variant, ["random"] * (players - 1), options, seed=4)
+        if through_view:
+            env._bot_move = lambda seat: decide(env.aec.game, seat, env.bots[seat])  # type: ignore[method-assign]
+        observation, _ = env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        seen = []
+        for _ in range(150):
+            observation, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(
+                observation["action_mask"]))))
+            seen.append((observation["observation"].tobytes(), observation["action_mask"].tobytes(), reward,
+                         terminated or truncated))
+            if terminated or truncated:
+                observation, _ = env.reset()
+        return seen
+
+    assert play(through_view=False) == play(through_view=True)

@@ -50,7 +50,7 @@ from rummy.engine.errors import MeldError, RummyError
 from rummy.engine.melds import TableMeld, lay_off
 from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildRelocationScope
-from rummy.engine.moves import legal_actions
+from rummy.engine.moves import legal_actions, simple_action
 from rummy.engine.state import GameState
 from rummy.engine.variants import Variant
 
@@ -157,6 +157,11 @@ class ActionSpace:
         self.move_to_hand = variant.wild_relocation_scope is WildRelocationScope.HAND
         self._by_verb = {family.verb: family for family in FAMILIES}
         self._discard_start = self._by_verb[Verb.DISCARD].start
+        #: per id below the composite slots (the simple moves, then the discards): its verb when this table uses
+        #: it, else None (read by :meth:`action_of`'s shortcut; a None goes the general way, which raises)
+        self._fixed: tuple[Verb | None, ...] = tuple(
+            family.verb if family.verb in self.used and isinstance(family.verb, Verb) else None
+            for family in FAMILIES[:len(_SIMPLE) + 1] for _ in range(family.size))
         #: what the compiled numbering reads of the space (mask_ids.c)
         verbs = (Verb.DRAW, Verb.TAKE, Verb.BUY, Verb.PASS, Verb.DISCARD, Verb.DOWN, Verb.MELD, Verb.REARRANGE,
                  Verb.BATCH, Verb.BOOK, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE)
@@ -240,6 +245,13 @@ class ActionSpace:
         """The action ``action_id`` names for ``seat`` in ``state``; raises :class:`ActionSpaceError` when it
         names none (outside the space, a family the table cannot use, an empty meld slot, an unfilled composite
         slot)."""
+        fixed = self._fixed
+        if 0 <= action_id < len(fixed):  # a simple move or a discard: nothing to read from the state
+            fixed_verb = fixed[action_id]  # (the action the listing shares, not a new one)
+            if fixed_verb is Verb.DISCARD:
+                return simple_action(seat, fixed_verb, action_id - self._discard_start)
+            if fixed_verb is not None:
+                return simple_action(seat, fixed_verb)
         family = self.family_of(action_id)
         offset = action_id - family.start
         verb = family.verb

@@ -106,7 +106,6 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self._state_size = players * self.encoder.size + CARD_COUNT
         self.state_space = spaces.Box(low=-1.0, high=1.0, shape=(self._state_size,), dtype=np.float32)
         self._composite_start = next(f.start for f in self.space.families if f.verb == "composite")
-        self._no_mask = np.zeros(self.space.size, dtype=np.int8)
 
     # -- PettingZoo API -----------------------------------------------------------------------
 
@@ -162,10 +161,17 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         return out
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; each
-        worked out once per step)."""
-        mask = self._selected_mask() if agent == self.agent_selection else self._no_mask
-        return {"observation": self._vector(agent).copy(), "action_mask": mask.copy()}
+        """``agent``'s observation now: its encoded view and its action mask (new arrays on every call; the vector
+        and the legal ids worked out once per step)."""
+        return {"observation": self._vector(agent).copy(), "action_mask": self._mask_of(agent)}
+
+    def _mask_of(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """``agent``'s action mask now (a new array): the selected agent's legal ids, all zero for any other."""
+        mask = bytearray(self.space.size)
+        if agent == self.agent_selection:
+            for action_id in self._selected_ids():
+                mask[action_id] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def _vector(self, agent: str) -> Observation:
         """``agent``'s observation vector now (worked out once per step; not a copy): the selected agent's
@@ -174,7 +180,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         if vector is None:
             candidates: list[Action] = []
             if agent == self.agent_selection:
-                self._selected_mask()
+                self._selected_ids()
                 candidates = self._composites
             vector = self._vectors[agent] = self.encoder.encode_game(self.game, self._seat[agent], candidates)
         return vector
@@ -230,6 +236,10 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
 
     # -- for agents that want more than the vector ----------------------------------------------
 
+    def seat_of(self, agent: str) -> int:
+        """The seat ``agent`` plays (its index in :attr:`possible_agents`)."""
+        return self._seat[agent]
+
     def view(self, agent: str) -> PlayerView:
         """``agent``'s structured view (its own hand, the public table, its candidate moves)."""
         return self.game.view(self._seat[agent])
@@ -258,29 +268,24 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self._configure(variant, players, rules)  # raises before changing anything when refused
 
     def _forget_decision(self) -> None:
-        """Drop what was worked out for the state before a move: the vectors, the mask and the candidates."""
+        """Drop what was worked out for the state before a move: the vectors, the legal ids and the candidates."""
         self._vectors: dict[str, Observation] = {}
-        self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
+        self._ids: list[int] = []
         self._masked_agent = ""
         self._composites: list[Action] = []
 
-    def _selected_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """The mask of the agent to act (all zero when the engine waits for nobody, e.g. the game is over),
-        from one listing of its candidate moves; the composite ones are kept for :meth:`_action_of`."""
-        if self._mask is None or self._masked_agent != self.agent_selection:
-            seat = self._seat[self.agent_selection]
-            mask = bytearray(self.space.size)
-            composites: list[Action] = []
-            if seat in self.game.to_act:
-                ids, composites, unslotted = self.space.numbered(self.game, legal_actions(self.game, seat))
-                if unslotted and self.space.complete:  # only house rules allow more melds than meld slots
-                    raise ActionSpaceError(f"{unslotted} moves onto melds past the last meld slot")
-                for action_id in ids:
-                    mask[action_id] = 1
-            self._mask = np.frombuffer(mask, dtype=np.int8)
+    def _selected_ids(self) -> list[int]:
+        """The legal ids of the agent to act (none when the engine waits for nobody, e.g. the game is over), from
+        one listing of its candidate moves; the composite ones are kept for :meth:`_action_of`."""
+        if self._masked_agent != self.agent_selection:
+            seat = self._seat[self.agent_selection]  # (a seat the engine does not wait for has no candidate moves)
+            ids, composites, unslotted = self.space.numbered(self.game, legal_actions(self.game, seat))
+            if unslotted and self.space.complete:  # only house rules allow more melds than meld slots
+                raise ActionSpaceError(f"{unslotted} moves onto melds past the last meld slot")
+            self._ids = ids
             self._masked_agent = self.agent_selection
             self._composites = composites
-        return self._mask
+        return self._ids
 
     def _action_of(self, seat: int, action_id: int) -> Action:
         """The action of ``action_id`` for ``seat``: a composite slot from the listing the mask was made from

@@ -26,10 +26,11 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from rummy.bots import Bot, decide, make_bot
-from rummy.engine import ACTION_SPACE_VERSION, RummyError, UsageError
+from rummy.bots import Bot, RandomBot, decide, make_bot
+from rummy.engine import ACTION_SPACE_VERSION, Action, RummyError, UsageError, legal_actions
 from rummy.env.aec import IGNORED_RESET_OPTIONS, RESET_OPTIONS, RummyAECEnv
 from rummy.features import OBSERVATION_VERSION
+from rummy.search.playout import random_choice
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
@@ -109,8 +110,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The learner's action mask now, as booleans (sb3-contrib's ``MaskablePPO`` calls this; a new array)."""
-        mask: np.ndarray[Any, np.dtype[np.bool_]] = self.aec.observe(self.agent)["action_mask"].astype(np.bool_)
-        return mask
+        return self.aec._mask_of(self.agent).view(np.bool_)  # (observe's mask, without copying its vector)
 
     def _reconfigure(self, options: dict[str, Any]) -> None:
         """Apply ``reset``'s ``options`` (see the module docstring); nothing changes when one is refused."""
@@ -155,10 +155,20 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         reward = 0.0
         while not self._done() and self.aec.agent_selection != self.agent:
             agent = self.aec.agent_selection
-            seat = self.aec._seat[agent]
-            self.aec.play(decide(self.aec.game, seat, self.bots[seat]))
+            self.aec.play(self._bot_move(self.aec.seat_of(agent)))
             reward += self.aec.rewards.get(self.agent, 0.0)
         return reward
+
+    def _bot_move(self, seat: int) -> Action:
+        """The move of the bot at ``seat``: :func:`~rummy.bots.decide`, except for the random bot, whose choice reads
+        only the legal moves: it picks from the listing itself, the same move its ``choose`` picks from the view
+        (the same list, the same draws of its generator), without building the view, whose tuple of moves works out
+        every deferred lay-down and rearrangement (``random_choice`` works out only the one it picks)."""
+        bot = self.bots[seat]
+        game = self.aec.game
+        if type(bot) is RandomBot:
+            return random_choice(legal_actions(game, seat), bot.rng)
+        return decide(game, seat, bot)
 
     def _info(self, observation: dict[str, Any], reward: float) -> dict[str, Any]:
         del reward
