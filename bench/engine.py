@@ -18,6 +18,11 @@ waited for a core (the figures are then comparable between runs; wall-clock ones
 * ``check``, ``action_mask`` and ``copy`` are timed on the states the uniform player passes through: ``check``
   on one legal and one random illegal action per state.
 * The solver is timed on the lay-downs it finds in those games (hands that can lay down, from real play).
+* A peer in the same process, where installed (``pip install open_spiel``; not a dependency of the project):
+  OpenSpiel's ``gin_rummy`` (C++, reached through ``pyspiel``), two players in uniform random play, a decision
+  being one ``legal_actions()`` and one ``apply_action()``, and a stock draw's chance node applied on the clock
+  (the deal's are not, as our deals are not; listing a chance node's outcomes is left out): the peer the issue of
+  the compiled core (#29) compares with.
 * ``--backend`` (docs/engine.md, "Backends"): the engine's Python code alone, or with its compiled core
   (default: the backend that runs, ``RUMMY_ENGINE``); ``both`` measures the two in one run, game by game in
   turn (each game from empty memo tables, so neither backend profits from the other's), and times the compiled
@@ -35,6 +40,7 @@ from contextlib import contextmanager
 
 import rummy.engine.backends as backends
 from rummy.bots import decide, make_bot
+from rummy.bots.planning import forget_plans
 from rummy.engine import (
     Action,
     ActionSpace,
@@ -186,7 +192,10 @@ def lay_down_queries(decisions: int) -> None:
 
 
 def heuristic_games(variant: str, players: int, games: int) -> float:
-    """Whole games of four heuristic bots per second."""
+    """Whole games of four heuristic bots per second, from cold: the engine's memo tables and the bots' shared
+    planners are emptied first (else a backend measured after another would replay the hands it analysed)."""
+    clear_memos()
+    forget_plans()
     started = clock()
     for number in range(games):
         game = new_game(variant, players, seed=number)
@@ -198,6 +207,34 @@ def heuristic_games(variant: str, players: int, games: int) -> float:
             seat = game.next_to_act()
             game.apply(decide(game, seat, bots[seat]))
     return games / (clock() - started)
+
+
+def openspiel_gin(games: int) -> float | None:
+    """Decisions per second of uniform random play of OpenSpiel's ``gin_rummy``, or None when it is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # an optional peer, not a dependency
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(0)
+    decisions, elapsed = 0, 0.0
+    for _ in range(games):
+        state = game.new_initial_state()
+        dealt = False
+        while not state.is_terminal():
+            if state.is_chance_node():  # a card dealt, or drawn from the stock: the draw is part of a decision
+                outcome = rng.choice(state.chance_outcomes())[0]
+                started = clock()
+                state.apply_action(outcome)
+                if dealt:
+                    elapsed += clock() - started
+                continue
+            dealt = True
+            started = clock()
+            state.apply_action(rng.choice(state.legal_actions()))
+            elapsed += clock() - started
+            decisions += 1
+    return decisions / elapsed
 
 
 def main() -> None:
@@ -218,6 +255,7 @@ def main() -> None:
     print(f"Random legal play, {args.games} games per variant, one core (uniform games cut at {args.decisions})")
     print(f"{'variant':<20} {'player':<8} {'backend':<7} {'decisions':>10} {'seconds':>8} {'decisions/s':>12} "
           f"{'largest hand':>13}")
+    uniform_rates: dict[tuple[str, str], float] = {}
     for variant, players in TABLES:
         if variant not in args.variants:
             continue
@@ -227,6 +265,16 @@ def main() -> None:
             for name, (count, seconds, largest) in rows.items():
                 print(f"{variant:<20} {player:<8} {name:<7} {count:>10} {seconds:>8.2f} {count / seconds:>12,.0f} "
                       f"{largest:>13}")
+                if player == "uniform":
+                    uniform_rates[variant, name] = count / seconds
+    peer = openspiel_gin(games=20 * args.games)
+    if peer is None:
+        print("\nOpenSpiel's gin_rummy, for comparison: not installed (pip install open_spiel)")
+    else:
+        print(f"\nOpenSpiel's gin_rummy (C++), 2 players, uniform random play, in this process: "
+              f"{peer:,.0f} decisions/s")
+        for (variant, name), rate in uniform_rates.items():
+            print(f"  {variant:<20} uniform, {name:<7} ÷ OpenSpiel gin: {rate / peer:.2f}")
     for name in names:
         with running(name):
             print(f"\nQueries on the states of uniform play (progressive-buy-it, 4 players), backend {name}")

@@ -8,8 +8,10 @@ Run: ``python bench/env.py [--steps N | --games G] [--repeat R] [--variant NAME 
 One step is the observation (vector and action mask) of the agent to act, a uniformly random id among those
 its mask allows, and ``env.step``; CPU time of one core, the fastest of ``R`` runs.  The step's time is then
 split in two: the engine's part is the same games replayed on the bare engine (listing the legal moves of
-the seat to act, which the mask needs, and applying the move the environment applied); the environment's
-part is the rest (encoding, mask, ids, bookkeeping, the policy's draw).  Every run has a fresh process of
+the seat to act, which the mask needs, working out its first ``COMPOSITE_SLOTS`` composite moves, which the
+observation describes (a deferred lay-down or rearrangement is worked out only when read), and applying the move
+the environment applied); the environment's part is the rest (encoding, mask, ids, bookkeeping, the policy's
+draw).  Every run has a fresh process of
 its own, so that no run finds the engine's caches (lay-downs per hand, lay-offs per meld) warmed by another.
 Beside it, the bare engine loop (``legal_actions`` and ``apply`` of a uniformly random candidate: other
 games than the environment's) on the same tables.  Prints figures; asserts nothing.
@@ -35,7 +37,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from rummy.engine import Action, Phase, Variant, new_game
+from rummy.engine import COMPOSITE_SLOTS, COMPOSITE_VERBS, Action, Phase, Variant, new_game
 from rummy.env import aec_env, gym_env, vector_env
 
 TABLES = [("progressive-buy-it", 4), ("progressive-15", 4), ("may-i", 4), ("basic", 4), ("purchase", 4)]
@@ -78,7 +80,8 @@ def env_steps(variant: str, players: int, steps: int, seed: int = 0, whole: int 
 
 
 def engine_replay(rules: Variant, players: int, played: Played) -> tuple[int, float]:
-    """The engine's work in the environment's games: per move, the legal moves of the seat to act and the move."""
+    """The engine's work in the environment's games: per move, the legal moves of the seat to act, its composite
+    moves the observation describes (worked out), and the move."""
     done = 0
     started = time.process_time()
     for seed, moves in played:
@@ -86,7 +89,10 @@ def engine_replay(rules: Variant, players: int, played: Played) -> tuple[int, fl
         for move in moves:
             while game.phase is Phase.ROUND_OVER:
                 game.deal()
-            game.legal_actions(game.next_to_act())
+            moves = game.legal_actions(game.next_to_act())
+            composites = [index for index, verb in enumerate(moves.verbs()) if verb in COMPOSITE_VERBS]
+            for index in composites[:COMPOSITE_SLOTS]:
+                moves[index]
             game.apply(move)
             done += 1
     return done, time.process_time() - started

@@ -395,7 +395,7 @@ def test_uncovered_spare_builds_go_to_python() -> None:
     hand = [1] * 52 + [0]
     held = list(range(52))
     spares = bytes([0, 0, 0, 1, 1, 0])  # the ace and two of clubs, each spare from its own meld
-    rules = bytes([1, 14, 0, 0] + [0] * 52 + [1])
+    rules = bytes([0] * 52 + [1] + [1, 14, 0, 0, 0, 0])  # the joker wild (deadlock.compiled_meld_rules)
     assert isinstance(native.spare_builds(hand, held, spares, rules, 3, 3), list)
     for malformed in ((hand[:52], held), ([300] + hand[1:], held), (hand, [53]), (hand, iter(held))):
         assert native.spare_builds(*malformed, spares, rules, 3, 3) is None
@@ -403,6 +403,8 @@ def test_uncovered_spare_builds_go_to_python() -> None:
     assert native.spare_builds(hand, held, spares, rules, 3, 1001) is None
     assert native.spare_builds(hand, held, spares[:4], rules, 3, 3) is None
     assert native.spare_builds(hand, held, spares, rules[:-1], 3, 3) is None
+    assert native.spare_builds(hand, held, spares, rules[:-6] + bytes([0, 14, 0, 0, 0, 0]), 3, 3) is None  # no value 0
+    assert native.spare_builds(hand, held, spares, rules[:-6] + bytes([1, 14, 3, 0, 0, 0]), 3, 3) is None  # policy 3
     game = new_game("progressive-buy-it", 4, seed=3)
     for _turn in random_play(game, random.Random(3), policy="uniform", decisions=400):
         if len(game.table) > 2:
@@ -488,26 +490,26 @@ def test_uncovered_rearrangements_go_to_python() -> None:
             break
     seat, hand = game.active, list(game.hands[game.active])
     offers = table_offers(list(game.table), game.variant)
-    rules, run_min, group_min, at_most_one, parts = offers.native_rearrangements()
+    rules, run_min, group_min, parts = offers.native_rearrangements()
 
     def listed(table: tuple[Any, ...], hand: Any = hand, takers: Any = None) -> tuple[int | None, list[Any]]:
         moves: list[Any] = ["kept"]
         return native.rearrangements(moves, hand, seat, sum(hand), True, takers, game, table, offers, _KIT), moves
 
-    assert listed((rules, run_min, group_min, at_most_one, parts))[0] is not None
-    for malformed in ((rules[:-1], run_min, group_min, at_most_one, parts),
-                      (rules, 0, group_min, at_most_one, parts), (rules, run_min, 1001, at_most_one, parts),
-                      (rules, run_min, group_min, at_most_one, [*parts, (b"\x00", ())]),
-                      (rules, run_min, group_min, at_most_one, [*parts, (b"\x35\x01", ())]),
-                      (rules, run_min, group_min, at_most_one, [*parts, (b"", ((53, 1, None),))]),
-                      (rules, run_min, group_min, at_most_one, tuple(parts))):
+    assert listed((rules, run_min, group_min, parts))[0] is not None
+    for malformed in ((rules[:-1], run_min, group_min, parts),
+                      (rules, 0, group_min, parts), (rules, run_min, 1001, parts),
+                      (rules, run_min, group_min, [*parts, (b"\x00", ())]),
+                      (rules, run_min, group_min, [*parts, (b"\x35\x01", ())]),
+                      (rules, run_min, group_min, [*parts, (b"", ((53, 1, None),))]),
+                      (rules, run_min, group_min, tuple(parts))):
         assert listed(malformed) == (None, ["kept"])
-    table = (rules, run_min, group_min, at_most_one, parts)
+    table = (rules, run_min, group_min, parts)
     assert listed(table, hand=hand[:52]) == (None, ["kept"])
     assert listed(table, takers=(len(parts),)) == (None, ["kept"])
     assert listed(table, takers=[0]) == (None, ["kept"])
     with pytest.raises(TypeError):
-        native.rearrangements([], hand, seat, 9, True, None, game, table[:4], offers, _KIT)
+        native.rearrangements([], hand, seat, 9, True, None, game, table[:3], offers, _KIT)
 
 
 def test_uncovered_held_actions_go_to_python() -> None:
@@ -748,7 +750,8 @@ sys.exit(pytest.main(["-n0", "-q", "-p", "no:cacheprovider", *sys.argv[2:],
 """
 #: The differential tests of the compiled core: this module's and those of the queries added beside it.
 DIFFERENTIAL_TESTS = [Path(__file__), *(Path(__file__).parent / name for name in (
-    "test_native_basic.py", "test_native_purchase.py", "env/test_observation_native.py"))]
+    "test_native_basic.py", "test_native_purchase.py", "test_native_listing.py", "env/test_observation_native.py",
+    "test_native_planner.py", "test_native_apply.py", "test_native_parts.py", "test_native_view.py"))]
 
 
 @pytest.mark.slow

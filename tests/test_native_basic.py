@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 
 import rummy.engine.backends as switch
 from rummy.engine import DealError, Phase, VariantError, new_game
-from rummy.engine.deadlock import is_stalemate
+from rummy.engine.cards import CARD_COUNT
+from rummy.engine.deadlock import compiled_meld_rules, is_stalemate
 from rummy.engine.house_rules import get_variant
-from rummy.engine.moves import _MELD_KIT, _meld_rules, _native_single_melds, _single_melds
+from rummy.engine.moves import _MELD_KIT, _native_single_melds, _single_melds
 from tests.profiles import count, examples
 from tests.random_games import random_play
 from tests.test_native import assert_same_games, running
@@ -134,11 +135,16 @@ def test_uncovered_basic_melds_go_to_python() -> None:
     assert native is not None
     variant = get_variant("basic")
     hand = [1] * 13 + [0] * 40
-    wilds = _meld_rules(variant)[0]
-    assert native.single_melds(hand, wilds, 3, 3, 1, 13, _MELD_KIT) is not None
-    for malformed in ((hand[:52], wilds, 3, 3, 1, 13), (hand, wilds[:52], 3, 3, 1, 13), (hand, wilds, 0, 3, 1, 13),
-                      (hand, wilds, 3, 1001, 1, 13), (hand, wilds, 3, 3, 0, 13), (hand, wilds, 3, 3, 1, 15),
-                      (hand, wilds, 2**70, 3, 1, 13), ([256] + hand[1:], wilds, 3, 3, 1, 13)):
+    rules = compiled_meld_rules(variant)
+    assert native.single_melds(hand, rules, 3, 3, _MELD_KIT) is not None
+
+    def run_bounds(low: int, high: int) -> bytes:  # the rules with these run bounds (after the 53 wild flags)
+        return rules[:CARD_COUNT] + bytes([low, high]) + rules[CARD_COUNT + 2:]
+
+    assert native.single_melds(hand, run_bounds(2, 14), 3, 3, _MELD_KIT) is not None  # the ace high only
+    for malformed in ((hand[:52], rules, 3, 3), (hand, rules[:-1], 3, 3), (hand, rules, 0, 3), (hand, rules, 3, 1001),
+                      (hand, run_bounds(0, 13), 3, 3), (hand, run_bounds(3, 13), 3, 3), (hand, run_bounds(1, 15), 3, 3),
+                      (hand, rules, 2**70, 3), ([256] + hand[1:], rules, 3, 3)):
         assert native.single_melds(*malformed, _MELD_KIT) is None, malformed[2:]
     game = new_game(variant, 2, seed=1)
     pack = list(game.pack)
@@ -155,6 +161,6 @@ def test_uncovered_basic_melds_go_to_python() -> None:
     assert native.unmeldable_pool(pack[:52], [], 3, 3, False) is None
     assert native.unmeldable_pool(pack, (), 3, 3, False) is None
     with pytest.raises(TypeError):
-        native.single_melds(hand, wilds, 3, 3, 1, 13, _MELD_KIT[:2])
+        native.single_melds(hand, rules, 3, 3, _MELD_KIT[:2])
     with pytest.raises(AttributeError):
         native.unmeldable_pool(pack, [object()], 3, 3, False)

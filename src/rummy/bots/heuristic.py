@@ -199,6 +199,7 @@ class _ContractTurn:
         self._table_takes: frozenset[Card] | None = None  # the cards the table melds take (see _fits)
         # Worked out when first read (plain attributes: cheaper than cached_property on every decision).
         self._late: float | None = None
+        self._deficit: int | None = None
         self._unseen: Counts | None = None
         self._wild_unseen = 0
 
@@ -210,6 +211,13 @@ class _ContractTurn:
             threats = [view.hand_sizes[s] for s in range(self.players) if s != self.me and view.down[s]]
             self._late = 0.0 if not threats else min(1.0, 0.4 + 1.2 / max(1, min(threats)))
         return self._late
+
+    @property
+    def deficit(self) -> int:
+        """The hand's deficit (:meth:`ContractPlanner.deficit`)."""
+        if self._deficit is None:
+            self._deficit = self.planner.deficit(self.counts)
+        return self._deficit
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -234,7 +242,10 @@ class _ContractTurn:
         return [a for a in self.view.legal_actions if a.verb is verb]
 
     def first(self, verb: Verb) -> Action | None:
-        return next((a for a in self.view.legal_actions if a.verb is verb), None)
+        for action in self.view.legal_actions:
+            if action.verb is verb:
+                return action
+        return None
 
     # -- decisions -------------------------------------------------------------------------
 
@@ -274,7 +285,7 @@ class _ContractTurn:
     def _lowers(self, card: Card) -> bool:
         """Whether the hand with ``card`` has a smaller deficit (a deficit of 0 cannot be lowered, so the
         hand with the card is analysed only when it could be)."""
-        before = self.planner.deficit(self.counts)
+        before = self.deficit
         return before > 0 and self._with_card_deficit(card, before - 1) < before
 
     def _with_card_deficit(self, card: Card, ceiling: int) -> int:
@@ -296,7 +307,7 @@ class _ContractTurn:
         depth = self._buy_depth(own_turn=own_turn)
         if depth is None:
             return False
-        before = self.planner.deficit(self.counts)
+        before = self.deficit
         if before > depth + 1 or before == 0:
             return False  # too far, or nothing to lower
         after = self._with_card_deficit(card, min(before - 1, depth))
@@ -328,10 +339,10 @@ class _ContractTurn:
             if self.need > len(self.view.hand) + 1:
                 if self._wants_buy(top, own_turn=True):
                     return buy
-            elif self._buy_depth(own_turn=True) is not None and self.planner.deficit(self.counts) > 1:
+            elif self._buy_depth(own_turn=True) is not None and self.deficit > 1:
                 # The card and still a normal draw: a spare card for the lay-down, when the card lowers the
                 # deficit but not to 0 (a deficit of 1 or less cannot be lowered to above 0).
-                before = self.planner.deficit(self.counts)
+                before = self.deficit
                 after = self._with_card_deficit(top, before - 1)
                 if 0 < after < before and self._wants_buy(top, own_turn=True):
                     return buy
@@ -344,7 +355,7 @@ class _ContractTurn:
     def _wants_take(self, card: Card) -> bool:
         if self.down:
             return self._fits(card)
-        before = self.planner.deficit(self.counts)
+        before = self.deficit
         if before == 0:  # nothing to lower; a wild is still taken while the hand stays within reach
             return self.variant.is_wild(card) and self._with_card_deficit(card, 0) == 0
         return self._with_card_deficit(card, before - 1) < before

@@ -25,7 +25,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from rummy.bots.partial_melds import GUARDS, MEMO_BUDGET, NOTHING, Cand, PartialMelds
-from rummy.engine import CARD_COUNT, GROUP, JOKER, Card, Counts, Slot, Variant, pack
+from rummy.engine import CARD_COUNT, GROUP, JOKER, Card, Counts, Slot, Variant, native_query, pack
 
 __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
 
@@ -89,7 +89,7 @@ class Plan:
 class _Shape:
     """What a search needs to know of a contract's slots, worked out once per contract."""
 
-    __slots__ = ("count", "distinct", "first_group", "kind_of", "same", "sizes")
+    __slots__ = ("count", "distinct", "first_group", "kind_of", "native", "same", "sizes")
 
     def __init__(self, slots: Sequence[Slot]) -> None:
         self.count = len(slots)
@@ -103,6 +103,11 @@ class _Shape:
         self.sizes = [slot.min_size for slot in slots]
         self.same = [i > 0 and slots[i - 1] == slots[i] for i in range(self.count)]
         self.first_group = next((i for i, slot in enumerate(slots) if slot.kind == GROUP), self.count)
+        #: The shape as planner.c reads it (None when it cannot: then the Python search answers).
+        self.native: bytes | None = None
+        if self.count <= 16 and all(1 <= size <= 14 for size in self.sizes):
+            self.native = bytes([self.count, self.first_group, *(byte for i, slot in enumerate(slots) for byte in (
+                slot.kind == GROUP, slot.min_size, self.kind_of[i], self.same[i]))])
 
 
 def unseen_counts(variant: Variant, players: int, seen: Sequence[Card]) -> Counts:
@@ -173,6 +178,8 @@ class ContractPlanner:
         self.shape = _Shape(self.slots)
         self.extra_shapes = [_Shape(slots) for slots in self._extra_slots()]
         self.memo: dict[tuple[int, ...], Plan] = {}
+        #: The rules as planner.c reads them (see _native_rules).
+        self.native_rules = _native_rules(self.melds)
         #: Hands not analysed in full, by the deficit they are known to reach at least (with_card_within).
         self.floors: dict[tuple[int, ...], int] = {}
 
@@ -236,11 +243,14 @@ class ContractPlanner:
         complete = len(leaves) < _KEEP_LEAVES
         result: dict[Card, Plan] = {}
         kept_plans: dict[int, Plan] = {}  # by the plans left out: spare cards needed by the same plans share one
+        bound = Plan(plan.deficit + 1, frozenset())  # shared by the cards every best plan needs
         for card in cards:
             if card in spare:
                 excluded = needs_all.get(card, 0)
                 found = kept_plans.get(excluded)
-                if found is None:
+                if found is None and not excluded and complete:
+                    found = kept_plans[excluded] = plan  # every best plan kept (and none cut off): the hand's own
+                elif found is None:
                     kept = tuple(leaf for index, leaf in enumerate(leaves) if not excluded >> index & 1) \
                         if excluded else leaves
                     found = kept_plans[excluded] = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in kept)),
@@ -251,7 +261,7 @@ class ContractPlanner:
                 rest[card] -= 1
                 result[card] = self.analyze(rest)
             else:
-                result[card] = Plan(plan.deficit + 1, frozenset())
+                result[card] = bound
         return result
 
     def with_card_within(self, counts: Sequence[int], card: Card, ceiling: int) -> bool:
@@ -314,16 +324,40 @@ class ContractPlanner:
     def _analyze(self, counts: Counts, shape: _Shape, added: Card | None) -> Plan:
         lowest, leaves, wilds = self._search(counts, shape, None, added)
         deficit = max(0, lowest)
+        if isinstance(leaves, _NativeLeaves):
+            return Plan.later(deficit, functools.partial(leaves.outs, leaves.packed, shape.count, deficit, wilds,
+                                                         self.native_rules))
         return Plan.later(deficit, functools.partial(_outs_and_leaves, leaves, deficit, wilds, self.melds.caps))
 
+    def _native_search(self, counts: Counts, shape: _Shape, ceiling: int | None
+                       ) -> tuple[int, _NativeLeaves, int] | None:
+        """:meth:`_search` by the compiled core (``planner.c``), or None: the Python search answers."""
+        search, outs = native_query("planner_search"), native_query("planner_outs")
+        if search is None or outs is None or shape.native is None:
+            return None
+        found = search(counts, shape.native, self.native_rules, ceiling)
+        if found is None:
+            return None
+        lowest, packed, wilds = found
+        return lowest, _NativeLeaves(packed, outs), wilds
+
     def _search(self, counts: Counts, shape: _Shape, ceiling: int | None,
-                added: Card | None) -> tuple[int, list[_Leaf], int]:
+                added: Card | None) -> tuple[int, list[_Leaf] | _NativeLeaves, int]:
         """The search of a hand's best plans: (the lowest deficit found, the best leaves, the wilds held).
 
         With a ``ceiling`` the search starts as if a plan of that deficit were found already and stops at
         the first leaf at or below it: it finds such a leaf whenever the full search would (see
-        :meth:`with_card_within`), and the leaves it returns are that one or none.
+        :meth:`with_card_within`), and the leaves it returns are that one or none.  The compiled core answers
+        where it is built (the same deficit and leaves, packed: :class:`_NativeLeaves`); this is the reference.
         """
+        native = self._native_search(counts, shape, ceiling)
+        if native is not None:
+            return native
+        return self._python_search(counts, shape, ceiling, added)
+
+    def _python_search(self, counts: Counts, shape: _Shape, ceiling: int | None,
+                       added: Card | None) -> tuple[int, list[_Leaf], int]:
+        """:meth:`_search` in Python (the reference)."""
         wilds = 0
         for card in self.wild_cards:
             wilds += counts[card]
@@ -430,6 +464,29 @@ class ContractPlanner:
 
 
 
+class _NativeLeaves:
+    """The best leaves of a compiled search, packed (``planner.c``), with the query that works out their outs."""
+
+    __slots__ = ("outs", "packed")
+
+    def __init__(self, packed: bytes, outs: Callable[..., tuple[frozenset[Card], Leaves]]) -> None:
+        self.packed = packed
+        self.outs = outs
+
+    def __bool__(self) -> bool:
+        return bool(self.packed)
+
+
+def _native_rules(melds: PartialMelds) -> bytes:
+    """What ``planner.c`` reads of a variant's partial melds: the run bounds, the wild policy, all-wild melds,
+    wild trios and their largest size, the natural ranks and the wild cards."""
+    variant = melds.variant
+    trio_min = min(variant.wild_group_min or 3, 255)
+    return bytes([melds.lo, melds.hi, melds.ratio, melds.one_wild, variant.all_wild_melds, melds.wild_trio, trio_min,
+                  *(rank in melds.natural_set for rank in range(13)),
+                  *(variant.is_wild(card) for card in range(CARD_COUNT))])
+
+
 def _merged(first: Plan, second: Plan) -> tuple[frozenset[Card], Leaves]:
     """The outs and leaves of two plans of one deficit (of two contracts a card longer; see ``extra_card``)."""
     return first.outs | second.outs, (first.leaves + second.leaves)[:_KEEP_LEAVES]
@@ -482,6 +539,12 @@ def planner_for(variant: Variant, contract: Sequence[Slot], *, extra_card: bool 
             _PLANNERS.clear()
         found = _PLANNERS[key] = ContractPlanner(variant, contract, extra_card=extra_card)
     return found
+
+
+def forget_plans() -> None:
+    """Drop every shared planner and what it remembers (a benchmark measuring the planner from cold, a test starting
+    clean; a memo never changes an answer, only how fast it comes)."""
+    _PLANNERS.clear()
 
 
 def _keep_within_budget() -> None:

@@ -17,11 +17,11 @@ import importlib
 import os
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from rummy.engine.errors import UsageError
 
-__all__ = ["BUILT", "ENGINE_VARIABLE", "NATIVE", "backend", "native_query", "select"]
+__all__ = ["BUILT", "ENGINE_VARIABLE", "NATIVE", "backend", "frozen_record", "native_query", "record_slots", "select"]
 
 ENGINE_VARIABLE = "RUMMY_ENGINE"
 _HOW_TO_BUILD = ("install a C compiler and the Python headers (Debian: apt-get install gcc python3-dev) and "
@@ -82,3 +82,20 @@ def native_query(name: str) -> Callable[..., Any] | None:
     """
     function: Callable[..., Any] | None = getattr(NATIVE, name, None) if NATIVE is not None else None
     return function
+
+
+_Record = TypeVar("_Record")
+
+
+def record_slots(kind: type[Any]) -> tuple[Any, ...]:
+    """The slot descriptors of the frozen dataclass ``kind``'s fields, in order: what :func:`frozen_record` needs."""
+    return tuple(kind.__dict__[name] for name in kind.__dataclass_fields__)
+
+
+def frozen_record(kind: type[_Record], slots: tuple[Any, ...], *values: object) -> _Record:
+    """``kind(*values)`` for a frozen dataclass with slots (``slots`` from :func:`record_slots`): the compiled core's
+    ``new_record`` (``_native_src/records.c``) sets the slots directly where it runs, since the dataclass's
+    ``__init__``, one ``object.__setattr__`` a field, costs as much as the compiled work whose result it records."""
+    native = NATIVE
+    record: _Record | None = None if native is None else native.new_record(kind, slots, *values)
+    return kind(*values) if record is None else record

@@ -24,7 +24,7 @@ from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import TableMeld, lay_off, layoff_ends, swap_wild
 from rummy.engine.memo import memo_table, memoised, per_object, put
-from rummy.engine.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
+from rummy.engine.modes import POLICY_CODES, ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.engine.state import GameState
 from rummy.engine.variants import RoundRules, Variant
 
@@ -277,7 +277,7 @@ class SpareBuilds(Generic[_Build]):
                                   for number in (melds.setdefault(meld.id, len(melds)),)
                                   for byte in (card, number & 255, number >> 8)])
         variant = self._variant
-        found = native.spare_builds(hand, held, self._packed, native_rules(variant), variant.run_min,
+        found = native.spare_builds(hand, held, self._packed, compiled_meld_rules(variant), variant.run_min,
                                     variant.group_min)
         if found is None:
             return None
@@ -384,13 +384,15 @@ class SpareBuilds(Generic[_Build]):
         return self._make(used, "run", tuple(cards), window.bit_count(), wild_count)
 
 
-@per_object("compiled spare-build rules of a variant")
-def native_rules(variant: Variant) -> bytes:
-    """``variant``'s rules as ``spare_builds.c`` reads them: the lowest and highest run value, whether wilds may not
-    outnumber naturals, whether a two is natural in place, and a wild flag per card (memoised per variant)."""
+@per_object("compiled rules of a variant")
+def compiled_meld_rules(variant: Variant) -> bytes:
+    """``variant``'s rules as the compiled core reads them, one layout for every reader (``core.h``'s
+    ``MeldRules``; memoised per variant): a wild flag per card kind (53 bytes, the joker last), then the lowest and
+    highest run value, the wild policy's code (:data:`~rummy.engine.modes.POLICY_CODES`), ``twos_natural_in_place``,
+    ``pair_extendable`` and ``all_wild_melds``."""
     low, high = variant.ace_mode.run_bounds
-    return bytes([low, high, variant.wild_policy is WildPolicy.NOT_OUTNUMBER, variant.twos_natural_in_place,
-                  *wild_flags(variant)])
+    return bytes([*wild_flags(variant), low, high, POLICY_CODES[variant.wild_policy], variant.twos_natural_in_place,
+                  variant.pair_extendable, variant.all_wild_melds])
 
 
 @memoised(maxsize=100_000)

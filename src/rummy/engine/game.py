@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import rummy.engine.backends as backends
 import rummy.engine.rules as rules
 from rummy.engine.actions import Action, parse_action
 from rummy.engine.applied import Applied
@@ -43,6 +44,8 @@ __all__ = ["ClaimWindow", "Game", "Phase", "new_game"]
 
 
 _GAME_OVER = Phase.GAME_OVER  # read on every decision: a module global is cheaper than the Enum member
+#: The slots of :class:`Applied`'s fields, for :func:`~rummy.engine.backends.frozen_record`.
+_APPLIED_FIELDS = backends.record_slots(Applied)
 
 
 class Game(GameState):
@@ -182,10 +185,14 @@ class Game(GameState):
             self.received = journal
             raise
         claimed_by = None
-        if self.claims_used != claims_before:
-            claimed_by = next(s for s in range(self.n) if self.claims_used[s] != claims_before[s])
-        return Applied(action, phase_before, self.phase, tuple(self.received), claimed_by,
-                       self.results[-1] if len(self.results) > results else None)
+        used = self.claims_used
+        if used != claims_before:  # the first seat whose count grew (a loop: cheaper than a generator's next)
+            claimed_by = 0
+            while used[claimed_by] == claims_before[claimed_by]:
+                claimed_by += 1
+        result = self.results[-1] if len(self.results) > results else None
+        return backends.frozen_record(Applied, _APPLIED_FIELDS, action, phase_before, self.phase,
+                                      tuple(self.received), claimed_by, result)
 
     def apply_text(self, text: str) -> Applied:
         """Parse and apply one action in record notation."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import rummy.engine.backends as backends
 from rummy.engine.cards import JOKER
 from rummy.engine.contract_bound import short_of_wilds
 from rummy.engine.deadlock import wild_cards, wild_flags
@@ -84,7 +85,35 @@ def deferrable(game: GameState) -> bool:
 def most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> int:
     """At most how many cards a lay-down of ``contract`` from ``hand`` uses: every wild, per run one natural of
     each value of the suit held in most kinds (13 at most), and per group slot every natural of one rank (the
-    ranks held most)."""
+    ranks held most).  Compiled (``play_listing.c``; :func:`_most_cards_laid`, the reference, answers where the
+    core does not: a malformed hand)."""
+    native = backends.NATIVE
+    if native is not None:
+        wilds, runs, groups = _contract_shape(variant, tuple(contract))
+        most: int | None = native.most_cards_laid(hand, wilds, runs, groups)
+        if most is not None:
+            return most
+    return _most_cards_laid(variant, contract, hand)
+
+
+# (variant id, contract) -> (variant, what most_cards_laid's compiled twin reads of them).
+_SHAPES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, tuple[bytes, int, int]]] = memo_table(
+    "contract shapes", 256)
+
+
+def _contract_shape(variant: Variant, contract: tuple[Slot, ...]) -> tuple[bytes, int, int]:
+    """What ``play_listing.c``'s ``most_cards_laid`` reads: 1 for each wild card kind (53 bytes), the contract's run
+    slots and group slots."""
+    key = (id(variant), contract)
+    hit = _SHAPES.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    runs = sum(1 for slot in contract if slot.kind == RUN)
+    return put(_SHAPES, key, (variant, (bytes(wild_flags(variant)), runs, len(contract) - runs)))[1]
+
+
+def _most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> int:
+    """:func:`most_cards_laid` in Python (the reference)."""
     wild = wild_flags(variant)
     wilds = 0
     by_rank = [0] * 14

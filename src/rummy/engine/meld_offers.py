@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar, cast
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import Verb
 from rummy.engine.cards import JOKER, Card, make_card
-from rummy.engine.deadlock import wild_cards
+from rummy.engine.deadlock import compiled_meld_rules, wild_cards
 from rummy.engine.errors import MeldError
 from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
 from rummy.engine.memo import memo_table, put
@@ -74,8 +75,21 @@ def _accepted_cards(meld: TableMeld, variant: Variant) -> frozenset[Card]:
 
 def _try_layoffs(meld: TableMeld, variant: Variant) -> tuple[tuple[Card, str | None], ...]:
     """Every (card kind, end) :func:`~rummy.engine.melds.lay_off` accepts on ``meld``, found by trying the
-    cards :func:`layoff_candidates` names."""
+    cards :func:`layoff_candidates` names.  Compiled (``play_listing.c``'s ``layoffs``, from the meld's shape); the
+    Python search answers where the core does not (a meld kind it does not know, a malformed shape)."""
+    native = backends.NATIVE
+    if native is not None:
+        kind = _KIND_CODES.get(meld.kind)
+        if kind is not None:
+            found: tuple[tuple[Card, str | None], ...] | None = native.layoffs(
+                kind, meld.rank, meld.suit, meld.low, len(meld.cards), meld.wilds, compiled_meld_rules(variant))
+            if found is not None:
+                return found
     return tuple(layoffs_among(layoff_candidates(meld, variant), meld, variant))
+
+
+#: The meld kinds ``play_listing.c``'s ``layoffs`` reads, by code.
+_KIND_CODES = {"run": 0, "set": 1, "pair": 2, "book": 3}
 
 
 def layoffs_among(cards: Iterable[Card], meld: TableMeld, variant: Variant) -> list[tuple[Card, str | None]]:

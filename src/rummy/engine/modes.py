@@ -87,6 +87,11 @@ class WildPolicy(StrEnum):
     AT_MOST_ONE = "at_most_one"
 
 
+#: Each wild policy's code where the engine packs rules into numbers: the solver's tables and the compiled core's
+#: rules (``core.h``'s ``POLICY_NONE``, ``POLICY_RATIO``, ``POLICY_ONE``).
+POLICY_CODES = {WildPolicy.NONE: 0, WildPolicy.NOT_OUTNUMBER: 1, WildPolicy.AT_MOST_ONE: 2}
+
+
 class LayoffTiming(StrEnum):
     """``layoff_timing``: whether a seat may lay off (meld, rearrange) in the turn it laid down its contract."""
 

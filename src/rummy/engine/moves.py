@@ -25,7 +25,7 @@ import rummy.engine.shortcut_checks as _checks
 from rummy.engine.actions import Action, Verb
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
-from rummy.engine.deadlock import wild_cards, wild_flags
+from rummy.engine.deadlock import compiled_meld_rules, wild_cards
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
@@ -249,6 +249,11 @@ def _discards(game: GameState, held: list[Card]) -> list[Action | Deferred]:
     actions = _DISCARDS.get(seat)
     if actions is None:
         actions = put(_DISCARDS, seat, tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT)))
+    native = backends.NATIVE  # compiled (play_listing.c); None for a malformed hand, and Python answers
+    listed: list[Action | Deferred] | None = None if native is None else native.discards(
+        game.hands[seat], actions, -1 if taken is None else taken)
+    if listed is not None:
+        return listed
     if taken is None:
         return [actions[card] for card in held]
     return [actions[card] for card in held if card != taken]
@@ -364,18 +369,10 @@ def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
 def _native_single_melds(native: ModuleType, game: GameState) -> list[MeldSpec] | None:
     """:func:`_single_melds` by the compiled core (``basic_melds.c``): the same melds in the same order; None when the
     core does not answer (a run or group minimum below 1 or above 1,000), and the Python generator answers then."""
-    wilds, group_min, run_min, low, high = _meld_rules(game.variant)
-    melds: list[MeldSpec] | None = native.single_melds(game.hands[game.active], wilds, group_min, run_min, low, high,
-                                                       _MELD_KIT)
+    variant = game.variant
+    melds: list[MeldSpec] | None = native.single_melds(game.hands[game.active], compiled_meld_rules(variant),
+                                                       variant.group_min, variant.run_min, _MELD_KIT)
     return melds
-
-
-@per_object("single-meld rules of a variant")
-def _meld_rules(variant: Variant) -> tuple[bytes, int, int, int, int]:
-    """What ``basic_melds.c`` reads of ``variant``: 1 for each wild card kind, else 0 (53 bytes, the joker last), the
-    group and run minimums, the lowest and highest run value."""
-    low, high = variant.ace_mode.run_bounds
-    return bytes(wild_flags(variant)), variant.group_min, variant.run_min, low, high
 
 
 #: What the compiled single melds are made with (``basic_melds.c``): the meld's class and its kinds.
@@ -503,6 +500,16 @@ def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
     cards = [c for c in held for _ in range(game.hands[seat][c])]
     if len(cards) < 2:
         return None
+    native = backends.NATIVE
+    if native is not None:  # the search compiled (play_listing.c); None for what it does not read
+        found: tuple[int, ...] | bool | None = native.going_out(cards, game.table, compiled_meld_rules(variant))
+        if found is not None:
+            if found is False or found is True:
+                return None
+            melds = game.table
+            return Action(seat, Verb.BATCH, steps=tuple([
+                Action(seat, Verb.LAYOFF, meld=melds[found[2 * at]].id, card=card, end=_ENDS[found[2 * at + 1]])
+                for at, card in enumerate(cards)]))
     table = {m.id: m for m in game.table}
 
     def search(remaining: list[Card], steps: list[Action]) -> list[Action] | None:
@@ -531,6 +538,10 @@ def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
     if steps is None:
         return None
     return Action(seat, Verb.BATCH, steps=tuple(steps))
+
+
+#: The ends of a lay-off as the compiled search numbers them.
+_ENDS = (None, "low", "high")
 
 
 def _purchase_actions(game: GameState, held: list[Card], moves: list[Action | Deferred]) -> None:

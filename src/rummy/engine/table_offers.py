@@ -22,13 +22,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import Card
-from rummy.engine.deadlock import Spare, SpareBuilds, meld_spares, native_rules, table_spares
+from rummy.engine.deadlock import Spare, SpareBuilds, compiled_meld_rules, meld_spares
+from rummy.engine.meld_offers import (
+    _PER_MELD,
+    per_meld,
+    split_halves,
+    split_points,
+    swap_options,
+    valid_meld,
+)
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
-from rummy.engine.meld_offers import per_meld, split_halves, split_points, swap_options, valid_meld
 from rummy.engine.melds import MeldSpec, TableMeld
-from rummy.engine.memo import memo_table, put
+from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import JokerSwap, WildPolicy
 from rummy.engine.variants import Variant
 
@@ -109,11 +117,16 @@ class TableOffers:
         self.swaps: list[tuple[Verb, Card, int, str | None]] = []
         #: Every (card the hand must hold, run, index) that could split a run, in table order.
         self.splits: list[tuple[Card, TableMeld, int]] = []
-        for meld in table:
-            layoffs, swaps, splits = _meld_offers(meld, variant)
-            self.layoffs += layoffs
-            self.swaps += swaps
-            self.splits += splits
+        native = backends.NATIVE  # the pass over the melds compiled (play_listing.c); None: a table not a tuple
+        gathered = None if native is None else native.gather_offers(table, variant, _MELD_OFFERS, _meld_offers)
+        if gathered is not None:
+            self.layoffs, self.swaps, self.splits = gathered
+        else:
+            for meld in table:
+                layoffs, swaps, splits = _meld_offers(meld, variant)
+                self.layoffs += layoffs
+                self.swaps += swaps
+                self.splits += splits
         self._builds = SpareBuilds(table, variant, partial(_new_build, variant))
 
     def spare_builds(self, hand: list[int], held: list[Card]) -> Iterator[SpareBuild]:
@@ -126,9 +139,12 @@ class TableOffers:
         first asked): the variant's rules, and per meld its :func:`_rearrangement_part`."""
         if self._packed is None:
             variant = self.variant
-            parts = [per_meld("rearrangement part", meld, variant, _rearrangement_part) for meld in self._table]
-            self._packed = (native_rules(variant), variant.run_min, variant.group_min,
-                            variant.wild_policy is WildPolicy.AT_MOST_ONE, parts)
+            native = backends.NATIVE  # the parts compiled (meld_parts.c); None: a table not a tuple, odd rules
+            parts: list[RearrangementPart] | None = None if native is None else native.rearrangement_parts(
+                self._table, variant, _part_rules(variant), _PER_MELD, _PART, _rearrangement_part_of)
+            if parts is None:
+                parts = [_rearrangement_part_of(meld, variant) for meld in self._table]
+            self._packed = (compiled_meld_rules(variant), variant.run_min, variant.group_min, parts)
         return self._packed
 
     def spare_rearrangement(self, seat: int, used: tuple[int, ...], kind: str, cards: tuple[Card, ...]) -> Action:
@@ -136,21 +152,45 @@ class TableOffers:
         table_spares`' list) into a new meld of ``kind`` and ``cards``: the action the listing makes of a
         :class:`SpareBuild` (each source without its spare card, then the new meld)."""
         variant = self.variant
-        spares = table_spares(list(self._table), variant)[0]
-        return Action(seat, Verb.REARRANGE, sources=tuple([spares[index][0].id for index in used]),
-                      melds=(*(_rest(spares[index], variant)[0] for index in used), MeldSpec(kind, cards)))
+        spares = [self._spare(index) for index in used]
+        return Action(seat, Verb.REARRANGE, sources=tuple([spare[0].id for spare in spares]),
+                      melds=(*(_rest(spare, variant)[0] for spare in spares), MeldSpec(kind, cards)))
+
+    def _spare(self, index: int) -> Spare:
+        """The spare at ``index`` of :func:`~rummy.engine.deadlock.table_spares`' list (its melds' spares in table
+        order), found through the count of each meld's spares in its :data:`RearrangementPart`: only the meld that
+        holds it has its spares made (:func:`~rummy.engine.deadlock.meld_spares`)."""
+        for meld, part in zip(self._table, self.native_rearrangements()[3], strict=True):
+            count = len(part[0]) // 2
+            if index < count:
+                return meld_spares(meld, self.variant)[index]
+            index -= count
+        raise IndexError("no such spare on the table")
 
 
 #: A meld's part in the compiled listing of rearrangements: its spares (with wilds, :func:`~rummy.engine.deadlock.
 #: spare_cards`' order) as two bytes each, the card and whether the meld left behind is valid (:func:`_rest`), and its
 #: split points whose halves are valid, as (card the hand must hold, meld id, halves).
 RearrangementPart = tuple[bytes, tuple[tuple[Card, int, tuple[MeldSpec, MeldSpec]], ...]]
-#: A table as ``rearrangements.c`` reads it: (rules, run_min, group_min, wilds at most one, a part per meld).
-NativeTable = tuple[bytes, int, int, bool, list[RearrangementPart]]
+#: A table as ``rearrangements.c`` reads it: (:func:`~rummy.engine.deadlock.compiled_meld_rules`, run_min, group_min, a
+#: part per meld).
+NativeTable = tuple[bytes, int, int, list[RearrangementPart]]
+
+
+_PART = "rearrangement part"
+
+
+def _rearrangement_part_of(meld: TableMeld, variant: Variant) -> RearrangementPart:
+    """``meld``'s :data:`RearrangementPart`, memoised per meld (:func:`~rummy.engine.meld_offers.per_meld`)."""
+    return per_meld(_PART, meld, variant, _rearrangement_part)
 
 
 def _rearrangement_part(meld: TableMeld, variant: Variant) -> RearrangementPart:
-    """``meld``'s :data:`RearrangementPart` (memoised per meld by :func:`~rummy.engine.meld_offers.per_meld`)."""
+    """``meld``'s :data:`RearrangementPart` (memoised per meld by :func:`~rummy.engine.meld_offers.per_meld`).
+
+    The reference of the compiled parts (``meld_parts.c``, read through :meth:`TableOffers.native_rearrangements`),
+    which answer the same for every meld of a run, set, pair or book kind; this function answers the melds they do
+    not read."""
     spares = bytes([byte for spare in meld_spares(meld, variant) for byte in (spare[1], _rest(spare, variant)[1])])
     splits = []
     for card, _, index in _meld_offers(meld, variant)[2]:
@@ -158,6 +198,14 @@ def _rearrangement_part(meld: TableMeld, variant: Variant) -> RearrangementPart:
         if halves is not None:
             splits.append((card, meld.id, halves))
     return spares, tuple(splits)
+
+
+@per_object("compiled rearrangement-part rules of a variant")
+def _part_rules(variant: Variant) -> tuple[bytes, int, int, int | None, type[MeldSpec], object]:
+    """What ``meld_parts.c`` reads of ``variant``: its :func:`~rummy.engine.deadlock.compiled_meld_rules`, ``run_min``,
+    ``group_min``, ``wild_group_min``, the :class:`MeldSpec` class it makes split halves of and
+    :func:`~rummy.engine.memo.put`, which stores its parts."""
+    return compiled_meld_rules(variant), variant.run_min, variant.group_min, variant.wild_group_min, MeldSpec, put
 
 
 def _new_build(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int,

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import Action
 from rummy.engine.cards import Card, card_name, card_names, from_counts
 from rummy.engine.errors import UsageError
 from rummy.engine.melds import TableMeld, meld_json, meld_view_json
 from rummy.engine.memo import memo_table, put
 from rummy.engine.moves import legal_actions, seats_to_act
-from rummy.engine.state import GameState
+from rummy.engine.state import GameState, Phase
 from rummy.engine.table_facts import table_facts
 from rummy.engine.variants import Slot, Variant
 
@@ -104,6 +105,9 @@ class PlayerView:
         }
 
 
+#: The slots of :class:`PlayerView`'s fields, for :func:`~rummy.engine.backends.frozen_record`.
+_VIEW_FIELDS = backends.record_slots(PlayerView)
+
 # A hand's count vector (as bytes) -> its cards: views are asked for again and again between two moves of a
 # seat (every claim window), so the tuple is made once per hand.
 _HANDS: dict[bytes, tuple[Card, ...]] = memo_table("cards of a hand", 20_000)
@@ -123,38 +127,63 @@ def player_view(game: GameState, seat: int | None, *, with_actions: bool = True)
     (for callers that number the moves themselves, such as :mod:`rummy.env`)."""
     if seat is not None and not 0 <= seat < game.n:
         raise UsageError(f"there is no seat {seat}")
+    actions = tuple(legal_actions(game, seat)) if seat is not None and with_actions else ()
+    native = backends.NATIVE  # compiled (_native_src/view_fields.c); None where it does not read the state
+    view: PlayerView | None = (native.view_record(PlayerView, _VIEW_FIELDS, game, seat, actions, _VIEW_KIT)
+                               if native is not None else None)
+    if view is None:
+        view = backends.frozen_record(PlayerView, _VIEW_FIELDS, *_view_fields(game, seat, actions))
+    return view
+
+
+#: The state's fields the compiled view reads from their slots, in its order.
+_STATE_READ = ("variant", "players", "round_number", "phase", "active", "dealer", "window", "hands", "sizes", "table",
+               "discard", "stock", "down", "claims_used", "purchase_cards", "totals", "kitty", "rules", "dead",
+               "played_to_table", "discarders")
+#: What the compiled ``view_record`` compares the phase with, the phase's value it puts in the view, and the slots of
+#: the state's fields it reads.
+_VIEW_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER,
+             Phase.CLAIM.value, Phase.DRAW.value, Phase.PLAY.value, Phase.ROUND_OVER.value, Phase.GAME_OVER.value,
+             tuple(GameState.__dict__[name] for name in _STATE_READ))
+
+
+def _view_fields(game: GameState, seat: int | None, actions: tuple[Action, ...]) -> tuple[Any, ...]:
+    """The values of a :class:`PlayerView`'s fields in their order, for :func:`~rummy.engine.backends.frozen_record`
+    (the dataclass's ``__init__`` took a third of a view): ``seat``'s view with its legal ``actions``."""
     # At the end of a round every hand is laid open for the count.
-    over = game.phase.value in ("round_over", "game_over")
+    phase = game.phase.value
+    over = phase in ("round_over", "game_over")
     revealed = tuple(tuple(from_counts(game.hands[s])) for s in range(game.n)) if over else None
     visible = tuple(game.discard) if game.variant.show_discard_history else tuple(game.discard[-1:])
-    return PlayerView(
-        seat=seat,
-        variant=game.variant.id,
-        players=tuple(game.players),
-        round=max(game.round_number, 1),
-        phase=game.phase.value,
-        active=game.active,
-        dealer=game.dealer,
-        to_act=tuple(seats_to_act(game)),
-        hand=cards_held(game.hands[seat]) if seat is not None else (),
-        hand_sizes=tuple(game.sizes),
-        table=tuple(game.table),
-        discard=visible,
-        discard_count=len(game.discard),
-        stock_count=len(game.stock),
-        down=tuple(game.down),
-        claims_used=tuple(game.claims_used),
-        purchase_cards=tuple(game.purchase_cards) if game.purchase_cards is not None else None,
-        totals=tuple(game.totals),
-        kitty=game.kitty,
-        contract=game.rules.contract,
-        claim_card=game.window.card if game.window is not None else None,
-        discard_dead=game.dead,
-        legal_actions=tuple(legal_actions(game, seat)) if seat is not None and with_actions else (),
-        revealed_hands=revealed,
-        rules=game.variant,
-        played_to_table=tuple(game.played_to_table),
-        claim_from=_claim_from(game),
+    return (
+        seat,
+        game.variant.id,
+        tuple(game.players),
+        max(game.round_number, 1),  # round
+        phase,
+        game.active,
+        game.dealer,
+        tuple(seats_to_act(game)),  # to_act
+        cards_held(game.hands[seat]) if seat is not None else (),  # hand
+        tuple(game.sizes),  # hand_sizes
+        tuple(game.table),
+        visible,  # discard
+        len(game.discard),  # discard_count
+        len(game.stock),  # stock_count: the stock's order stays hidden
+        tuple(game.down),
+        tuple(game.claims_used),
+        tuple(game.purchase_cards) if game.purchase_cards is not None else None,
+        tuple(game.totals),
+        game.kitty,
+        game.rules.contract,
+        game.window.card if game.window is not None else None,  # claim_card
+        game.dead,  # discard_dead
+        actions,  # legal_actions
+        revealed,  # revealed_hands
+        game.variant,  # rules
+        None,  # public_game
+        tuple(game.played_to_table),
+        _claim_from(game),
     )
 
 

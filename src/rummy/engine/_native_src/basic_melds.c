@@ -1,7 +1,7 @@
 /*
  * The new melds of free melding (basic), compiled: two queries of the listing and of the stalemate check.
  *
- * single_melds(hand, wilds, group_min, run_min, low, high, kit) -> list | None
+ * single_melds(hand, rules, group_min, run_min, kit) -> list | None
  *
  *   rummy.engine.moves._single_melds: every set and run of natural cards the hand can form on its own, as MeldSpec
  *   values (kit[0](kit[1], cards) for a set, kit[0](kit[2], cards) for a run), in the Python generator's order:
@@ -13,11 +13,11 @@
  *   shortest first, never from the ace low up to the ace high.  The run values are read off the whole hand, wild
  *   cards included, as the Python generator reads them.
  *
- *     hand   53 counts (a list or tuple);  wilds  53 bytes, 1 for a wild card (deadlock.wild_flags);
- *     low, high  the lowest and highest run value (1 or 2, 13 or 14).
+ *     hand   53 counts (a list or tuple);  rules  the variant's (deadlock.compiled_meld_rules, core.h's MeldRules):
+ *     its wild flags and lowest and highest run value (1 or 2, 13 or 14) are read.
  *
- *   None when an argument is malformed (a hand that is not 53 small counts, wilds not 53 bytes) or a minimum is
- *   below 1 or above 1,000: the Python generator answers then.
+ *   None when an argument is malformed (a hand that is not 53 small counts, rules out of shape or run bounds other
+ *   than these) or a minimum is below 1 or above 1,000: the Python generator answers then.
  *
  * unmeldable_pool(pack, table, group_min, run_min, ace_high) -> False | list | None
  *
@@ -90,27 +90,27 @@ static int card_of_value(int value, int suit) { return suit * 13 + (value == 14 
 PyObject *single_melds(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 7 || !PyLong_Check(args[2]) || !PyLong_Check(args[3]) || !PyLong_Check(args[4])
-        || !PyLong_Check(args[5]) || !PyTuple_Check(args[6]) || PyTuple_GET_SIZE(args[6]) != 3) {
-        PyErr_SetString(PyExc_TypeError,
-                        "single_melds(hand, wilds: bytes, group_min: int, run_min: int, low: int, high: int, kit)");
+    if (nargs != 5 || !PyLong_Check(args[2]) || !PyLong_Check(args[3]) || !PyTuple_Check(args[4])
+        || PyTuple_GET_SIZE(args[4]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "single_melds(hand, rules: bytes, group_min: int, run_min: int, kit)");
         return NULL;
     }
     int hand[CARD_COUNT];
     int read = read_hand(args[0], hand);
     if (read < 0)
         return NULL;
-    long group_min = PyLong_AsLong(args[2]), run_min = PyLong_AsLong(args[3]), low = PyLong_AsLong(args[4]),
-         high = PyLong_AsLong(args[5]);
+    long group_min = PyLong_AsLong(args[2]), run_min = PyLong_AsLong(args[3]);
     if (PyErr_Occurred())
         PyErr_Clear(); /* (an int too large for a long: malformed) */
-    if (read == 0 || !PyBytes_Check(args[1]) || PyBytes_GET_SIZE(args[1]) != CARD_COUNT || group_min < 1
-        || group_min > MOST || run_min < 1 || run_min > MOST || low < 1 || low > 2 || high < 13 || high > 14)
+    MeldRules rules;
+    if (read == 0 || !read_meld_rules(args[1], &rules) || group_min < 1 || group_min > MOST || run_min < 1
+        || run_min > MOST || rules.low_bound > 2 || rules.high_bound < 13)
         Py_RETURN_NONE;
-    const char *wild = PyBytes_AS_STRING(args[1]);
+    const unsigned char *wild = rules.wild;
+    int low = rules.low_bound, high = rules.high_bound;
     Melds listing, *melds = &listing;
     melds->out = PyList_New(0);
-    melds->make = PyTuple_GET_ITEM(args[6], 0);
+    melds->make = PyTuple_GET_ITEM(args[4], 0);
     if (melds->out == NULL)
         return NULL;
     /* The sets: ranks in the order of their lowest natural card held. */
@@ -134,15 +134,15 @@ PyObject *single_melds(PyObject *module, PyObject *const *args, Py_ssize_t nargs
             if (card == JOKER)
                 break;
         }
-        melds->kind = PyTuple_GET_ITEM(args[6], 1);
+        melds->kind = PyTuple_GET_ITEM(args[4], 1);
         for (int size = (int)group_min; size <= held; size++)
             if (choose(melds, kinds, left, count, 0, 0, size) < 0)
                 goto failed;
     }
     /* The runs. */
-    melds->kind = PyTuple_GET_ITEM(args[6], 2);
+    melds->kind = PyTuple_GET_ITEM(args[4], 2);
     for (int suit = 0; suit < 4; suit++) {
-        for (int start = (int)low; start <= high; start++) {
+        for (int start = low; start <= high; start++) {
             if (!hand[card_of_value(start, suit)])
                 continue;
             for (int end = start + 1; end <= high && hand[card_of_value(end, suit)] && !(start == 1 && end == 14);

@@ -16,9 +16,6 @@
 #define MAX_CARDS 255
 #define WILD_RUN_SUIT 4 /* tables.WILD_RUN_SUIT: a run of wilds only, placed when the meld is built */
 
-/* Wild policies: tables.POLICY_NONE, POLICY_RATIO, POLICY_ONE. */
-enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
-
 typedef struct {
     int min_size;
     bool accepts_wilds, is_pair;

@@ -51,3 +51,20 @@ int long_or_none_attribute(PyObject *object, PyObject *name, long *value)
     Py_DECREF(item);
     return result;
 }
+
+PyObject *identity_of(PyObject *object, PyObject *name)
+{
+    PyObject *value = PyObject_GetAttr(object, name);
+    Py_XDECREF(value); /* compared by identity only: the values read this way outlive the call */
+    return value;
+}
+
+int truth_of(PyObject *object, PyObject *name)
+{
+    PyObject *value = PyObject_GetAttr(object, name);
+    if (value == NULL)
+        return -1;
+    int truth = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    return truth;
+}

@@ -5,11 +5,17 @@
  *   spare_search.c      the spare-card rearrangements on offer, with its entry points spare_builds.c and
  *                       rearrangements.c (spare.h);
  *   table_plays.c       the lay-offs and wild swaps a hand may make;
+ *   play_listing.c      pieces of the play phase's listing (most cards laid, discards, a table's offers gathered);
+ *   meld_parts.c        a table meld's part in the compiled rearrangements (its spares and valid splits);
  *   purchase_moves.c    the purchase variant's books, purchases, trades and exchanges;
  *   basic_melds.c       the new melds of free melding;
  *   simple_check.c      the judgement of the simple actions (claims, draw, take, discard);
+ *   simple_steps.c, claim_steps.c, steps.h   applying them (simple_apply);
  *   state_copy.c        the copy of a game state's fields;
+ *   records.c           a slotted record (Game.apply's Applied) made from its field values;
+ *   view_fields.c       a seat's view (view.player_view), its fields read from the game state;
  *   observation.c, history.c, mask_ids.c   the environment's observation, its history and its action ids;
+ *   planner.c           the heuristic bot's contract planner (the search of a hand's best plans, their outs);
  *   buffers.c           reading the Python values the queries are handed.
  */
 #ifndef RUMMY_NATIVE_CORE_H
@@ -25,6 +31,50 @@
 #define MAX_SLOTS 16
 #define UNLIMITED (1 << 20) /* tables.INF */
 
+/* Wild policies, by code (modes.POLICY_CODES): none, wilds may not outnumber the naturals, at most one wild. */
+enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
+
+/* melds._natural_here: whether `card` counts as a natural where it stands for `rank` (and `suit`, for runs; -1 for
+ * a set), under the wild flags `wild` and twos_natural_in_place. */
+static inline bool natural_here(const unsigned char *wild, bool twos_natural, int card, int rank, int suit)
+{
+    if (!wild[card])
+        return true;
+    return twos_natural && card != JOKER && card % 13 + 1 == 2 && rank == 2 && (suit < 0 || card / 13 == suit);
+}
+
+/* melds._check_wild_policy, as a test: whether a meld of `wilds` wilds and `naturals` naturals keeps `policy`. */
+static inline bool policy_allows(int policy, int wilds, int naturals)
+{
+    return !(policy == POLICY_RATIO && wilds > naturals) && !(policy == POLICY_ONE && wilds > 1);
+}
+
+/* A variant's meld rules as deadlock.compiled_meld_rules packs them, the one layout every compiled reader of them
+ * takes: a wild flag per card kind (CARD_COUNT bytes, the joker last), then the lowest and highest run value
+ * (AceMode.run_bounds), the wild policy's code, twos_natural_in_place, pair_extendable and all_wild_melds. */
+enum { RULE_LOW = CARD_COUNT, RULE_HIGH, RULE_POLICY, RULE_TWOS_NATURAL, RULE_PAIR_EXTENDABLE, RULE_ALL_WILD,
+       RULE_BYTES };
+
+typedef struct {
+    const unsigned char *wild; /* a flag per card kind: borrowed from the bytes read */
+    int low_bound, high_bound, policy;
+    bool twos_natural, pair_extendable, all_wild_melds;
+} MeldRules;
+
+/* `object` read into `rules`: false, no exception set, when it is not such bytes or a value is out of range (a run
+ * bound outside 1..14, bounds crossed, an unknown policy); the Python code answers then. */
+static inline bool read_meld_rules(PyObject *object, MeldRules *rules)
+{
+    if (!PyBytes_Check(object) || PyBytes_GET_SIZE(object) != RULE_BYTES)
+        return false;
+    const unsigned char *packed = (const unsigned char *)PyBytes_AS_STRING(object);
+    MeldRules read = {packed, packed[RULE_LOW], packed[RULE_HIGH], packed[RULE_POLICY], packed[RULE_TWOS_NATURAL],
+                      packed[RULE_PAIR_EXTENDABLE], packed[RULE_ALL_WILD]};
+    *rules = read;
+    return read.low_bound >= 1 && read.high_bound <= 14 && read.low_bound <= read.high_bound
+           && read.policy <= POLICY_ONE;
+}
+
 /* Read a count vector into `hand`: 1 when it is a list or tuple of 53 counts from 0 to 255, 0 when it is not (the
  * Python search then answers: it raises the engine's own errors), -1 with an exception set when a count is not an
  * int (lay_down.c). */
@@ -39,6 +89,11 @@ bool get_long(PyObject *object, long *value);
 int long_or_none(PyObject *item, long *value);
 /* The attribute `name` of `object` read as by long_or_none (-1 also when it is missing; no exception set). */
 int long_or_none_attribute(PyObject *object, PyObject *name, long *value);
+/* object.name as a pointer compared by identity only (the reference is dropped at once: for Enum members, None and
+ * bools, which outlive the call); NULL with an exception set. */
+PyObject *identity_of(PyObject *object, PyObject *name);
+/* The truth of object.name: 1, 0, or -1 with an exception set. */
+int truth_of(PyObject *object, PyObject *name);
 
 /* best_lay_down(hand, spec, extra) (best_lay_down.c). */
 PyObject *best_lay_down(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
@@ -73,7 +128,38 @@ PyObject *history_add(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* copy_fields(state, fields, kinds) (state_copy.c). */
 PyObject *copy_fields(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* new_record(type, fields, *values) (records.c). */
+PyObject *new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* Whether `descriptor` is an object slot (a __slots__ member holding any object) of `type` or of a base: a state
+ * field read or written at its offset (state_copy.c). */
+bool object_slot(PyObject *descriptor, PyTypeObject *type);
+
+/* view_record(type, fields, state, seat, actions, kit) (view_fields.c). */
+PyObject *view_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 /* simple_check(state, action, kit) (simple_check.c). */
 PyObject *simple_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* simple_apply(state, action, kit) (simple_steps.c). */
+PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* most_cards_laid(hand, wilds, runs, groups), discards(hand, actions, taken), gather_offers(table, variant, memo,
+ * work_out), layoffs(kind, rank, suit, low, length, wilds, rules) and going_out(cards, table, rules)
+ * (play_listing.c). */
+PyObject *most_cards_laid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *discards(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *gather_offers(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *layoffs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *going_out(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* rearrangement_part(meld, rules) and rearrangement_parts(table, variant, rules, memo, what, work_out)
+ * (meld_parts.c). */
+PyObject *rearrangement_part(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *rearrangement_parts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* planner_search(counts, shape, rules, ceiling) and planner_outs(leaves, count, deficit, wilds, rules) (planner.c). */
+PyObject *planner_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *planner_outs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

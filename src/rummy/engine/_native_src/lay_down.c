@@ -42,9 +42,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* Wild policies: tables.POLICY_NONE, POLICY_RATIO, POLICY_ONE. */
-enum { POLICY_NONE = 0, POLICY_RATIO = 1, POLICY_ONE = 2 };
-
 /* The layout of a spec (rummy.engine.solver.native.contract_spec): a header, the run slots, the group slots, the wild flags. */
 enum {
     SPEC_LO, SPEC_HI, SPEC_POLICY, SPEC_ALL_WILD, SPEC_TRIO_MIN, SPEC_SAME_RANK, SPEC_ADJACENT, SPEC_EXACT,
@@ -359,7 +356,7 @@ static PyMethodDef native_methods[] = {
      "observation(out, inverse, layout, hand, discard, show_all, melds, claim, head, seats, seat, counts, ring, "
      "candidates, kit, hand_size) -> True | None: one seat's observation vector written into out (observation.c)."},
     {"single_melds", (PyCFunction)(void (*)(void))single_melds, METH_FASTCALL,
-     "single_melds(hand, wilds, group_min, run_min, low, high, kit) -> list | None: the sets and runs of naturals "
+     "single_melds(hand, rules, group_min, run_min, kit) -> list | None: the sets and runs of naturals "
      "a hand can form on its own (basic_melds.c)."},
     {"unmeldable_pool", (PyCFunction)(void (*)(void))unmeldable_pool, METH_FASTCALL,
      "unmeldable_pool(pack, table, group_min, run_min, ace_high) -> False | list | None: the cards off the table "
@@ -373,9 +370,44 @@ static PyMethodDef native_methods[] = {
     {"copy_fields", (PyCFunction)(void (*)(void))copy_fields, METH_FASTCALL,
      "copy_fields(state, fields, kinds) -> object | None: a copy of a game state's fields, its lists copied "
      "(state_copy.c)."},
+    {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL,
+     "new_record(type, fields, *values) -> object | None: a slotted dataclass record made from its field values "
+     "(records.c)."},
+    {"view_record", (PyCFunction)(void (*)(void))view_record, METH_FASTCALL,
+     "view_record(type, fields, state, seat, actions, kit) -> PlayerView | None: a seat's view with the legal "
+     "actions listed, its fields read from the game state as view.player_view reads them (view_fields.c)."},
     {"simple_check", (PyCFunction)(void (*)(void))simple_check, METH_FASTCALL,
      "simple_check(state, action, kit) -> bool | None: whether the rules accept a claim answer, draw, take or "
      "discard (simple_check.c)."},
+    {"simple_apply", (PyCFunction)(void (*)(void))simple_apply, METH_FASTCALL,
+     "simple_apply(state, action, kit) -> True | None: apply a claim answer, draw, take or discard the compiled "
+     "judgement accepts, as rules.apply does (simple_steps.c)."},
+    {"most_cards_laid", (PyCFunction)(void (*)(void))most_cards_laid, METH_FASTCALL,
+     "most_cards_laid(hand, wilds, runs, groups) -> int | None: at most how many cards a lay-down uses "
+     "(play_listing.c)."},
+    {"discards", (PyCFunction)(void (*)(void))discards, METH_FASTCALL,
+     "discards(hand, actions, taken) -> list | None: the discard of each card kind held but taken (play_listing.c)."},
+    {"gather_offers", (PyCFunction)(void (*)(void))gather_offers, METH_FASTCALL,
+     "gather_offers(table, variant, memo, work_out) -> (layoffs, swaps, splits) | None: a table's offers, meld by "
+     "meld (play_listing.c)."},
+    {"layoffs", (PyCFunction)(void (*)(void))layoffs, METH_FASTCALL,
+     "layoffs(kind, rank, suit, low, length, wilds, rules) -> tuple | None: every (card, end) a meld of this shape "
+     "takes on a lay-off (play_listing.c)."},
+    {"going_out", (PyCFunction)(void (*)(void))going_out, METH_FASTCALL,
+     "going_out(cards, table, rules) -> tuple | False | None: lay-offs playing every card, as (meld index, end) "
+     "per card (play_listing.c)."},
+    {"rearrangement_part", (PyCFunction)(void (*)(void))rearrangement_part, METH_FASTCALL,
+     "rearrangement_part(meld, rules) -> (spares, splits) | None: a table meld's spares and valid splits, as "
+     "table_offers._rearrangement_part (meld_parts.c)."},
+    {"rearrangement_parts", (PyCFunction)(void (*)(void))rearrangement_parts, METH_FASTCALL,
+     "rearrangement_parts(table, variant, rules, memo, what, work_out) -> list | None: each meld's memoised part, "
+     "worked out in C where it can be (meld_parts.c)."},
+    {"planner_search", (PyCFunction)(void (*)(void))planner_search, METH_FASTCALL,
+     "planner_search(counts, shape, rules, ceiling) -> (lowest, leaves, wilds) | None: the contract planner's search "
+     "of a hand's best plans (planner.c)."},
+    {"planner_outs", (PyCFunction)(void (*)(void))planner_outs, METH_FASTCALL,
+     "planner_outs(leaves, count, deficit, wilds, rules) -> (outs, leaves): the outs of planner_search's leaves "
+     "(planner.c)."},
     {NULL, NULL, 0, NULL},
 };
 

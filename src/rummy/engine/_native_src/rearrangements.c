@@ -10,8 +10,8 @@
  *   hand     the active player's 53 counts (a list or tuple); seat, size: the player and the hand's size;
  *   quick    down, owing no wild to the table; takers: None, or the table indices of the melds taking a wild the
  *            hand holds (moves._wild_takers) when a player who is down owes one;
- *   table    per table (TableOffers.native_rearrangements): (rules, run_min, group_min, at_most_one, parts), rules
- *            as deadlock.native_rules packs them, and per meld of the table (table order) a part (spares, splits):
+ *   table    per table (TableOffers.native_rearrangements): (rules, run_min, group_min, parts), the variant's
+ *            rules (deadlock.compiled_meld_rules), and per meld of the table (table order) a part (spares, splits):
  *            spares 2 bytes a spare of the meld (deadlock.meld_spares's order): its card, whether the meld it leaves
  *            behind is valid (table_offers._rest); splits a tuple of (card the hand must hold, meld id, halves) for
  *            each split point whose halves are valid (meld_offers.split_halves);
@@ -34,7 +34,8 @@ enum { KIT_DEFERRED, KIT_VERB, KIT_PARTIAL, KIT_SPLIT_ACTION, KIT_SPARE_ACTION, 
 typedef struct {
     PyObject *moves, *game, *offers, *seat, *const *kit;
     int size;
-    bool quick, at_most_one, not_outnumber;
+    bool quick;
+    int policy; /* the wild policy's code */
     const int *takers; /* table indices */
     Py_ssize_t n_takers;
     const unsigned char *rest_valid; /* per spare */
@@ -146,7 +147,7 @@ static int list_build(void *context, const Build *build)
         || (listing->n_takers > 0 && kept >= 3 && taker_left(listing, sources, build->n_used));
     if (deferred) {
         int wilds = build->wild_count;
-        bool valid = !((listing->not_outnumber && wilds > build->n_cards - wilds) || (listing->at_most_one && wilds > 1));
+        bool valid = policy_allows(listing->policy, wilds, build->n_cards - wilds);
         for (int i = 0; i < build->n_used && valid; i++)
             valid = listing->rest_valid[build->used[i]];
         if (!valid)
@@ -230,40 +231,40 @@ static int read_takers(PyObject *takers, Py_ssize_t n_melds, Listing *listing, i
 PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10 || !PyList_Check(args[0]) || !PyTuple_Check(args[7]) || PyTuple_GET_SIZE(args[7]) != 5
+    if (nargs != 10 || !PyList_Check(args[0]) || !PyTuple_Check(args[7]) || PyTuple_GET_SIZE(args[7]) != 4
         || !PyTuple_Check(args[9]) || PyTuple_GET_SIZE(args[9]) != KIT_SIZE) {
         PyErr_SetString(PyExc_TypeError, "rearrangements(moves: list, hand, seat, size, quick, takers, game, "
-                        "table: tuple of 5, offers, kit: tuple of 6)");
+                        "table: tuple of 4, offers, kit: tuple of 6)");
         return NULL;
     }
     PyObject *const *table = &PyTuple_GET_ITEM(args[7], 0);
     long size = PyLong_AsLong(args[3]), run_min = PyLong_AsLong(table[1]), group_min = PyLong_AsLong(table[2]);
-    int quick = PyObject_IsTrue(args[4]), at_most_one = PyObject_IsTrue(table[3]);
-    if (PyErr_Occurred() || quick < 0 || at_most_one < 0)
+    int quick = PyObject_IsTrue(args[4]);
+    if (PyErr_Occurred() || quick < 0)
         return NULL;
     Search search = {.sink = list_build};
     Py_ssize_t n = 0;
     int hand[CARD_COUNT];
     int read = 1;
-    if (!PyBytes_Check(table[0]) || !spare_rules(&search, table[0], run_min, group_min) || !read_parts(table[4], &n))
+    if (!spare_rules(&search, table[0], run_min, group_min) || !read_parts(table[3], &n))
         read = 0;
     if (read == 1)
         read = read_hand(args[1], hand);
     Listing listing = {
         .moves = args[0], .seat = args[2], .size = (int)size, .quick = quick, .game = args[6], .offers = args[8],
-        .kit = &PyTuple_GET_ITEM(args[9], 0), .at_most_one = at_most_one, .not_outnumber = search.not_outnumber,
+        .kit = &PyTuple_GET_ITEM(args[9], 0), .policy = search.policy,
     };
     int *takers = NULL;
     if (read == 1)
-        read = read_takers(args[5], PyList_GET_SIZE(table[4]), &listing, &takers);
+        read = read_takers(args[5], PyList_GET_SIZE(table[3]), &listing, &takers);
     unsigned char *rest_valid = NULL;
     int held[CARD_COUNT];
     Py_ssize_t n_held = 0;
-    if (read == 1 && spare_alloc(&search, n, (int)PyList_GET_SIZE(table[4])) == 0
+    if (read == 1 && spare_alloc(&search, n, (int)PyList_GET_SIZE(table[3])) == 0
         && (rest_valid = malloc((size_t)(n > 0 ? n : 1))) != NULL) {
         Py_ssize_t spare = 0;
-        for (Py_ssize_t index = 0; index < PyList_GET_SIZE(table[4]); index++) {
-            PyObject *spares = PyTuple_GET_ITEM(PyList_GET_ITEM(table[4], index), 0);
+        for (Py_ssize_t index = 0; index < PyList_GET_SIZE(table[3]); index++) {
+            PyObject *spares = PyTuple_GET_ITEM(PyList_GET_ITEM(table[3], index), 0);
             const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(spares);
             for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(spares); i += 2, spare++) {
                 search.card[spare] = bytes[i];
@@ -279,7 +280,7 @@ PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nar
         search.context = &listing;
         listing.kinds[0] = PyUnicode_InternFromString("set");
         listing.kinds[1] = PyUnicode_InternFromString("run");
-        if (listing.kinds[0] == NULL || listing.kinds[1] == NULL || list_splits(&listing, table[4], hand) < 0
+        if (listing.kinds[0] == NULL || listing.kinds[1] == NULL || list_splits(&listing, table[3], hand) < 0
             || spare_each(&search, hand, held, n_held) < 0)
             read = -1;
         Py_XDECREF(listing.kinds[0]);

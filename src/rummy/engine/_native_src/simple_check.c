@@ -53,26 +53,6 @@ static int intern_names(void)
     return 0;
 }
 
-/* object.name, as a borrowed-like pointer compared by identity only (the reference is dropped at once: the
- * attributes read this way are Enum members and None, which outlive the call).  NULL with an exception set. */
-static PyObject *identity_of(PyObject *object, PyObject *name)
-{
-    PyObject *value = PyObject_GetAttr(object, name);
-    Py_XDECREF(value);
-    return value;
-}
-
-/* The truth of object.name: 1, 0, or -1 with an exception set. */
-static int truth_of(PyObject *object, PyObject *name)
-{
-    PyObject *value = PyObject_GetAttr(object, name);
-    if (value == NULL)
-        return -1;
-    int truth = PyObject_IsTrue(value);
-    Py_DECREF(value);
-    return truth;
-}
-
 /* len(object.name): the length, or -1 with an exception set. */
 static Py_ssize_t length_of(PyObject *object, PyObject *name)
 {

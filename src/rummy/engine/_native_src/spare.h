@@ -31,7 +31,8 @@ typedef int (*BuildSink)(void *context, const Build *build);
 typedef struct {
     const unsigned char *wild; /* a flag per card */
     int low_bound, high_bound, run_min, group_min;
-    bool not_outnumber, twos_in_place;
+    int policy;                /* the wild policy's code */
+    bool twos_in_place;
     Py_ssize_t n;              /* spares */
     int *card, *meld;          /* per spare, table order: its card and the index of its meld */
     int *used;                 /* the spares a build takes (at most n) */
@@ -41,13 +42,10 @@ typedef struct {
     void *context;
 } Search;
 
-/* Layout of the rules bytes (deadlock.native_rules). */
-enum { RULE_LOW, RULE_HIGH, RULE_NOT_OUTNUMBER, RULE_TWOS_IN_PLACE, RULE_WILD, RULES_SIZE = RULE_WILD + CARD_COUNT };
-
 #define MAX_MINIMUM 1000 /* larger run or group minimums go to the Python search */
 
-/* Fill the rules of `search` from the rules bytes and the minimums: 1, or 0 when they are out of range (the
- * Python search answers then). */
+/* Fill the rules of `search` from the variant's rules (deadlock.compiled_meld_rules, core.h's MeldRules) and the
+ * minimums: 1, or 0 when they are out of range (the Python search answers then). */
 int spare_rules(Search *search, PyObject *rules, long run_min, long group_min);
 
 /* Allocate search->card, meld, used (n entries) and taken (n_melds entries, cleared); 0, or -1 with MemoryError

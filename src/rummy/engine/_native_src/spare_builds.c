@@ -10,8 +10,7 @@
  *   hand     53 counts (a list or tuple); held: the hand's card kinds in the order `each` reads them;
  *   spares   the table's spares in table order (deadlock.table_spares), 3 bytes each: the card, and the index of
  *            its meld (low byte, high byte; equal indices for equal meld ids);
- *   rules    low and high run bounds, wilds may not outnumber, twos natural in place, a wild flag per card
- *            (deadlock.native_rules);
+ *   rules    the variant's rules (deadlock.compiled_meld_rules, core.h's MeldRules);
  *
  * Each build is a tuple (key, spare indices used, kind "set" or "run", cards, cards from the hand, wild count),
  * key (rank, own cards) for a set and (suit, lowest value, window) for a run, as SpareBuilds memoises them.
@@ -102,7 +101,7 @@ static int read_held(PyObject *held_object, int **cards, Py_ssize_t *n)
 PyObject *spare_builds(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6 || !PyBytes_Check(args[2]) || !PyBytes_Check(args[3])) {
+    if (nargs != 6 || !PyBytes_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "spare_builds(hand, held, spares: bytes, rules: bytes, run_min, group_min)");
         return NULL;
     }

@@ -65,7 +65,7 @@ static int set_build(Search *search, int rank, const int *own, int n_own)
     int wild_count = 0;
     for (int i = 0; i < n_used; i++)
         wild_count += search->wild[search->card[search->used[i]]];
-    if (search->not_outnumber && wild_count > n_own + n_used - wild_count)
+    if (search->policy == POLICY_RATIO && wild_count > n_own + n_used - wild_count)
         return 0;
     int *cards = malloc(sizeof(int) * (size_t)(n_own + n_used));
     if (cards == NULL) {
@@ -129,7 +129,7 @@ static int run_build(Search *search, int suit, int low, int window)
         wild_count += search->wild[search->card[pick]];
     }
     release(search, n_used);
-    if (n_used == 0 || (search->not_outnumber && wild_count > n_cards - wild_count))
+    if (n_used == 0 || (search->policy == POLICY_RATIO && wild_count > n_cards - wild_count))
         return 0;
     if (search->twos_in_place && low <= 2 && 2 < low + n_cards && search->wild[cards[2 - low]]) {
         int two = cards[2 - low];
@@ -229,17 +229,17 @@ int spare_each(Search *search, const int *hand, const int *held, Py_ssize_t n_he
 
 int spare_rules(Search *search, PyObject *rules_object, long run_min, long group_min)
 {
-    const unsigned char *rules = (const unsigned char *)PyBytes_AS_STRING(rules_object);
-    if (PyBytes_GET_SIZE(rules_object) != RULES_SIZE || run_min < 1 || run_min > MAX_MINIMUM || group_min < 1
-        || group_min > MAX_MINIMUM || rules[RULE_LOW] > rules[RULE_HIGH] || rules[RULE_HIGH] > 14)
+    MeldRules rules;
+    if (!read_meld_rules(rules_object, &rules) || run_min < 1 || run_min > MAX_MINIMUM || group_min < 1
+        || group_min > MAX_MINIMUM)
         return 0;
-    search->wild = rules + RULE_WILD;
-    search->low_bound = rules[RULE_LOW];
-    search->high_bound = rules[RULE_HIGH];
+    search->wild = rules.wild;
+    search->low_bound = rules.low_bound;
+    search->high_bound = rules.high_bound;
     search->run_min = (int)run_min;
     search->group_min = (int)group_min;
-    search->not_outnumber = rules[RULE_NOT_OUTNUMBER] != 0;
-    search->twos_in_place = rules[RULE_TWOS_IN_PLACE] != 0;
+    search->policy = rules.policy;
+    search->twos_in_place = rules.twos_natural;
     return 1;
 }
 

@@ -21,8 +21,7 @@
 
 enum { SHARED = 0, LIST = 1, LISTS = 2 };
 
-/* Whether `descriptor` is an object slot of `type` (or of a base). */
-static bool object_slot(PyObject *descriptor, PyTypeObject *type)
+bool object_slot(PyObject *descriptor, PyTypeObject *type)
 {
     if (!Py_IS_TYPE(descriptor, &PyMemberDescr_Type))
         return false;

@@ -11,16 +11,27 @@ from __future__ import annotations
 import rummy.engine.backends as backends
 from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import card_name
+from rummy.engine.deadlock import is_deadlocked, is_stalemate
 from rummy.engine.errors import IllegalActionError
 from rummy.engine.melds import TableMeld
-from rummy.engine.modes import AfterClaimActiveDraw, RoundEnd, StockRefill
+from rummy.engine.modes import (
+    AfterClaimActiveDraw,
+    ClaimLimitScope,
+    ClaimMode,
+    ClaimPriority,
+    ClaimsPerWindow,
+    DepletionCheck,
+    RoundEnd,
+    StockRefill,
+)
 from rummy.engine.rules.discard import check_discard, discard
 from rummy.engine.rules.draw import draw, draw_error, own_buy, take
 from rummy.engine.rules.purchase import book, check_book, check_purchase_step, purchase_step
 from rummy.engine.rules.round_end import end_round
+from rummy.engine.rules.stock import deplete, draw_from_stock
 from rummy.engine.rules.table import TurnScratch, check_table_play, commit
 from rummy.engine.rules.window import answer, check_answer, close_implied
-from rummy.engine.state import GameState, Phase
+from rummy.engine.state import ClaimWindow, GameState, Phase
 
 #: What :func:`verify` worked out for :func:`perform`: the table after a play, the book laid, or nothing.
 Plan = TurnScratch | TableMeld | None
@@ -37,6 +48,16 @@ _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
 #: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
 _SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
                StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY)
+#: What the compiled apply of the simple actions (``simple_apply``, ``_native_src/simple_steps.c``) compares and calls
+#: back: the members it reads, then the steps it leaves to Python (a round's end and the tests that end it after a
+#: discard, the stock's refill, making a claim window), then the judgement's kit.
+_APPLY_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
+              StockRefill.KEEP_TOP, StockRefill.WHOLE_PILE_ONCE, StockRefill.NONE, DepletionCheck.TURN_START,
+              DepletionCheck.ON_LAST_CARD_DRAWN, ClaimMode.PRE_DRAW, ClaimMode.AFTER_DECLINE,
+              ClaimMode.ACTIVE_FIRST_THEN_OTHERS, ClaimLimitScope.TABLE, ClaimPriority.FIRST_CALL,
+              ClaimsPerWindow.CASCADE, AfterClaimActiveDraw.STOCK_ONLY,
+              RoundEnd.OUT, RoundEnd.STALEMATE, RoundEnd.EXHAUSTED,
+              end_round, is_stalemate, is_deadlocked, deplete, draw_from_stock, ClaimWindow, _SIMPLE_KIT)
 
 
 def implies_closing_window(state: GameState, action: Action) -> bool:
@@ -72,6 +93,9 @@ def is_legal(state: GameState, action: Action) -> bool:
 
 def apply(state: GameState, action: Action) -> None:
     """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
+    native = backends.NATIVE
+    if native is not None and native.simple_apply(state, action, _APPLY_KIT):
+        return  # a simple action the compiled judgement accepts, applied by the compiled core as below
     if implies_closing_window(state, action):
         check(state, action)
         close_implied(state)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from rummy.engine.modes import ClaimLimitScope, ClaimMode
-from rummy.engine.rules.stock import draw_from_stock, give, stock_drawable
+from rummy.engine.rules.stock import draw_from_stock, give, pick_up, stock_drawable
 from rummy.engine.state import ClaimWindow, GameState, Phase
 
 
@@ -79,10 +79,7 @@ def open_window(state: GameState, *, after_decline: bool) -> bool:
 
 def take_claim(state: GameState, seat: int) -> None:
     """``seat`` takes the top discard, then its penalty (blind) cards, and pays."""
-    card = state.discard.pop()
-    state.discarders.pop()
-    give(state, seat, card)
-    state.pickups.append((len(state.log), seat, card))
+    pick_up(state, seat)
     for _ in range(state.rules.penalty_cards):
         give(state, seat, draw_from_stock(state))
     state.claims_used[seat] += 1

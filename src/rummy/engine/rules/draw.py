@@ -9,7 +9,7 @@ from rummy.engine.actions import Verb
 from rummy.engine.modes import AfterClaimActiveDraw, ClaimsPerWindow, RoundEnd
 from rummy.engine.rules.claims import WindowMode, claim_allowance_left, open_window, take_claim, window_mode
 from rummy.engine.rules.round_end import end_round
-from rummy.engine.rules.stock import deplete, draw_from_stock, give, stock_drawable
+from rummy.engine.rules.stock import deplete, draw_from_stock, give, pick_up, stock_drawable
 from rummy.engine.state import GameState, Phase
 
 DRAW_VERBS = (Verb.DRAW, Verb.TAKE, Verb.BUY)
@@ -81,11 +81,7 @@ def active_draws_stock(state: GameState) -> None:
 
 
 def take(state: GameState) -> None:
-    top = state.discard.pop()
-    state.discarders.pop()
-    give(state, state.active, top)
-    state.pickups.append((len(state.log), state.active, top))
-    state.taken_card = top
+    state.taken_card = pick_up(state, state.active)
     state.phase = _PLAY_PHASE
 
 

@@ -21,6 +21,15 @@ def give(state: GameState, seat: int, card: Card) -> None:
     state.received.append((seat, card))
 
 
+def pick_up(state: GameState, seat: int) -> Card:
+    """``seat`` takes the discard pile's top card into its hand (noted among the pickups: it is known to all)."""
+    card = state.discard.pop()
+    state.discarders.pop()
+    give(state, seat, card)
+    state.pickups.append((len(state.log), seat, card))
+    return card
+
+
 def stock_drawable(state: GameState, count: int, *, removing_top: bool = False) -> bool:
     """Whether ``count`` cards can come from the stock, refilling from the discards."""
     if len(state.stock) >= count:

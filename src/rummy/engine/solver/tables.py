@@ -10,13 +10,14 @@ from collections.abc import Iterator, Sequence
 from rummy.engine.cards import CARD_COUNT
 from rummy.engine.errors import UsageError
 from rummy.engine.memo import memo_table, per_object, put
-from rummy.engine.modes import WildPolicy
+from rummy.engine.modes import POLICY_CODES, WildPolicy
 from rummy.engine.variants import GROUP, RUN, Slot, Variant
 
 INF = 1 << 20
 # Wild policies (``variant.wild_policy``).
-POLICY_NONE, POLICY_RATIO, POLICY_ONE = 0, 1, 2
-_POLICIES = {WildPolicy.NONE: POLICY_NONE, WildPolicy.NOT_OUTNUMBER: POLICY_RATIO, WildPolicy.AT_MOST_ONE: POLICY_ONE}
+POLICY_NONE = POLICY_CODES[WildPolicy.NONE]
+POLICY_RATIO = POLICY_CODES[WildPolicy.NOT_OUTNUMBER]
+POLICY_ONE = POLICY_CODES[WildPolicy.AT_MOST_ONE]
 WILD_RUN_SUIT = 4  # pseudo-suit of a run made only of wilds (its place is chosen when the meld is built)
 RANK_OF = tuple(c % 13 + 1 for c in range(52)) + (0,)
 # Natural cards in "frontier" order: per suit the ranks 2…K, then the ace (which can still end a
@@ -60,7 +61,7 @@ class VariantRules:
         self.lo, self.hi = variant.ace_mode.run_bounds
         self.run_min = variant.run_min
         self.group_min = variant.group_min
-        self.policy = _POLICIES[variant.wild_policy]
+        self.policy = POLICY_CODES[variant.wild_policy]
         # A declared meld of wilds only is valid only where the policy lets wilds outnumber naturals.
         self.all_wild = variant.all_wild_melds and self.policy == POLICY_NONE
         self.trio_min: int | None = None
