@@ -252,7 +252,7 @@ PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nar
         read = read_hand(args[1], hand);
     Listing listing = {
         .moves = args[0], .seat = args[2], .size = (int)size, .quick = quick, .game = args[6], .offers = args[8],
-        .kit = &PyTuple_GET_ITEM(args[9], 0), .policy = search.policy,
+        .kit = &PyTuple_GET_ITEM(args[9], 0), .policy = search.rules.policy,
     };
     int *takers = NULL;
     if (read == 1)

@@ -29,10 +29,8 @@ typedef int (*BuildSink)(void *context, const Build *build);
 
 /* One search: the variant's rules and the table's spares. */
 typedef struct {
-    const unsigned char *wild; /* a flag per card */
-    int low_bound, high_bound, run_min, group_min;
-    int policy;                /* the wild policy's code */
-    bool twos_in_place;
+    MeldRules rules;           /* the variant's (core.h) */
+    int run_min, group_min;
     Py_ssize_t n;              /* spares */
     int *card, *meld;          /* per spare, table order: its card and the index of its meld */
     int *used;                 /* the spares a build takes (at most n) */

@@ -33,7 +33,7 @@ static int set_spares(Search *search, int rank, int own)
         for (int pass = 0; pass < 2 && n_used == 0; pass++)
             for (Py_ssize_t i = 0; i < search->n; i++) {
                 int card = search->card[i];
-                bool fits = pass == 0 ? !search->wild[card] && rank_of(card) == rank : (bool)search->wild[card];
+                bool fits = pass == 0 ? !search->rules.wild[card] && rank_of(card) == rank : (bool)search->rules.wild[card];
                 if (fits) {
                     take(search, &n_used, i);
                     break;
@@ -44,7 +44,7 @@ static int set_spares(Search *search, int rank, int own)
     for (int pass = 0; pass < 2 && n_used < wanted; pass++)
         for (Py_ssize_t i = 0; i < search->n && n_used < wanted; i++) {
             int card = search->card[i];
-            bool fits = pass == 0 ? !search->wild[card] && rank_of(card) == rank : (bool)search->wild[card];
+            bool fits = pass == 0 ? !search->rules.wild[card] && rank_of(card) == rank : (bool)search->rules.wild[card];
             if (fits && !search->taken[search->meld[i]])
                 take(search, &n_used, i);
         }
@@ -64,8 +64,8 @@ static int set_build(Search *search, int rank, const int *own, int n_own)
         return 0;
     int wild_count = 0;
     for (int i = 0; i < n_used; i++)
-        wild_count += search->wild[search->card[search->used[i]]];
-    if (search->policy == POLICY_RATIO && wild_count > n_own + n_used - wild_count)
+        wild_count += search->rules.wild[search->card[search->used[i]]];
+    if (search->rules.policy == POLICY_RATIO && wild_count > n_own + n_used - wild_count)
         return 0;
     int *cards = malloc(sizeof(int) * (size_t)(n_own + n_used));
     if (cards == NULL) {
@@ -76,11 +76,11 @@ static int set_build(Search *search, int rank, const int *own, int n_own)
         cards[i] = own[i];
     for (int i = 0; i < n_used; i++)
         cards[n_own + i] = search->card[search->used[i]];
-    if (search->twos_in_place && rank == 2) { /* a wild two is a natural two here */
+    if (search->rules.twos_natural && rank == 2) { /* a wild two is a natural two here */
         wild_count = 0;
         for (int i = 0; i < n_used; i++) {
             int card = search->card[search->used[i]];
-            wild_count += search->wild[card] && card % 13 != 1;
+            wild_count += search->rules.wild[card] && card % 13 != 1;
         }
     }
     Build build = {.run = false, .rank = rank, .own = own, .n_own = n_own, .used = search->used, .n_used = n_used,
@@ -96,7 +96,7 @@ static Py_ssize_t free_spare(const Search *search, int exact_card)
 {
     for (Py_ssize_t i = 0; i < search->n; i++) {
         int card = search->card[i];
-        bool fits = exact_card >= 0 ? card == exact_card : (bool)search->wild[card];
+        bool fits = exact_card >= 0 ? card == exact_card : (bool)search->rules.wild[card];
         if (fits && !search->taken[search->meld[i]])
             return i;
     }
@@ -126,12 +126,12 @@ static int run_build(Search *search, int suit, int low, int window)
         }
         take(search, &n_used, pick);
         cards[offset] = search->card[pick];
-        wild_count += search->wild[search->card[pick]];
+        wild_count += search->rules.wild[search->card[pick]];
     }
     release(search, n_used);
-    if (n_used == 0 || (search->policy == POLICY_RATIO && wild_count > n_cards - wild_count))
+    if (n_used == 0 || (search->rules.policy == POLICY_RATIO && wild_count > n_cards - wild_count))
         return 0;
-    if (search->twos_in_place && low <= 2 && 2 < low + n_cards && search->wild[cards[2 - low]]) {
+    if (search->rules.twos_natural && low <= 2 && 2 < low + n_cards && search->rules.wild[cards[2 - low]]) {
         int two = cards[2 - low];
         if (two != JOKER && two % 13 == 1 && two / 13 == suit) /* a wild two of the suit in its place */
             wild_count--;
@@ -147,8 +147,8 @@ int spare_each(Search *search, const int *hand, const int *held, Py_ssize_t n_he
 {
     if (search->n == 0)
         return 0;
-    const unsigned char *wild = search->wild;
-    int in_bounds = ((1 << (search->high_bound + 1)) - 1) & ~((1 << search->low_bound) - 1);
+    const unsigned char *wild = search->rules.wild;
+    int in_bounds = ((1 << (search->rules.high_bound + 1)) - 1) & ~((1 << search->rules.low_bound) - 1);
     int values[4] = {0, 0, 0, 0}; /* per suit, the run values (bits 1…14) the hand holds naturally */
     int n_own[14] = {0};
     int total = 0;
@@ -199,7 +199,7 @@ int spare_each(Search *search, const int *hand, const int *held, Py_ssize_t n_he
     }
     free(own);
     int run_min = search->run_min;
-    if (result != 0 || run_min > search->high_bound - search->low_bound + 1)
+    if (result != 0 || run_min > search->rules.high_bound - search->rules.low_bound + 1)
         return result; /* no window of run_min values fits the bounds */
     /* SpareBuilds._wild_spare_melds: how many melds can spare a wild (more than run_min never matters) */
     int wild_melds = 0;
@@ -217,7 +217,7 @@ int spare_each(Search *search, const int *hand, const int *held, Py_ssize_t n_he
         int held_values = values[suit] & in_bounds;
         if (!held_values)
             continue;
-        for (int low = search->low_bound; low < search->high_bound - run_min + 2 && result == 0; low++) {
+        for (int low = search->rules.low_bound; low < search->rules.high_bound - run_min + 2 && result == 0; low++) {
             int window = (held_values >> low) & full;
             if (window && window != full
                 && __builtin_popcount((unsigned)(full & ~window & ~(exact[suit] >> low))) <= wild_melds)
@@ -229,17 +229,11 @@ int spare_each(Search *search, const int *hand, const int *held, Py_ssize_t n_he
 
 int spare_rules(Search *search, PyObject *rules_object, long run_min, long group_min)
 {
-    MeldRules rules;
-    if (!read_meld_rules(rules_object, &rules) || run_min < 1 || run_min > MAX_MINIMUM || group_min < 1
+    if (!read_meld_rules(rules_object, &search->rules) || run_min < 1 || run_min > MAX_MINIMUM || group_min < 1
         || group_min > MAX_MINIMUM)
         return 0;
-    search->wild = rules.wild;
-    search->low_bound = rules.low_bound;
-    search->high_bound = rules.high_bound;
     search->run_min = (int)run_min;
     search->group_min = (int)group_min;
-    search->policy = rules.policy;
-    search->twos_in_place = rules.twos_natural;
     return 1;
 }
 
