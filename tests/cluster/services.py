@@ -82,8 +82,8 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes] | None = None, tim
 
 
 @contextlib.contextmanager
-def postgres() -> Iterator[Service]:
-    """A fresh PostgreSQL cluster with an empty database ``rummy``."""
+def postgres(*settings: str) -> Iterator[Service]:
+    """A fresh PostgreSQL cluster with an empty database ``rummy``; ``settings`` are more ``name=value``."""
     initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
     root = Path(tempfile.mkdtemp(prefix="rummy-pg-"))
     as_user: list[str] = []
@@ -94,6 +94,7 @@ def postgres() -> Iterator[Service]:
     data = root / "data"
     url = f"postgresql://rummy@127.0.0.1:{port}/rummy"
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    options += "".join(f" -c {setting}" for setting in settings)
     try:
         subprocess.run([*as_user, initdb, "-D", str(data), "-A", "trust", "-U", "rummy", "--no-sync"],
                        check=True, capture_output=True)

@@ -22,6 +22,6 @@ class Commit:
 
 
 class CommitOutcomeUnknown(ConnectionError):
-    """The connection to the database was lost after a commit was sent: it may have been written or
-    not.  The writer must read the log before its next write
+    """The connection to the database was lost, or the server shut down, after a commit was sent: it
+    may have been written or not.  The writer must read the log before its next write
     (:meth:`rummy.server.storage.database.Database.settle`); it is an outage to the clients."""

@@ -7,9 +7,10 @@ checks it with :func:`schema_status` and never creates it behind the user's back
 Writes (:meth:`Database.commit`) go to SQLite through one plain ``sqlite3`` connection on the event
 loop (:mod:`rummy.server.storage.sqlite_log`: a commit takes a fraction of a millisecond, the slow WAL
 checkpoints run in a thread), and to PostgreSQL through one writer task that groups the commits of
-many tables into one transaction.  A PostgreSQL commit whose connection was lost once it was sent
-has an unknown outcome (:class:`~rummy.server.storage.commit.CommitOutcomeUnknown`): the table reads
-its log before its next write (:meth:`Database.settle`).
+many tables into one transaction.  A PostgreSQL commit whose connection was lost, or whose server
+shut down, once it was sent has an unknown outcome
+(:class:`~rummy.server.storage.commit.CommitOutcomeUnknown`): the table reads its log before its next
+write (:meth:`Database.settle`).
 
 >>> normalize_db_url("postgresql://ann@localhost/rummy")
 'postgresql+asyncpg://ann@localhost/rummy'

@@ -8,9 +8,15 @@ implicit transaction): the fenced ``UPDATE`` of the tables keeps the rows whose 
 (locking them until the end, so a take-over waits), and only their events are inserted.  A table
 whose token no longer holds writes nothing and is reported back.
 
-A connection lost once the statement was sent leaves its outcome unknown (PostgreSQL may have
-committed it just before): :class:`CommitOutcomeUnknown`, never "nothing changed"; the table finds out
-by reading its log before its next write (:meth:`rummy.server.storage.database.Database.settle`).
+A connection lost once the statement was sent, or the server shutting down under it (asyncpg's
+``AdminShutdownError``, 57P01, or ``CrashShutdownError``, 57P02: :func:`rummy.server.outages.outage`
+classifies them), leaves its outcome unknown: PostgreSQL may have committed it just before (a backend
+terminated while it waits for a synchronous standby has committed locally; asyncpg reports a FATAL
+error followed by the closed socket as a lost connection, the server's error as its cause).  That is
+:class:`CommitOutcomeUnknown`, never "nothing changed"; the table finds out by reading its log before
+its next write (:meth:`rummy.server.storage.database.Database.settle`).  A shutdown met before the
+commit wrote nothing, but the error does not say which: the log settles it the same way.  An error
+the server answers the statement with (a broken constraint) rolled it back: it is raised as it is.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Any
 
 import asyncpg
 
+from rummy.server.outages import outage
 from rummy.server.storage.commit import Commit, CommitOutcomeUnknown
 
 APPEND = """
@@ -67,9 +74,11 @@ class PostgresLog:
                 APPEND, [u.table_id for u in units], [u.fence for u in units], [u.status for u in units], stamp,
                 [e[0] for e in events], [e[1] for e in events], [e[2] for e in events], [e[3] for e in events],
                 [e[4] for e in events])
-        except (OSError, asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError) as error:
+        except Exception as error:
+            if outage(error) is None and not isinstance(error, OSError):
+                raise  # the server refused the statement: it was rolled back
             await self.close()
-            raise CommitOutcomeUnknown(f"the connection to the database was lost during a write: {error}") from error
+            raise CommitOutcomeUnknown(f"the database went away during a write: {error}") from error
         kept = {row["id"] for row in rows}
         return sorted(unit.table_id for unit in units if unit.table_id not in kept)
 
