@@ -122,6 +122,42 @@ def test_basic_without_a_refill_ends_a_hand_in_stalemate_when_the_stock_is_out()
     assert stalemates and all(not any(result.scores) for result in stalemates)
 
 
+def test_a_reshuffle_is_seeded_by_the_seed_the_round_and_the_earlier_reshuffles() -> None:
+    """docs/game-record.md §3: the cards reshuffled into the stock are ordered by ``random.Random(seed + round
+    number + earlier reshuffles)``; a reshuffle of one card (its only order) counts among the earlier ones."""
+    import random
+
+    from rummy.engine.rules.stock import shuffle_into_stock
+
+    game = new_game("progressive-buy-it", 4, seed=5)
+    game.stock, before = [7], game.refills
+    shuffle_into_stock(game, [11])
+    assert game.stock == [11, 7] and game.refills == before + 1
+    shuffle_into_stock(game, [])
+    assert game.stock == [11, 7] and game.refills == before + 2
+    cards = list(range(20, 32))
+    expected = list(cards)
+    random.Random(5 + game.round_number + before + 2).shuffle(expected)
+    shuffle_into_stock(game, cards)
+    assert game.stock == [*expected[::-1], 11, 7] and game.refills == before + 3
+
+
+def test_a_rearrangement_takes_the_cards_beyond_the_table_s_from_the_hand() -> None:
+    """rules.md §3.8: every table card stays in the new melds (the lowest left out is named), and what the new
+    melds hold beyond them comes from the hand, ascending."""
+    from rummy.engine.actions import Action, Verb
+    from rummy.engine.rules.table import _cards_from_hand
+
+    action = Action(0, Verb.REARRANGE)
+    assert _cards_from_hand([3, 4, 5, 20, 20], [20, 33, 5, 4, 20, 3, 2, 33], action) == [2, 33, 33]
+    assert _cards_from_hand([], [9, 1], action) == [1, 9]
+    assert _cards_from_hand([1, 1], [1, 1], action) == []
+    for table, new, lost in (([3, 4, 9, 9], [4, 9, 3], 9), ([3, 4, 9], [9, 4, 40], 3), ([5, 6], [5, 5, 7], 6)):
+        with pytest.raises(IllegalActionError) as refusal:
+            _cards_from_hand(table, new, action)
+        assert refusal.value.rule == "rearrange-card-lost" and card_name(lost) in str(refusal.value)
+
+
 def test_unknown_variant() -> None:
     with pytest.raises(VariantError, match="unknown variant"):
         get_variant("gin")

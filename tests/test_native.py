@@ -751,7 +751,8 @@ sys.exit(pytest.main(["-n0", "-q", "-p", "no:cacheprovider", *sys.argv[2:],
 #: The differential tests of the compiled core: this module's and those of the queries added beside it.
 DIFFERENTIAL_TESTS = [Path(__file__), *(Path(__file__).parent / name for name in (
     "test_native_basic.py", "test_native_purchase.py", "test_native_listing.py", "env/test_observation_native.py",
-    "test_native_planner.py", "test_native_apply.py", "test_native_parts.py", "test_native_view.py"))]
+    "test_native_planner.py", "test_native_apply.py", "test_native_parts.py", "test_native_view.py",
+    "test_native_records.py"))]
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import rummy.engine.backends as backends
 from rummy.engine.cards import JOKER, Card, card_name, make_card, rank_name, rank_of, suit_of
 from rummy.engine.errors import MeldError
 from rummy.engine.memo import memo_table, put
@@ -90,6 +91,11 @@ class TableMeld:
         return [
             card_name(c) if _natural_here(c, variant, self.rank, -1) else wild_name for c in self.cards
         ]
+
+
+#: The slots of :class:`TableMeld`'s fields: melds are made through :func:`~rummy.engine.backends.frozen_record`
+#: (the frozen dataclass's ``__init__`` costs about three times as much).
+_TABLE_MELD_FIELDS = backends.record_slots(TableMeld)
 
 
 def _value_candidates(card: Card, index: int, bounds: tuple[int, int]) -> set[int]:
@@ -258,7 +264,8 @@ def table_meld(spec: MeldSpec, variant: Variant, meld_id: int, owner: int,
     What a valid spec stands for is worked out once (:func:`meld_facts`); only the id and owner are new.
     """
     rank, suit, low, wilds = meld_facts(spec, variant, min_size)
-    return TableMeld(meld_id, spec.kind, owner, spec.cards, rank, suit, low, wilds)
+    return backends.frozen_record(TableMeld, _TABLE_MELD_FIELDS, meld_id, spec.kind, owner, spec.cards, rank, suit, low,
+                                  wilds)
 
 
 #: The facts of a valid meld: its rank (groups), suit and lowest value (runs) and wild count.
@@ -391,7 +398,8 @@ def _lay_off_on_run(meld: TableMeld, card: Card, end: str | None, variant: Varia
 
 def _changed(meld: TableMeld, cards: tuple[Card, ...], low: int, wilds: int) -> TableMeld:
     """``meld`` with new cards, lowest value and wild count (``dataclasses.replace``, without its overhead)."""
-    return TableMeld(meld.id, meld.kind, meld.owner, cards, meld.rank, meld.suit, low, wilds)
+    return backends.frozen_record(TableMeld, _TABLE_MELD_FIELDS, meld.id, meld.kind, meld.owner, cards, meld.rank,
+                                  meld.suit, low, wilds)
 
 
 def _rank_at(value: int) -> int:

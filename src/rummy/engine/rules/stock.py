@@ -59,10 +59,10 @@ def draw_from_stock(state: GameState) -> Card:
 def shuffle_into_stock(state: GameState, cards: list[Card]) -> None:
     """Shuffle ``cards`` under the stock, seeded from the round's shuffle seed when it has one, else from
     the game's seed (docs/game-record.md §3), plus the round number and the count of earlier reshuffles."""
-    base = state.seed if state.round_seed is None else state.round_seed
-    rng = random.Random(base + state.round_number + state.refills)
+    if len(cards) > 1:  # fewer cards have one order: no generator to seed (in long games most refills are one card)
+        base = state.seed if state.round_seed is None else state.round_seed
+        random.Random(base + state.round_number + state.refills).shuffle(cards)
     state.refills += 1
-    rng.shuffle(cards)
     state.stock = cards[::-1] + state.stock
 
 

@@ -371,20 +371,20 @@ def step_rearrange(state: GameState, scratch: TurnScratch, step: Action, action:
 
 
 def _cards_from_hand(table_cards: Sequence[Card], new_cards: Sequence[Card], action: Action) -> list[Card]:
-    """The cards (ascending) a rearrangement of ``table_cards`` into melds of ``new_cards`` takes from the hand;
-    raises when a table card would be left out."""
-    extra: dict[Card, int] = {}
-    for card in new_cards:
-        extra[card] = extra.get(card, 0) + 1
-    for card in table_cards:
-        extra[card] = extra.get(card, 0) - 1
+    """The cards (ascending) a rearrangement of ``table_cards`` (ascending) into melds of ``new_cards`` takes from
+    the hand; raises when a table card would be left out (naming the lowest)."""
+    new = sorted(new_cards)
     from_hand: list[Card] = []
-    for card in sorted(extra):
-        count = extra[card]
-        if count < 0:
+    index, count = 0, len(new)
+    for card in table_cards:  # the two ascending lists merged: what ``new`` has beyond the table cards
+        while index < count and new[index] < card:
+            from_hand.append(new[index])
+            index += 1
+        if index == count or new[index] != card:
             raise _illegal("rearrange-card-lost", action,
                            f"{card_name(card)} would leave the table: every table card must stay in the new melds")
-        from_hand.extend([card] * count)
+        index += 1
+    from_hand.extend(new[index:])
     return from_hand
 
 
