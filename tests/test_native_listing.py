@@ -8,7 +8,9 @@
   suit) under random wild flags and contract shapes (hypothesis), and every hand at every decision of random games.
 * ``discards`` against ``moves._discards``' Python pass, ``gather_offers`` and ``rearrangement_parts`` against
   ``TableOffers``' Python pass over the melds (the lay-off, swap and split offers, and the packed table of the
-  compiled rearrangements), at every decision of random games of the contract variants under random house-rule mixes.
+  compiled rearrangements), and ``meld_offers`` (a meld's offers worked out in C) against
+  ``table_offers._work_out_meld_offers`` on every meld of the table, at every decision of random games of the contract
+  variants under random house-rule mixes.
 * Random games under house-rule mixes played on both backends in lockstep: the same legal list at every decision.
 * The dispatch: None for a malformed argument (the Python code answers then).
 
@@ -27,6 +29,7 @@ from hypothesis import strategies as st
 
 import rummy.engine.backends as switch
 from rummy.engine import DealError, Phase, VariantError, new_game
+from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, JOKER
 from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.game import Game
@@ -40,14 +43,17 @@ from rummy.engine.meld_offers import (
     layoffs_among,
 )
 from rummy.engine.melds import TableMeld
-from rummy.engine.moves import _discards, _going_out_batch
+from rummy.engine.memo import put
+from rummy.engine.moves import _SIMPLE, _discards, _going_out_batch, simple_action
 from rummy.engine.table_offers import (
     _MELD_OFFERS,
     _PART,
     TableOffers,
     _meld_offers,
+    _offers_kit,
     _part_rules,
     _rearrangement_part_of,
+    _work_out_meld_offers,
 )
 from tests.profiles import count, examples
 from tests.random_games import random_play
@@ -193,6 +199,9 @@ def assert_same_pieces(game: Game) -> None:
         with running("native"):
             compiled_layoffs = _try_layoffs(meld, variant)
         assert compiled_layoffs == tuple(layoffs_among(layoff_candidates(meld, variant), meld, variant)), meld
+        compiled_offers = native.meld_offers(meld, _offers_kit(variant))
+        with running("python"):
+            assert compiled_offers == _work_out_meld_offers(meld, variant), meld
 
 
 def assert_same_going_out(game: Game, rng: random.Random) -> bool:
@@ -235,6 +244,25 @@ def test_same_pieces_in_random_games(variant: str) -> None:
             assert_same_pieces(game)
 
 
+@settings(max_examples=examples(20), deadline=None)
+@given(st.sampled_from(["basic", "may-i", "progressive-buy-it"]),
+       st.lists(st.sampled_from(sorted(LISTING_OPTIONS)), max_size=5, unique=True), st.data())
+def test_same_meld_offers_under_house_rules(variant_id: str, keys: list[str], data: st.DataObject) -> None:
+    """``meld_offers`` (meld_offers.c) against ``_work_out_meld_offers`` on every meld of the table at every decision,
+    ``basic`` included (free melding: new melds of every shape)."""
+    native = switch.BUILT
+    assert native is not None
+    options = {key: data.draw(st.sampled_from(LISTING_OPTIONS[key])) for key in keys}
+    game = _game(variant_id, options, data.draw(st.integers(0, 10**6)))
+    kit = _offers_kit(game.variant)
+    for _turn in random_play(game, random.Random(game.seed), policy=data.draw(st.sampled_from(["uniform", "steered"])),
+                             decisions=150):
+        for meld in game.table:
+            compiled = native.meld_offers(meld, kit)
+            with running("python"):
+                assert compiled == _work_out_meld_offers(meld, game.variant), meld
+
+
 @settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(CONTRACT_VARIANTS), st.lists(st.sampled_from(sorted(LISTING_OPTIONS)), max_size=4,
                                                     unique=True), st.data())
@@ -260,6 +288,22 @@ def test_house_rule_games_list_the_same_moves(variant: str, options: dict[str, A
         assert_same_games(get_variant(variant, options), 4, seed, "uniform" if seed % 2 else "steered", 200)
 
 
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_simple_actions_are_the_dataclass_values(backend: str) -> None:
+    """``simple_action`` makes its actions with their slots set directly on the native backend: each equals, field for
+    field, the dataclass made the plain way, and is shared with later calls."""
+    _SIMPLE.clear()
+    for seat, verb, card, meld, end in [(0, Verb.LAYOFF, 3, 7, "low"), (3, Verb.SWAP, 52, 1, None), (1, Verb.DRAW, None,
+                                        None, None), (2, Verb.MOVE, 12, 40, "high"), (0, Verb.DISCARD, 0, None, None)]:
+        with running(backend):
+            made = simple_action(seat, verb, card, meld, end)
+        plain = Action(seat, verb, card=card, meld=meld, end=end)
+        assert type(made) is Action and made == plain and hash(made) == hash(plain) and str(made) == str(plain)
+        assert [getattr(made, name) for name in Action.__dataclass_fields__] == [
+            getattr(plain, name) for name in Action.__dataclass_fields__]
+        assert simple_action(seat, verb, card, meld, end) is made
+
+
 def test_malformed_arguments_go_to_python() -> None:
     """Each compiled piece answers None, and its Python code runs, for an argument it does not read."""
     native = switch.BUILT
@@ -283,14 +327,27 @@ def test_malformed_arguments_go_to_python() -> None:
     with pytest.raises(TypeError):
         native.discards(hand, actions)
     table = [object()]
-    assert native.gather_offers(table, variant, _MELD_OFFERS, _meld_offers) is None  # not a tuple
-    assert native.gather_offers((), variant, _MELD_OFFERS, _meld_offers) == ([], [], [])
-    assert native.gather_offers((1,), variant, _MELD_OFFERS, lambda meld, variant: (1, 2)) is None  # not offers
-    assert native.gather_offers((1,), variant, _MELD_OFFERS, lambda meld, variant: ((), 2, ())) is None
+    kit = _offers_kit(variant)
+    assert native.gather_offers(table, variant, _MELD_OFFERS, _meld_offers, kit, put) is None  # not a tuple
+    assert native.gather_offers((), variant, _MELD_OFFERS, _meld_offers, kit, put) == ([], [], [])
+    assert native.gather_offers((1,), variant, _MELD_OFFERS, lambda meld, variant: (1, 2), kit, put) is None
+    assert native.gather_offers((1,), variant, _MELD_OFFERS, lambda meld, variant: ((), 2, ()), None, put) is None
     with pytest.raises(ZeroDivisionError):
-        native.gather_offers((1,), variant, _MELD_OFFERS, lambda meld, variant: 1 / 0)
+        native.gather_offers((1,), variant, _MELD_OFFERS, lambda meld, variant: 1 / 0, kit, put)
     with pytest.raises(TypeError):
-        native.gather_offers((), variant, [], _meld_offers)
+        native.gather_offers((), variant, [], _meld_offers, kit, put)
+    with pytest.raises(TypeError):
+        native.gather_offers((), variant, _MELD_OFFERS, _meld_offers)
+    run = TableMeld(7, "run", 0, (3, 4, 5, JOKER), suit=0, low=4, wilds=1)
+    assert native.meld_offers(run, kit) == _work_out_meld_offers(run, variant)
+    assert native.meld_offers(run, kit[:-1]) is None  # a malformed kit
+    assert native.meld_offers(run, (kit[0], 3, *kit[2:])) is None  # an unknown swap code
+    assert native.meld_offers(object(), kit) is None  # not a meld
+    past_the_ace = TableMeld(7, "run", 0, (3, 4, 5, JOKER), suit=0, low=12, wilds=1)
+    assert native.meld_offers(past_the_ace, kit) is None
+    assert native.meld_offers(TableMeld(7, "trio", 0, (3, 16, 29), rank=4), kit) is None  # an unknown kind
+    with pytest.raises(TypeError):
+        native.meld_offers(run)
     rules = compiled_meld_rules(variant)
     assert native.layoffs(0, 0, 1, 3, 4, 0, rules) is not None
     assert native.layoffs(4, 0, 1, 3, 4, 0, rules) is None  # an unknown kind

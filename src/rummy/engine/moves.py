@@ -221,9 +221,14 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
     """``Action(seat, verb, card=card, meld=meld, end=end)``, shared with every earlier call that asked for it."""
     key = (seat, verb, card, meld, end)
     action = _SIMPLE.get(key)
-    if action is None:
-        action = put(_SIMPLE, key, Action(seat, verb, card=card, meld=meld, end=end))
+    if action is None:  # (made as Action(seat, verb, card=card, meld=meld, end=end) is: its slots set directly)
+        action = put(_SIMPLE, key, backends.frozen_record(Action, _ACTION_FIELDS, seat, verb, card, meld, end, (), (),
+                                                          None, None, ()))
     return action
+
+
+#: The slots of :class:`~rummy.engine.actions.Action`'s fields, for :func:`~rummy.engine.backends.frozen_record`.
+_ACTION_FIELDS = backends.record_slots(Action)
 
 
 # seat -> its answers to a claim window (the entries of every such list of candidate moves).

@@ -37,7 +37,7 @@ from rummy.engine.meld_offers import (
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
 from rummy.engine.melds import MeldSpec, TableMeld
 from rummy.engine.memo import memo_table, per_object, put
-from rummy.engine.modes import JokerSwap, WildPolicy
+from rummy.engine.modes import JokerSwap, WildPolicy, WildRelocationScope
 from rummy.engine.variants import Variant
 
 _MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, Card, int, str | None], ...],
@@ -57,6 +57,9 @@ def _meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
 
 
 def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
+    """What ``meld`` adds to its table's lists (see :func:`_meld_offers`).  The reference of the compiled work-out
+    (``meld_offers.c``, which :meth:`TableOffers.__init__`'s compiled pass runs for a meld not seen before, from
+    :func:`_offers_kit`); this function answers the melds it does not read."""
     meld_id = meld.id
     layoffs = tuple((card, meld_id, end) for card, end in accepted_layoffs(meld, variant))
     swaps: tuple[tuple[Verb, Card, int, str | None], ...] = ()
@@ -64,6 +67,16 @@ def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
         swaps = tuple((verb, card, meld_id, end) for verb, card, end in swap_options(meld, variant))
     splits = tuple((card, meld, index) for card, index in split_points(meld, variant))
     return layoffs, swaps, splits
+
+
+@per_object("compiled meld-offer rules of a variant")
+def _offers_kit(variant: Variant) -> tuple[bytes, int, bool, bool, int, Verb, Verb]:
+    """What ``meld_offers.c`` reads of ``variant``: its :func:`~rummy.engine.deadlock.compiled_meld_rules`, its
+    ``joker_swap`` (0 none, 1 to the hand, 2 relocated in the run), ``joker_swap_in_groups``, whether
+    ``wild_relocation_scope`` is the hand, ``run_min``, and the verbs of a swap and a relocation."""
+    swap = {JokerSwap.NONE: 0, JokerSwap.TO_HAND: 1, JokerSwap.RELOCATE_IN_RUN: 2}[variant.joker_swap]
+    return (compiled_meld_rules(variant), swap, variant.joker_swap_in_groups,
+            variant.wild_relocation_scope is WildRelocationScope.HAND, variant.run_min, Verb.SWAP, Verb.MOVE)
 
 
 class SpareBuild:
@@ -117,8 +130,10 @@ class TableOffers:
         self.swaps: list[tuple[Verb, Card, int, str | None]] = []
         #: Every (card the hand must hold, run, index) that could split a run, in table order.
         self.splits: list[tuple[Card, TableMeld, int]] = []
-        native = backends.NATIVE  # the pass over the melds compiled (play_listing.c); None: a table not a tuple
-        gathered = None if native is None else native.gather_offers(table, variant, _MELD_OFFERS, _meld_offers)
+        native = backends.NATIVE  # the pass over the melds and a new meld's offers compiled (play_listing.c,
+        # meld_offers.c); None: a table not a tuple
+        gathered = None if native is None else native.gather_offers(table, variant, _MELD_OFFERS, _meld_offers,
+                                                                    _offers_kit(variant), put)
         if gathered is not None:
             self.layoffs, self.swaps, self.splits = gathered
         else:

@@ -145,13 +145,24 @@ PyObject *simple_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* most_cards_laid(hand, wilds, runs, groups), discards(hand, actions, taken), gather_offers(table, variant, memo,
- * work_out), layoffs(kind, rank, suit, low, length, wilds, rules) and going_out(cards, table, rules)
+ * work_out, kit, put), layoffs(kind, rank, suit, low, length, wilds, rules) and going_out(cards, table, rules)
  * (play_listing.c). */
 PyObject *most_cards_laid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *discards(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *gather_offers(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *layoffs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *going_out(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* The lay-offs a meld of this shape takes (meld_offers._try_layoffs), as card kinds and ends (0 None, 1 low, 2 high)
+ * into `cards` and `ends` (room for 2 * CARD_COUNT each); how many.  A run's suit is 0..3 (play_listing.c). */
+int shape_layoffs(const MeldRules *rules, int kind, int rank, int suit, int low, int length, int wilds, int *cards,
+                  int *ends);
+/* The end `end` as the listing names it (None, "low", "high"): borrowed; NULL with an exception set (play_listing.c). */
+PyObject *end_object(int end);
+
+/* meld_offers(meld, kit), and its work for gather_offers: a meld's offers, a new reference, Py_None (a new reference)
+ * for a meld or kit it does not read, NULL with an exception set (meld_offers.c). */
+PyObject *meld_offers(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *work_out_meld_offers(PyObject *meld, PyObject *kit);
 
 /* rearrangement_part(meld, rules) and rearrangement_parts(table, variant, rules, memo, what, work_out)
  * (meld_parts.c). */

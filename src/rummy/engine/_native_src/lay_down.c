@@ -388,8 +388,10 @@ static PyMethodDef native_methods[] = {
     {"discards", (PyCFunction)(void (*)(void))discards, METH_FASTCALL,
      "discards(hand, actions, taken) -> list | None: the discard of each card kind held but taken (play_listing.c)."},
     {"gather_offers", (PyCFunction)(void (*)(void))gather_offers, METH_FASTCALL,
-     "gather_offers(table, variant, memo, work_out) -> (layoffs, swaps, splits) | None: a table's offers, meld by "
-     "meld (play_listing.c)."},
+     "gather_offers(table, variant, memo, work_out, kit, put) -> (layoffs, swaps, splits) | None: a table's offers, "
+     "meld by meld (play_listing.c)."},
+    {"meld_offers", (PyCFunction)(void (*)(void))meld_offers, METH_FASTCALL,
+     "meld_offers(meld, kit) -> (layoffs, swaps, splits) | None: what one table meld offers (meld_offers.c)."},
     {"layoffs", (PyCFunction)(void (*)(void))layoffs, METH_FASTCALL,
      "layoffs(kind, rank, suit, low, length, wilds, rules) -> tuple | None: every (card, end) a meld of this shape "
      "takes on a lay-off (play_listing.c)."},

@@ -8,10 +8,11 @@
  *   discards(hand, actions, taken) -> list | None
  *       moves._discards' last step: the discard action of each card kind the hand holds, ascending, but `taken`
  *       (a card kind, or -1 for none); `actions` is the tuple of the seat's 53 discards.
- *   gather_offers(table, variant, memo, work_out) -> (layoffs, swaps, splits) | None
+ *   gather_offers(table, variant, memo, work_out, kit, put) -> (layoffs, swaps, splits) | None
  *       TableOffers.__init__'s pass over a table: each meld's offers from table_offers._MELD_OFFERS (`memo`: id of a
- *       meld -> (meld, variant, offers)), else from `work_out(meld, variant)` (table_offers._meld_offers, which
- *       memoises them), concatenated in table order into three new lists.
+ *       meld -> (meld, variant, offers)), else worked out in C (meld_offers.c, from `kit`, table_offers._offers_kit;
+ *       None: not asked) and stored by `put` (memo.put), else (a meld the C does not read) from `work_out(meld,
+ *       variant)` (table_offers._meld_offers, which memoises them); concatenated in table order into three new lists.
  *   layoffs(kind, rank, suit, low, length, wilds, rules) -> tuple | None, going_out(cards, table, rules)
  *       meld_offers._try_layoffs and moves._going_out_batch's search (each described below).
  *
@@ -104,9 +105,12 @@ PyObject *discards(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
-/* The value memoised for `meld` under `variant` in `memo` at `key` (an entry (meld, variant, value)), else
- * work_out(meld, variant).  A new reference, or NULL with an exception set. */
-static PyObject *memoised(PyObject *memo, PyObject *key, PyObject *meld, PyObject *variant, PyObject *work_out)
+/* The value memoised for `meld` under `variant` in `memo` at `key` (an entry (meld, variant, value)), else worked out:
+ * by work_out_meld_offers(meld, kit) (meld_offers.c) and stored by put(memo, key, (meld, variant, value)) (memo.put),
+ * or, for a meld that does not read, by work_out(meld, variant), which stores it.  A new reference, or NULL with an
+ * exception set. */
+static PyObject *memoised(PyObject *memo, PyObject *key, PyObject *meld, PyObject *variant, PyObject *work_out,
+                          PyObject *kit, PyObject *put)
 {
     PyObject *hit = PyDict_GetItemWithError(memo, key);
     if (hit != NULL && PyTuple_Check(hit) && PyTuple_GET_SIZE(hit) == 3 && PyTuple_GET_ITEM(hit, 0) == meld
@@ -117,6 +121,27 @@ static PyObject *memoised(PyObject *memo, PyObject *key, PyObject *meld, PyObjec
     }
     if (hit == NULL && PyErr_Occurred())
         return NULL;
+    if (kit != Py_None) {
+        PyObject *value = work_out_meld_offers(meld, kit);
+        if (value == NULL)
+            return NULL;
+        if (value != Py_None) {
+            PyObject *entry = PyTuple_Pack(3, meld, variant, value);
+            PyObject *stored = NULL;
+            if (entry != NULL) {
+                PyObject *put_args[3] = {memo, key, entry};
+                stored = PyObject_Vectorcall(put, put_args, 3, NULL);
+                Py_DECREF(entry);
+            }
+            if (stored == NULL) {
+                Py_DECREF(value);
+                return NULL;
+            }
+            Py_DECREF(stored);
+            return value;
+        }
+        Py_DECREF(value);
+    }
     PyObject *call_args[2] = {meld, variant};
     return PyObject_Vectorcall(work_out, call_args, 2, NULL);
 }
@@ -135,11 +160,11 @@ static int extend(PyObject *list, PyObject *items)
 PyObject *gather_offers(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4 || !PyDict_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "gather_offers(table, variant, memo: dict, work_out)");
+    if (nargs != 6 || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "gather_offers(table, variant, memo: dict, work_out, kit, put)");
         return NULL;
     }
-    PyObject *table = args[0], *variant = args[1], *memo = args[2], *work_out = args[3];
+    PyObject *table = args[0], *variant = args[1], *memo = args[2], *work_out = args[3], *kit = args[4], *put = args[5];
     if (!PyTuple_Check(table))
         Py_RETURN_NONE;
     PyObject *lists = Py_BuildValue("([][][])");
@@ -150,7 +175,7 @@ PyObject *gather_offers(PyObject *module, PyObject *const *args, Py_ssize_t narg
         PyObject *key = PyLong_FromVoidPtr(meld); /* id(meld) */
         if (key == NULL)
             goto failed;
-        PyObject *offers = memoised(memo, key, meld, variant, work_out);
+        PyObject *offers = memoised(memo, key, meld, variant, work_out, kit, put);
         Py_DECREF(key);
         if (offers == NULL)
             goto failed;
@@ -265,44 +290,29 @@ static bool end_names(void)
     return true;
 }
 
-PyObject *layoffs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+PyObject *end_object(int end)
 {
-    (void)module;
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "layoffs(kind, rank, suit, low, length, wilds, rules)");
-        return NULL;
-    }
-    long shape[6];
-    for (int i = 0; i < 6; i++)
-        if (!get_long(args[i], &shape[i]) || shape[i] < -1 || shape[i] > 1000)
-            Py_RETURN_NONE;
-    MeldRules rules;
-    if (!read_meld_rules(args[6], &rules) || shape[0] < 0 || shape[0] > 3 || shape[1] < 0 || shape[1] > 13
-        || shape[4] < 1)
-        Py_RETURN_NONE;
-    const unsigned char *packed = rules.wild;
-    int kind = (int)shape[0], rank = (int)shape[1], suit = (int)shape[2], low = (int)shape[3];
-    int length = (int)shape[4], wilds = (int)shape[5];
+    return end_names() ? names[end] : NULL;
+}
+
+int shape_layoffs(const MeldRules *rules, int kind, int rank, int suit, int low, int length, int wilds,
+                  int *cards, int *ends)
+{
+    const unsigned char *packed = rules->wild;
     /* meld_offers.layoff_candidates */
     bool candidate[CARD_COUNT];
     for (int card = 0; card < CARD_COUNT; card++)
         candidate[card] = packed[card] != 0;
     if (kind == 0) {
-        if (suit < 0 || suit > 3)
-            Py_RETURN_NONE;
-        int ends[2] = {low - 1, low + length};
+        int sides[2] = {low - 1, low + length};
         for (int i = 0; i < 2; i++)
-            if (ends[i] >= 1 && ends[i] <= 14)
-                candidate[suit * 13 + (ends[i] == 14 ? 1 : ends[i]) - 1] = true;
+            if (sides[i] >= 1 && sides[i] <= 14)
+                candidate[suit * 13 + (sides[i] == 14 ? 1 : sides[i]) - 1] = true;
     } else if (kind != 3 && rank) {
         for (int s = 0; s < 4; s++)
             candidate[s * 13 + rank - 1] = true;
     }
-    if (!end_names())
-        return NULL;
-    PyObject *found = PyList_New(0);
-    if (found == NULL)
-        return NULL;
+    int count = 0;
     for (int card = 0; card < CARD_COUNT; card++) {
         if (!candidate[card] || kind == 3)
             continue;
@@ -320,19 +330,45 @@ PyObject *layoffs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             continue;
         }
         for (int end = first; end <= last; end++) {
-            if (!lays_off(&rules, kind, rank, suit, low, length, wilds, card, end, NULL))
+            if (!lays_off(rules, kind, rank, suit, low, length, wilds, card, end, NULL))
                 continue;
-            PyObject *pair = Py_BuildValue("(iO)", card, names[end]);
-            if (pair == NULL || PyList_Append(found, pair)) {
-                Py_XDECREF(pair);
-                Py_DECREF(found);
-                return NULL;
-            }
-            Py_DECREF(pair);
+            cards[count] = card;
+            ends[count++] = end;
         }
     }
-    PyObject *result = PyList_AsTuple(found);
-    Py_DECREF(found);
+    return count;
+}
+
+PyObject *layoffs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "layoffs(kind, rank, suit, low, length, wilds, rules)");
+        return NULL;
+    }
+    long shape[6];
+    for (int i = 0; i < 6; i++)
+        if (!get_long(args[i], &shape[i]) || shape[i] < -1 || shape[i] > 1000)
+            Py_RETURN_NONE;
+    MeldRules rules;
+    if (!read_meld_rules(args[6], &rules) || shape[0] < 0 || shape[0] > 3 || shape[1] < 0 || shape[1] > 13
+        || shape[4] < 1 || (shape[0] == 0 && (shape[2] < 0 || shape[2] > 3)))
+        Py_RETURN_NONE;
+    int cards[2 * CARD_COUNT], ends[2 * CARD_COUNT];
+    int count = shape_layoffs(&rules, (int)shape[0], (int)shape[1], (int)shape[2], (int)shape[3], (int)shape[4],
+                              (int)shape[5], cards, ends);
+    PyObject *result = PyTuple_New(count);
+    if (result == NULL)
+        return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *end = end_object(ends[i]);
+        PyObject *pair = end == NULL ? NULL : Py_BuildValue("(iO)", cards[i], end);
+        if (pair == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, pair);
+    }
     return result;
 }
 
