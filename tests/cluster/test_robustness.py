@@ -273,6 +273,19 @@ async def made(registry: TableRegistry, config: TableConfig, host: Session) -> T
     return registry.tables[created if isinstance(created, str) else created.id]
 
 
+async def started_basic_table(registry: TableRegistry) -> tuple[Table, list[Probe]]:
+    """A two-seat basic table with Ann (seat 0) and Bob (seat 1) connected, joined and its game started (the
+    database writer's connection is then open); the table and the two clients."""
+    ann, bob = Session("p-ann", "Ann"), Session("p-bob", "Bob")
+    table = await made(registry, TableConfig.from_request({"variant": "basic", "seats": 2}), ann)
+    clients = [Probe(ann), Probe(bob)]
+    for client in clients:
+        table.post(Connected(client))
+    assert (await clients[1].ask(table, "join"))["type"] == "ack"
+    assert (await clients[0].ask(table, "start"))["type"] == "ack"
+    return table, clients
+
+
 def test_a_survivor_answers_its_own_table_while_it_replays_a_dead_worker_s(services: Services) -> None:
     """A dead worker owned six tables with whole games in their logs; the survivor finds it dead at its
     next heartbeat and replays them, at most ``ADOPTING_AT_ONCE`` at a time and in a thread: its own
@@ -376,13 +389,7 @@ def test_an_unknown_commit_outcome_is_read_from_the_log_before_the_next_write(se
             await cluster.start()
         registry = TableRegistry(db, BotRunner(0), ServerSettings(), cluster)
         try:
-            ann, bob = Session("p-ann", "Ann"), Session("p-bob", "Bob")
-            table = await made(registry, TableConfig.from_request({"variant": "basic", "seats": 2}), ann)
-            clients = [Probe(ann), Probe(bob)]
-            for client in clients:
-                table.post(Connected(client))
-            assert (await clients[1].ask(table, "join"))["type"] == "ack"
-            assert (await clients[0].ask(table, "start"))["type"] == "ack"  # the writer's connection is open now
+            table, clients = await started_basic_table(registry)  # the writer's connection is open now
             game = table.game
             assert game is not None and db._postgres is not None
             action = game.legal_actions()[0]
@@ -396,7 +403,7 @@ def test_an_unknown_commit_outcome_is_read_from_the_log_before_the_next_write(se
             assert await logged_seqs(services, table.id) == list(range(1, seq + 1 + committed))
             told = mover.drain()  # every client was told (the database went away), then closed: 1013
             assert told[-1] is None and told[-2] is not None and told[-2]["code"] == "unavailable", told
-            mover = Probe([ann, bob][action.seat])  # the player reconnects
+            mover = Probe(clients[action.seat].session)  # the player reconnects
             table.post(Connected(mover))
             reply = await mover.ask(table, "action", seq=seq, action=move)  # the next write settles first
             if committed:
@@ -407,7 +414,7 @@ def test_an_unknown_commit_outcome_is_read_from_the_log_before_the_next_write(se
                 game = again.game
                 assert game is not None
                 action = game.legal_actions()[0]
-                client = Probe([ann, bob][action.seat])
+                client = Probe(clients[action.seat].session)
                 again.post(Connected(client))
                 reply = await client.ask(again, "action", seq=again.seq, action=str(action))
                 assert reply["type"] == "ack", reply

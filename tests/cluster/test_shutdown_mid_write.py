@@ -21,16 +21,14 @@ import asyncpg
 import pytest
 
 from rummy.server.cluster.registry import TableRegistry
-from rummy.server.sessions import Session
 from rummy.server.settings import ServerSettings
 from rummy.server.storage.commit import Commit, CommitOutcomeUnknown
 from rummy.server.storage.database import Database, normalize_db_url, now
 from rummy.server.storage.postgres_log import PostgresLog
 from rummy.server.tables.bot_runner import BotRunner
-from rummy.server.tables.catalog import TableConfig
 from rummy.server.tables.inbox import Connected
 from tests.cluster.services import ServiceMissing, migrate, postgres
-from tests.cluster.test_robustness import Probe, made, until_async
+from tests.cluster.test_robustness import Probe, started_basic_table, until_async
 from tests.server.conftest import run
 
 #: What the writer's asyncpg connection raises when its backend is terminated mid-statement.
@@ -82,13 +80,7 @@ def test_a_backend_terminated_mid_write_leaves_an_unknown_outcome_the_log_settle
         admin = await asyncpg.connect(db_url)
         locker = await asyncpg.connect(db_url)
         try:
-            ann, bob = Session("p-ann", "Ann"), Session("p-bob", "Bob")
-            table = await made(registry, TableConfig.from_request({"variant": "basic", "seats": 2}), ann)
-            clients = [Probe(ann), Probe(bob)]
-            for client in clients:
-                table.post(Connected(client))
-            assert (await clients[1].ask(table, "join"))["type"] == "ack"
-            assert (await clients[0].ask(table, "start"))["type"] == "ack"  # the writer's connection is open now
+            table, clients = await started_basic_table(registry)  # the writer's connection is open now
             writer = db._postgres
             assert writer is not None and writer._connection is not None and table.game is not None
             pid = writer._connection.get_server_pid()
@@ -125,7 +117,7 @@ def test_a_backend_terminated_mid_write_leaves_an_unknown_outcome_the_log_settle
             assert table.in_doubt and table.seq == seq
             assert await logged_seqs(db_url, table.id) == list(range(1, seq + 1 + committed))
 
-            mover = Probe([ann, bob][action.seat])  # the player reconnects and sends the move again
+            mover = Probe(clients[action.seat].session)  # the player reconnects and sends the move again
             table.post(Connected(mover))
             reply = await mover.ask(table, "action", seq=seq, action=move)  # the next write settles first
             if committed:  # the move is in the log: the table is rebuilt from it, the move not made again
@@ -135,7 +127,7 @@ def test_a_backend_terminated_mid_write_leaves_an_unknown_outcome_the_log_settle
                 assert again is not None and again.seq == seq + 1 and not again.in_doubt
                 assert again.game is not None
                 action = again.game.legal_actions()[0]
-                client = Probe([ann, bob][action.seat])
+                client = Probe(clients[action.seat].session)
                 again.post(Connected(client))
                 reply = await client.ask(again, "action", seq=again.seq, action=str(action))
                 assert reply["type"] == "ack", reply
