@@ -34,7 +34,7 @@ from rummy.engine.cards import CARD_COUNT, JOKER
 from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.game import Game
 from rummy.engine.house_rules import get_variant
-from rummy.engine.lay_down import _contract_shape, _most_cards_laid, most_cards_laid
+from rummy.engine.lay_down import _contract_slots, _most_cards_laid, most_cards_laid
 from rummy.engine.meld_offers import (
     _KIND_CODES,
     _PER_MELD,
@@ -115,8 +115,9 @@ def test_same_most_cards_laid_on_random_hands(cards: list[int], wild: list[bool]
         hand[card if dense % 3 else (card % 13 if dense % 2 else 13 * (dense % 4) + card % 13)] += 1
     assert switch.BUILT is not None
     expected = _reference_most(hand, tuple(wild), runs, groups)
-    assert switch.BUILT.most_cards_laid(hand, bytes(wild), runs, groups) == expected
-    assert switch.BUILT.most_cards_laid(tuple(hand), bytes(wild), runs, groups) == expected
+    rules = bytes(wild) + compiled_meld_rules(get_variant("basic"))[CARD_COUNT:]  # only the wild flags are read
+    assert switch.BUILT.most_cards_laid(hand, rules, runs, groups) == expected
+    assert switch.BUILT.most_cards_laid(tuple(hand), rules, runs, groups) == expected
 
 
 @settings(max_examples=examples(600), deadline=None)
@@ -170,7 +171,8 @@ def assert_same_pieces(game: Game) -> None:
         with running("native"):
             compiled = most_cards_laid(variant, contract, hand)
         assert compiled == _most_cards_laid(variant, contract, hand)
-        assert native.most_cards_laid(hand, *_contract_shape(variant, tuple(contract))) == compiled
+        assert native.most_cards_laid(hand, compiled_meld_rules(variant), *_contract_slots(variant, tuple(contract))
+                                      ) == compiled
     if game.phase is not Phase.PLAY:
         return
     held = list(compress(range(CARD_COUNT), game.hands[game.active]))
@@ -310,15 +312,17 @@ def test_malformed_arguments_go_to_python() -> None:
     assert native is not None
     game = new_game("progressive-buy-it", 4, seed=3)
     variant = game.variant
-    wilds, runs, groups = _contract_shape(variant, tuple(game.rules.contract))
+    rules = compiled_meld_rules(variant)
+    runs, groups = _contract_slots(variant, tuple(game.rules.contract))
     hand = game.hands[0]
-    assert native.most_cards_laid(hand, wilds, runs, groups) == _most_cards_laid(variant, game.rules.contract, hand)
-    assert native.most_cards_laid(hand[:-1], wilds, runs, groups) is None  # not 53 counts
-    assert native.most_cards_laid([*hand[:-1], 300], wilds, runs, groups) is None  # a count out of range
-    assert native.most_cards_laid(hand, wilds, -1, groups) is None
-    assert native.most_cards_laid(hand, wilds, "2", groups) is None
+    assert native.most_cards_laid(hand, rules, runs, groups) == _most_cards_laid(variant, game.rules.contract, hand)
+    assert native.most_cards_laid(hand[:-1], rules, runs, groups) is None  # not 53 counts
+    assert native.most_cards_laid([*hand[:-1], 300], rules, runs, groups) is None  # a count out of range
+    assert native.most_cards_laid(hand, rules, -1, groups) is None
+    assert native.most_cards_laid(hand, rules, "2", groups) is None
+    assert native.most_cards_laid(hand, rules[:-1], runs, groups) is None  # not the compiled meld rules
     with pytest.raises(TypeError):
-        native.most_cards_laid(hand, wilds[:-1], runs, groups)
+        native.most_cards_laid(hand, rules, runs)
     actions = tuple(range(CARD_COUNT))
     assert native.discards(hand, actions, -1) == list(compress(actions, hand))
     assert native.discards(hand, actions[:-1], -1) is None

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import rummy.engine.backends as backends
 from rummy.engine.cards import JOKER
 from rummy.engine.contract_bound import short_of_wilds
-from rummy.engine.deadlock import wild_cards, wild_flags
+from rummy.engine.deadlock import compiled_meld_rules, wild_cards, wild_flags
 from rummy.engine.melds import MeldSpec
 from rummy.engine.memo import memo_table, put
 from rummy.engine.solver import find_lay_down, first_lay_down
@@ -89,27 +89,25 @@ def most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[i
     core does not: a malformed hand)."""
     native = backends.NATIVE
     if native is not None:
-        wilds, runs, groups = _contract_shape(variant, tuple(contract))
-        most: int | None = native.most_cards_laid(hand, wilds, runs, groups)
+        runs, groups = _contract_slots(variant, tuple(contract))
+        most: int | None = native.most_cards_laid(hand, compiled_meld_rules(variant), runs, groups)
         if most is not None:
             return most
     return _most_cards_laid(variant, contract, hand)
 
 
-# (variant id, contract) -> (variant, what most_cards_laid's compiled twin reads of them).
-_SHAPES: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, tuple[bytes, int, int]]] = memo_table(
-    "contract shapes", 256)
+# (variant id, contract) -> (variant, the contract's run slots and group slots).
+_SLOTS: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, tuple[int, int]]] = memo_table("contract slots", 256)
 
 
-def _contract_shape(variant: Variant, contract: tuple[Slot, ...]) -> tuple[bytes, int, int]:
-    """What ``play_listing.c``'s ``most_cards_laid`` reads: 1 for each wild card kind (53 bytes), the contract's run
-    slots and group slots."""
+def _contract_slots(variant: Variant, contract: tuple[Slot, ...]) -> tuple[int, int]:
+    """The contract's run slots and group slots, as ``play_listing.c``'s ``most_cards_laid`` reads them."""
     key = (id(variant), contract)
-    hit = _SHAPES.get(key)
+    hit = _SLOTS.get(key)
     if hit is not None and hit[0] is variant:
         return hit[1]
     runs = sum(1 for slot in contract if slot.kind == RUN)
-    return put(_SHAPES, key, (variant, (bytes(wild_flags(variant)), runs, len(contract) - runs)))[1]
+    return put(_SLOTS, key, (variant, (runs, len(contract) - runs)))[1]
 
 
 def _most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> int:

@@ -2,9 +2,10 @@
  * Pieces of the play phase's listing (rummy.engine.moves._play_actions), compiled; each function names the Python
  * one it follows, which stays the reference and the fallback (None: the Python code answers).
  *
- *   most_cards_laid(hand, wilds, runs, groups) -> int | None
+ *   most_cards_laid(hand, rules, runs, groups) -> int | None
  *       lay_down.most_cards_laid: at most how many cards a lay-down of a contract of `runs` run slots and `groups`
- *       group slots uses from `hand` (53 counts); `wilds` is 53 bytes, 1 for each wild card kind.
+ *       group slots uses from `hand` (53 counts); `rules` is deadlock.compiled_meld_rules (only its wild flags are
+ *       read).
  *   discards(hand, actions, taken) -> list | None
  *       moves._discards' last step: the discard action of each card kind the hand holds, ascending, but `taken`
  *       (a card kind, or -1 for none); `actions` is the tuple of the seat's 53 discards.
@@ -24,12 +25,13 @@
 PyObject *most_cards_laid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4 || !PyBytes_Check(args[1]) || PyBytes_GET_SIZE(args[1]) != CARD_COUNT) {
-        PyErr_SetString(PyExc_TypeError, "most_cards_laid(hand, wilds: bytes of 53, runs, groups)");
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "most_cards_laid(hand, rules, runs, groups)");
         return NULL;
     }
+    MeldRules rules;
     long runs, groups;
-    if (!get_long(args[2], &runs) || !get_long(args[3], &groups) || runs < 0 || groups < 0 || runs > 1000
+    if (!read_meld_rules(args[1], &rules) || !get_long(args[2], &runs) || !get_long(args[3], &groups) || runs < 0 || groups < 0 || runs > 1000
         || groups > 1000)
         Py_RETURN_NONE;
     int hand[CARD_COUNT];
@@ -38,7 +40,7 @@ PyObject *most_cards_laid(PyObject *module, PyObject *const *args, Py_ssize_t na
         return NULL;
     if (read == 0)
         Py_RETURN_NONE;
-    const char *wild = PyBytes_AS_STRING(args[1]);
+    const unsigned char *wild = rules.wild;
     long wilds = 0;
     long by_rank[14] = {0};
     long kinds[4] = {0};
