@@ -117,15 +117,24 @@ def _natural_here(card: Card, variant: Variant, stands_for_rank: int, stands_for
     )
 
 
+def wild_policy_allows(variant: Variant, wilds: int, naturals: int) -> bool:
+    """Whether a meld of ``wilds`` wild cards and ``naturals`` natural cards keeps the variant's wild policy
+    (wilds may not outnumber naturals, or at most one wild; compiled as ``core.h``'s ``policy_allows``)."""
+    policy = variant.wild_policy
+    return not ((policy is WildPolicy.NOT_OUTNUMBER and wilds > naturals)
+                or (policy is WildPolicy.AT_MOST_ONE and wilds > 1))
+
+
 def _check_wild_policy(variant: Variant, wilds: int, naturals: int, what: object) -> None:
     """Raise when ``what`` (a meld or its name, formatted only into the error) holds too many wilds."""
-    if variant.wild_policy is WildPolicy.NOT_OUTNUMBER and wilds > naturals:
+    if wild_policy_allows(variant, wilds, naturals):
+        return
+    if variant.wild_policy is WildPolicy.NOT_OUTNUMBER:
         raise MeldError(
             "wilds-outnumber-naturals",
             f"{what} would hold {wilds} wild cards and only {naturals} natural cards",
         )
-    if variant.wild_policy is WildPolicy.AT_MOST_ONE and wilds > 1:
-        raise MeldError("too-many-wilds", f"{what} would hold {wilds} wild cards; at most one allowed")
+    raise MeldError("too-many-wilds", f"{what} would hold {wilds} wild cards; at most one allowed")
 
 
 def check_group(spec: MeldSpec, variant: Variant, min_size: int) -> tuple[int, int]:

@@ -35,9 +35,9 @@ from rummy.engine.meld_offers import (
     valid_meld,
 )
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
-from rummy.engine.melds import MeldSpec, TableMeld
+from rummy.engine.melds import MeldSpec, TableMeld, wild_policy_allows
 from rummy.engine.memo import memo_table, per_object, put
-from rummy.engine.modes import JokerSwap, WildPolicy, WildRelocationScope
+from rummy.engine.modes import JokerSwap, WildRelocationScope
 from rummy.engine.variants import Variant
 
 _MeldOffers = tuple[tuple[tuple[Card, int, str | None], ...], tuple[tuple[Verb, Card, int, str | None], ...],
@@ -230,9 +230,7 @@ def _new_build(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card
     rank, or of one suit at their own values, and cards enough, so the variant's wild policy alone decides whether
     it is valid (as :func:`rummy.engine.melds.table_meld` would judge it: ``CHECK_SHORTCUTS`` compares).  (A joker
     that is not wild never gets in: a spare of a rank is never a joker, and wild spares are wild.)"""
-    policy = variant.wild_policy
-    new_valid = not ((policy is WildPolicy.NOT_OUTNUMBER and wild_count > len(cards) - wild_count)
-                     or (policy is WildPolicy.AT_MOST_ONE and wild_count > 1))
+    new_valid = wild_policy_allows(variant, wild_count, len(cards) - wild_count)
     return SpareBuild(used, kind, cards, from_hand, new_valid, variant)
 
 
