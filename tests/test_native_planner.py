@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import rummy.engine.backends as switch
 from rummy.bots.planning import ContractPlanner, _outs_and_leaves
-from rummy.engine import DealError, Phase, new_game
+from rummy.engine import CARD_COUNT, DealError, Phase, new_game
 from rummy.engine.house_rules import get_variant
 from tests.profiles import examples
 from tests.random_games import random_play
@@ -144,7 +144,9 @@ def test_no_contract_and_the_dispatch_of_malformed_arguments() -> None:
         (hand, shape[:3] + b"\x0f" + shape[4:], rules, None),  # a slot of 15 cards
         (hand, shape[:3] + b"\x00" + shape[4:], rules, None),  # a slot of none
         (hand, shape, rules[:-1], None),                 # cut rules
-        (hand, shape, b"\x03" + rules[1:], None),        # a lowest run value of 3
+        (hand, shape, rules[:CARD_COUNT] + b"\x03" + rules[CARD_COUNT + 1:], None),  # a lowest run value of 3
+        (hand, shape, rules[:CARD_COUNT + 2] + b"\x03" + rules[CARD_COUNT + 3:], None),  # an unknown wild policy
+        (hand, shape, rules + b"\x00", None),             # rules too long
         (hand, shape, rules, "1"),                       # a ceiling that is not an int
         (hand, shape, rules, 10**30),                    # a ceiling out of range
         (hand, "shape", rules, None),

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 from rummy.bots.partial_melds import GUARDS, MEMO_BUDGET, NOTHING, Cand, PartialMelds
 from rummy.engine import CARD_COUNT, GROUP, JOKER, Card, Counts, Slot, Variant, native_query, pack
+from rummy.engine.deadlock import compiled_meld_rules
 
 __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
 
@@ -478,13 +479,11 @@ class _NativeLeaves:
 
 
 def _native_rules(melds: PartialMelds) -> bytes:
-    """What ``planner.c`` reads of a variant's partial melds: the run bounds, the wild policy, all-wild melds,
-    wild trios and their largest size, the natural ranks and the wild cards."""
+    """What ``planner.c`` reads of a variant's partial melds: the variant's meld rules as every compiled reader takes
+    them (:func:`~rummy.engine.deadlock.compiled_meld_rules`: the run bounds, the wild policy, all-wild melds, the
+    wild cards, whence also the natural ranks), then the planner's own: wild trios and their largest size."""
     variant = melds.variant
-    trio_min = min(variant.wild_group_min or 3, 255)
-    return bytes([melds.lo, melds.hi, melds.ratio, melds.one_wild, variant.all_wild_melds, melds.wild_trio, trio_min,
-                  *(rank in melds.natural_set for rank in range(13)),
-                  *(variant.is_wild(card) for card in range(CARD_COUNT))])
+    return compiled_meld_rules(variant) + bytes([melds.wild_trio, min(variant.wild_group_min or 3, 255)])
 
 
 def _merged(first: Plan, second: Plan) -> tuple[frozenset[Card], Leaves]:

@@ -61,18 +61,24 @@ typedef struct {
     bool twos_natural, pair_extendable, all_wild_melds;
 } MeldRules;
 
-/* `object` read into `rules`: false, no exception set, when it is not such bytes or a value is out of range (a run
- * bound outside 1..14, bounds crossed, an unknown policy); the Python code answers then. */
-static inline bool read_meld_rules(PyObject *object, MeldRules *rules)
+/* The RULE_BYTES at `packed` (those bytes, or the start of a longer packing such as the heuristic planner's) read
+ * into `rules`: false when a value is out of range (a run bound outside 1..14, bounds crossed, an unknown policy). */
+static inline bool unpack_meld_rules(const unsigned char *packed, MeldRules *rules)
 {
-    if (!PyBytes_Check(object) || PyBytes_GET_SIZE(object) != RULE_BYTES)
-        return false;
-    const unsigned char *packed = (const unsigned char *)PyBytes_AS_STRING(object);
     MeldRules read = {packed, packed[RULE_LOW], packed[RULE_HIGH], packed[RULE_POLICY], packed[RULE_TWOS_NATURAL],
                       packed[RULE_PAIR_EXTENDABLE], packed[RULE_ALL_WILD]};
     *rules = read;
     return read.low_bound >= 1 && read.high_bound <= 14 && read.low_bound <= read.high_bound
            && read.policy <= POLICY_ONE;
+}
+
+/* `object` read into `rules`: false, no exception set, when it is not such bytes or a value is out of range; the
+ * Python code answers then. */
+static inline bool read_meld_rules(PyObject *object, MeldRules *rules)
+{
+    if (!PyBytes_Check(object) || PyBytes_GET_SIZE(object) != RULE_BYTES)
+        return false;
+    return unpack_meld_rules((const unsigned char *)PyBytes_AS_STRING(object), rules);
 }
 
 /* Read a count vector into `hand`: 1 when it is a list or tuple of 53 counts from 0 to 255, 0 when it is not (the

@@ -16,9 +16,8 @@
  *     counts   53 counts (a list or tuple);
  *     shape    bytes: the slot count, the first group slot, then per slot: 1 for a group, its size, the index of
  *              its distinct slot, 1 when it equals the slot before it (planning._Shape);
- *     rules    bytes: the lowest and highest run value, wilds not outnumbering, at most one wild, all-wild melds,
- *              wild trios, their largest size (min(wild_group_min or 3, 255)), then 13 flags of the natural ranks
- *              and 53 of the wild cards (planning._native_rules);
+ *     rules    bytes: the variant's meld rules as deadlock.compiled_meld_rules packs them (core.h's MeldRules), then
+ *              wild trios and their largest size (min(wild_group_min or 3, 255)) (planning._native_rules);
  *     ceiling  None or an int (with_card_within's bound).
  *
  *   None, and the Python search answers, for a malformed argument, a count above 31, a slot of size 0 or above 14
@@ -62,9 +61,11 @@ typedef struct {
     int n;
 } List;
 
+/* The rules as planning._native_rules packs them: the variant's MeldRules (core.h), then the planner's own. */
 typedef struct {
-    int low, high, ratio, one_wild, all_wild, trio, trio_min;
-    uint8_t natural[13], wild[CARD_COUNT];
+    MeldRules meld;
+    int ratio, one_wild, trio, trio_min; /* ratio, one_wild: the wild policy's (PartialMelds) */
+    uint8_t natural[13];                 /* PartialMelds.natural_set: the ranks whose first-suit card is no wild */
 } Rules;
 
 typedef struct {
@@ -132,7 +133,7 @@ static void groups_of(const Rules *rules, int size, const uint8_t *hand, List *l
     }
     qsort(list->cands, (size_t)n, sizeof(Cand), by_order);
     int trio = rules->trio && size <= rules->trio_min;
-    int all_wild = (rules->all_wild || trio) && !rules->one_wild;
+    int all_wild = (rules->meld.all_wild_melds || trio) && !rules->one_wild;
     list->cands[n] = (Cand){order_of(size, 0, 99, 0), (uint8_t)size,
                             (uint8_t)(all_wild ? size : cap_of(rules, size, size)), (uint8_t)size, WILD_CAND, 99, 0,
                             {0, 0, 0, 0}, 0, 0};
@@ -172,12 +173,12 @@ static void runs_of(const Rules *rules, int size, const uint8_t *hand, List *lis
                 mask |= 2 << rank;
         if (!mask)
             continue;
-        if ((mask & 2) && rules->high == 14)
+        if ((mask & 2) && rules->meld.high_bound == 14)
             mask |= 1 << 14;
-        if (rules->low == 2)
+        if (rules->meld.low_bound == 2)
             mask &= ~2;
         int first = n;
-        for (int start = rules->low; start < rules->high - size + 2; start++) {
+        for (int start = rules->meld.low_bound; start < rules->meld.high_bound - size + 2; start++) {
             int window = full << start, present = mask & window;
             if (!present)
                 continue;
@@ -199,7 +200,7 @@ static void runs_of(const Rules *rules, int size, const uint8_t *hand, List *lis
         }
     }
     qsort(list->cands, (size_t)n, sizeof(Cand), by_order);
-    int empty_cap = rules->all_wild && !rules->one_wild ? size : 0;
+    int empty_cap = rules->meld.all_wild_melds && !rules->one_wild ? size : 0;
     list->cands[n] = (Cand){order_of(size, 0, 99, 0), (uint8_t)size, (uint8_t)empty_cap, (uint8_t)size, WILD_CAND, 99,
                             0, {0, 0, 0, 0}, 0, 0};
     list->n = n + 1;
@@ -323,13 +324,19 @@ static void search(Search *s, int index, int missing, int cap, int first)
 
 static bool read_rules(PyObject *object, Rules *rules)
 {
-    if (!PyBytes_Check(object) || PyBytes_GET_SIZE(object) != 7 + 13 + CARD_COUNT)
+    if (!PyBytes_Check(object) || PyBytes_GET_SIZE(object) != RULE_BYTES + 2)
         return false;
     const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(object);
-    *rules = (Rules){bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], {0}, {0}};
-    memcpy(rules->natural, bytes + 7, 13);
-    memcpy(rules->wild, bytes + 20, CARD_COUNT);
-    return (rules->low == 1 || rules->low == 2) && (rules->high == 13 || rules->high == 14);
+    if (!unpack_meld_rules(bytes, &rules->meld))
+        return false;
+    rules->ratio = rules->meld.policy == POLICY_RATIO;
+    rules->one_wild = rules->meld.policy == POLICY_ONE;
+    rules->trio = bytes[RULE_BYTES];
+    rules->trio_min = bytes[RULE_BYTES + 1];
+    for (int rank = 0; rank < 13; rank++)
+        rules->natural[rank] = !rules->meld.wild[rank];
+    return (rules->meld.low_bound == 1 || rules->meld.low_bound == 2)
+           && (rules->meld.high_bound == 13 || rules->meld.high_bound == 14);
 }
 
 PyObject *planner_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -387,7 +394,7 @@ PyObject *planner_search(PyObject *module, PyObject *const *args, Py_ssize_t nar
     }
     int wilds = 0;
     for (int card = 0; card < CARD_COUNT; card++) {
-        if (rules.wild[card])
+        if (rules.meld.wild[card])
             wilds += hand[card];
         else
             s->left[0][card] = (uint8_t)hand[card];
