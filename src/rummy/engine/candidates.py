@@ -56,11 +56,7 @@ class CandidateMoves(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return [self._read(i) for i in range(*index.indices(len(self._items)))]
-        if index < 0:
-            index += len(self._items)
-        if not 0 <= index < len(self._items):
-            raise IndexError("candidate move index out of range")
-        item = self._items[index]
+        item = self._items[index]  # a list's indexing: negative from the end, IndexError out of range
         if type(item) is Action:
             return item
         return self._read(index)
