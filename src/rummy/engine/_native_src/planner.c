@@ -374,8 +374,8 @@ PyObject *planner_search(PyObject *module, PyObject *const *args, Py_ssize_t nar
             if (shape[2 + 4 * j + 2] == slot[2] && (shape[2 + 4 * j] != slot[0] || shape[2 + 4 * j + 1] != slot[1]))
                 Py_RETURN_NONE;
     }
-    /* Not zeroed (about 50 kB: a quarter to a third of a search's time when it was): every field is set before it is read, the
-     * candidate lists by their builders, the slots' fields here, left[0] card by card, left[i + 1] by take. */
+    /* Not zeroed (about 50 kB: a quarter to a third of a search's time when it was): every field is set before it is
+     * read, the candidate lists by their builders, the slots' fields here, left[0] card by card, left[i + 1] by take. */
     Search *s = PyMem_Malloc(sizeof(Search));
     if (s == NULL)
         return PyErr_NoMemory();

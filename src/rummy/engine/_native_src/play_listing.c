@@ -31,8 +31,8 @@ PyObject *most_cards_laid(PyObject *module, PyObject *const *args, Py_ssize_t na
     }
     MeldRules rules;
     long runs, groups;
-    if (!read_meld_rules(args[1], &rules) || !get_long(args[2], &runs) || !get_long(args[3], &groups) || runs < 0 || groups < 0 || runs > 1000
-        || groups > 1000)
+    if (!read_meld_rules(args[1], &rules) || !get_long(args[2], &runs) || !get_long(args[3], &groups) || runs < 0
+        || groups < 0 || runs > 1000 || groups > 1000)
         Py_RETURN_NONE;
     int hand[CARD_COUNT];
     int read = read_hand(args[0], hand);
