@@ -25,8 +25,18 @@ import functools
 from collections.abc import Callable, Sequence
 
 from rummy.bots.partial_melds import GUARDS, MEMO_BUDGET, NOTHING, Cand, PartialMelds
-from rummy.engine import CARD_COUNT, GROUP, JOKER, Card, Counts, Slot, Variant, native_query, pack
-from rummy.engine.deadlock import compiled_meld_rules
+from rummy.engine import (
+    CARD_COUNT,
+    GROUP,
+    JOKER,
+    Card,
+    Counts,
+    Slot,
+    Variant,
+    compiled_meld_rules,
+    native_query,
+    pack,
+)
 
 __all__ = ["ContractPlanner", "DiscardMemory", "Plan", "planner_for", "unseen_counts"]
 

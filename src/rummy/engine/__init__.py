@@ -46,6 +46,7 @@ from rummy.engine.cards import (
     suit_of,
     to_counts,
 )
+from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.errors import (
     BotError,
     DealError,
@@ -102,6 +103,7 @@ __all__ = [
     # the engine's memo tables (bounded; a long-running server may drop them)
     "clear_memos",
     # which backend runs: "native" (the compiled core, rummy.engine._native) or "python" (RUMMY_ENGINE); a query of
-    # the compiled core for the engine's consumers (None on the Python backend)
-    "backend", "native_query",
+    # the compiled core for the engine's consumers (None on the Python backend), and a variant's meld rules as every
+    # compiled reader takes them
+    "backend", "native_query", "compiled_meld_rules",
 ]
