@@ -34,7 +34,7 @@ from rummy.engine.cards import CARD_COUNT, JOKER
 from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.game import Game
 from rummy.engine.house_rules import get_variant
-from rummy.engine.lay_down import _contract_slots, _most_cards_laid, most_cards_laid
+from rummy.engine.lay_down import _most_cards_laid, _slot_counts, most_cards_laid
 from rummy.engine.meld_offers import (
     _KIND_CODES,
     _PER_MELD,
@@ -171,8 +171,7 @@ def assert_same_pieces(game: Game) -> None:
         with running("native"):
             compiled = most_cards_laid(variant, contract, hand)
         assert compiled == _most_cards_laid(variant, contract, hand)
-        assert native.most_cards_laid(hand, compiled_meld_rules(variant), *_contract_slots(variant, tuple(contract))
-                                      ) == compiled
+        assert native.most_cards_laid(hand, compiled_meld_rules(variant), *_slot_counts(contract)) == compiled
     if game.phase is not Phase.PLAY:
         return
     held = list(compress(range(CARD_COUNT), game.hands[game.active]))
@@ -313,7 +312,7 @@ def test_malformed_arguments_go_to_python() -> None:
     game = new_game("progressive-buy-it", 4, seed=3)
     variant = game.variant
     rules = compiled_meld_rules(variant)
-    runs, groups = _contract_slots(variant, tuple(game.rules.contract))
+    runs, groups = _slot_counts(game.rules.contract)
     hand = game.hands[0]
     assert native.most_cards_laid(hand, rules, runs, groups) == _most_cards_laid(variant, game.rules.contract, hand)
     assert native.most_cards_laid(hand[:-1], rules, runs, groups) is None  # not 53 counts

@@ -89,25 +89,17 @@ def most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[i
     core does not: a malformed hand)."""
     native = backends.NATIVE
     if native is not None:
-        runs, groups = _contract_slots(variant, tuple(contract))
+        runs, groups = _slot_counts(contract)
         most: int | None = native.most_cards_laid(hand, compiled_meld_rules(variant), runs, groups)
         if most is not None:
             return most
     return _most_cards_laid(variant, contract, hand)
 
 
-# (variant id, contract) -> (variant, the contract's run slots and group slots).
-_SLOTS: dict[tuple[int, tuple[Slot, ...]], tuple[Variant, tuple[int, int]]] = memo_table("contract slots", 256)
-
-
-def _contract_slots(variant: Variant, contract: tuple[Slot, ...]) -> tuple[int, int]:
-    """The contract's run slots and group slots, as ``play_listing.c``'s ``most_cards_laid`` reads them."""
-    key = (id(variant), contract)
-    hit = _SLOTS.get(key)
-    if hit is not None and hit[0] is variant:
-        return hit[1]
+def _slot_counts(contract: Sequence[Slot]) -> tuple[int, int]:
+    """The contract's run slots and group slots."""
     runs = sum(1 for slot in contract if slot.kind == RUN)
-    return put(_SLOTS, key, (variant, (runs, len(contract) - runs)))[1]
+    return runs, len(contract) - runs
 
 
 def _most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[int]) -> int:
@@ -124,8 +116,7 @@ def _most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[
                 by_rank[card % 13 + 1] += count
                 if card < JOKER:
                     kinds[card // 13] += 1
-    runs = sum(1 for slot in contract if slot.kind == RUN)
-    groups = len(contract) - runs
+    runs, groups = _slot_counts(contract)
     # A run holds each value of its suit once: its naturals are at most the kinds of that suit held.
     return wilds + min(_LONGEST_RUN, max(kinds)) * runs + sum(sorted(by_rank, reverse=True)[:groups])
 
