@@ -448,7 +448,7 @@ def _rearrangement_rows(game: Any, name: str) -> tuple[list[tuple[bool, str]], i
             rows = []
             deferred = _native_rearrangements(native, game, offers, rows)
             assert deferred is not None
-        notation = [(type(row) is Deferred, str(row.make() if isinstance(row, Deferred) else row)) for row in rows]
+        notation = [(type(row) is Deferred, str(row.work_out() if isinstance(row, Deferred) else row)) for row in rows]
         return notation, deferred
 
 

@@ -25,13 +25,19 @@ from rummy.engine.actions import Action, Verb
 
 
 class Deferred:
-    """An entry whose action is made by ``make()`` the first time it is read; ``verb`` is known before."""
+    """An entry whose action is made by ``make(*args)`` the first time it is read (:meth:`work_out`); ``verb`` is
+    known before."""
 
-    __slots__ = ("make", "verb")
+    __slots__ = ("verb", "make", "args")
 
-    def __init__(self, verb: Verb, make: Callable[[], Action]) -> None:
+    def __init__(self, verb: Verb, make: Callable[..., Action], args: tuple[object, ...] = ()) -> None:
         self.verb = verb
         self.make = make
+        self.args = args
+
+    def work_out(self) -> Action:
+        """The action this entry stands for."""
+        return self.make(*self.args)
 
 
 class CandidateMoves(Sequence[Action]):
@@ -64,7 +70,7 @@ class CandidateMoves(Sequence[Action]):
     def _read(self, index: int) -> Action:
         item = self._items[index]
         if isinstance(item, Deferred):
-            item = self._items[index] = item.make()
+            item = self._items[index] = item.work_out()
             self._deferred -= 1
         return item
 

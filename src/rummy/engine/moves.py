@@ -16,7 +16,6 @@ rules.md section), and with ``RUMMY_CHECK_SHORTCUTS=1`` the listing runs the ref
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 from itertools import combinations, compress
 from types import ModuleType
 
@@ -446,16 +445,16 @@ def _rearrangements(game: GameState, offers: TableOffers, held: list[Card]) -> I
             if halves is None:
                 continue
             if (quick and size > 2) or (takers and size > 3 and takers - {meld.id}):
-                yield _deferred_rearrangement(seat, (meld.id,), halves)
+                yield Deferred(_REARRANGE, _split_rearrangement, (seat, meld.id, halves))
             else:
-                action = Action(seat, _REARRANGE, sources=(meld.id,), melds=halves)
+                action = _split_rearrangement(seat, meld.id, halves)
                 if _applies(game, action):
                     yield action
     for build in offers.spare_builds(hand, held):
         kept = size - build.from_hand
         if (quick and kept >= 2) or (takers and kept >= 3 and takers.difference(build.sources)):
             if build.valid:
-                yield Deferred(_REARRANGE, partial(_spare_rearrangement, seat, build))
+                yield Deferred(_REARRANGE, _spare_rearrangement, (seat, build))
         else:
             action = _spare_rearrangement(seat, build)
             if _applies(game, action):
@@ -485,13 +484,11 @@ def _split_rearrangement(seat: int, meld_id: int, halves: tuple[MeldSpec, MeldSp
     return Action(seat, _REARRANGE, sources=(meld_id,), melds=halves)
 
 
-#: What the compiled listing of rearrangements calls back (``rearrangements.c``): the entry and its verb, how it
-#: defers, the action of a split and of a spare-card build, and the full judgement.
-_KIT = (Deferred, _REARRANGE, partial, _split_rearrangement, TableOffers.spare_rearrangement, _applies)
-
-
-def _deferred_rearrangement(seat: int, sources: tuple[int, ...], melds: tuple[MeldSpec, ...]) -> Deferred:
-    return Deferred(_REARRANGE, partial(Action, seat, _REARRANGE, sources=sources, melds=melds))
+#: What the compiled listing of rearrangements reads (``rearrangements.c``): the deferred entry's class and the slots
+#: it sets in its order (:func:`~rummy.engine.backends.record_slots`), the verb, the action of a split and of a
+#: spare-card build, and the full judgement.
+_KIT = (Deferred, tuple(Deferred.__dict__[name] for name in ("verb", "make", "args")), _REARRANGE,
+        _split_rearrangement, TableOffers.spare_rearrangement, _applies)
 
 
 def _spare_rearrangement(seat: int, build: SpareBuild) -> Action:

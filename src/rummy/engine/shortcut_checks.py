@@ -68,7 +68,7 @@ def check_listing(game: GameState, moves: CandidateMoves) -> None:
     """Run the references beside ``moves``, the listing of the active player in the play phase of ``game`` (the
     phase every shortcut belongs to; see the module docstring); raise :class:`AssertionError` on a
     disagreement.  The deferred entries are worked out on the side: the listing itself stays as it was."""
-    listed = [entry.make() if isinstance(entry, Deferred) else entry for entry in moves.entries()]
+    listed = [entry.work_out() if isinstance(entry, Deferred) else entry for entry in moves.entries()]
     for action in listed:
         try:
             rules.check(game, action)

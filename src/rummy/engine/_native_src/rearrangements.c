@@ -16,8 +16,8 @@
  *            behind is valid (table_offers._rest); splits a tuple of (card the hand must hold, meld id, halves) for
  *            each split point whose halves are valid (meld_offers.split_halves);
  *   offers   the TableOffers, given back to the spare action's maker;
- *   kit      (Deferred, Verb.REARRANGE, functools.partial, split action(seat, meld id, halves), spare action(offers,
- *            seat, spare indices, kind, cards), applies(game, action)).
+ *   kit      (Deferred, the slot descriptors of its verb, make and args, Verb.REARRANGE, split action(seat, meld id,
+ *            halves), spare action(offers, seat, spare indices, kind, cards), applies(game, action)).
  *
  * None, with `moves` untouched, when an argument is malformed or a minimum is out of range: the Python listing
  * answers then.
@@ -28,7 +28,7 @@
 
 #define MAX_MELDS 1024 /* larger tables go to the Python listing */
 
-enum { KIT_DEFERRED, KIT_VERB, KIT_PARTIAL, KIT_SPLIT_ACTION, KIT_SPARE_ACTION, KIT_APPLIES, KIT_SIZE };
+enum { KIT_DEFERRED, KIT_DEFERRED_SLOTS, KIT_VERB, KIT_SPLIT_ACTION, KIT_SPARE_ACTION, KIT_APPLIES, KIT_SIZE };
 
 /* One listing: what moves._rearrangements reads, and where its rows go. */
 typedef struct {
@@ -54,21 +54,27 @@ static int append(Listing *listing, PyObject *row)
     return failed;
 }
 
-/* The row of a candidate: Deferred(REARRANGE, partial(maker, *args)) when `deferred`, else the action maker(*args)
- * when applies(game, action) says it is legal (nothing is appended when it is not).  0, or -1 with an exception. */
+/* The row of a candidate: Deferred(REARRANGE, maker, args) when `deferred` (its slots set directly, as records.c's
+ * new_record sets them: Deferred's __init__ is Python), else the action maker(*args) when applies(game, action) says
+ * it is legal (nothing is appended when it is not).  0, or -1 with an exception. */
 static int list_row(Listing *listing, bool deferred, PyObject *maker, PyObject *const *args, size_t n_args)
 {
     PyObject *const *kit = listing->kit;
     if (deferred) {
-        PyObject *partial_args[6] = {maker};
-        for (size_t i = 0; i < n_args; i++)
-            partial_args[i + 1] = args[i];
-        PyObject *make = PyObject_Vectorcall(kit[KIT_PARTIAL], partial_args, n_args + 1, NULL);
-        if (make == NULL)
+        PyObject *arguments = PyTuple_New((Py_ssize_t)n_args);
+        if (arguments == NULL)
             return -1;
-        PyObject *deferred_args[2] = {kit[KIT_VERB], make};
-        PyObject *row = PyObject_Vectorcall(kit[KIT_DEFERRED], deferred_args, 2, NULL);
-        Py_DECREF(make);
+        for (size_t i = 0; i < n_args; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(arguments, (Py_ssize_t)i, args[i]);
+        }
+        PyObject *fields[5] = {kit[KIT_DEFERRED], kit[KIT_DEFERRED_SLOTS], kit[KIT_VERB], maker, arguments};
+        PyObject *row = new_record(NULL, fields, 5);
+        if (row == Py_None) { /* not a slotted class: its __init__ makes it */
+            Py_DECREF(row);
+            row = PyObject_Vectorcall(kit[KIT_DEFERRED], fields + 2, 3, NULL);
+        }
+        Py_DECREF(arguments);
         listing->deferred++;
         return append(listing, row);
     }
