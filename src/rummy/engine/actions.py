@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+import rummy.engine.backends as backends
 from rummy.engine.cards import Card, card_name, parse_card, parse_rank
 from rummy.engine.errors import RecordSyntaxError
 from rummy.engine.melds import MeldSpec
@@ -83,6 +84,18 @@ class Action:
         elif self.verb is Verb.EXCHANGE:
             parts.append(card_name(self.new_pc or 0))
         return " ".join(parts)
+
+
+#: The slots of :class:`Action`'s fields, for :func:`~rummy.engine.backends.frozen_record`.
+ACTION_FIELDS = backends.record_slots(Action)
+
+
+def meld_action(seat: int, verb: Verb, melds: tuple[MeldSpec, ...], sources: tuple[int, ...] = ()) -> Action:
+    """``Action(seat, verb, melds=melds, sources=sources)``: a lay-down, new melds or a rearrangement, as the engine
+    works out a composite candidate (made by :func:`~rummy.engine.backends.frozen_record`: the dataclass's
+    ``__init__``, one ``object.__setattr__`` for each of ten fields, costs several times what setting the slots
+    directly does)."""
+    return backends.frozen_record(Action, ACTION_FIELDS, seat, verb, None, None, None, melds, sources, None, None, ())
 
 
 _MELD_RE = re.compile(r"^(set|run|pair|book):([^=]+?)(?:=(.+))?$", re.IGNORECASE)

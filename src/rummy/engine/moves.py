@@ -21,7 +21,7 @@ from types import ModuleType
 
 import rummy.engine.backends as backends
 import rummy.engine.shortcut_checks as _checks
-from rummy.engine.actions import Action, Verb
+from rummy.engine.actions import ACTION_FIELDS, Action, Verb, meld_action
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.deadlock import compiled_meld_rules, wild_cards
@@ -132,7 +132,7 @@ def _list_new_melds(game: GameState, held: list[Card], moves: list[Action | Defe
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         native = backends.NATIVE
         specs = None if native is None else _native_single_melds(native, game)
-        candidates.extend(Action(seat, Verb.MELD, melds=(spec,))
+        candidates.extend(meld_action(seat, Verb.MELD, (spec,))
                           for spec in (_single_melds(game, held) if specs is None else specs))
     moves.extend(action for action in candidates if _applies(game, action))
     return deferred
@@ -221,13 +221,9 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
     key = (seat, verb, card, meld, end)
     action = _SIMPLE.get(key)
     if action is None:  # (made as Action(seat, verb, card=card, meld=meld, end=end) is: its slots set directly)
-        action = put(_SIMPLE, key, backends.frozen_record(Action, _ACTION_FIELDS, seat, verb, card, meld, end, (), (),
+        action = put(_SIMPLE, key, backends.frozen_record(Action, ACTION_FIELDS, seat, verb, card, meld, end, (), (),
                                                           None, None, ()))
     return action
-
-
-#: The slots of :class:`~rummy.engine.actions.Action`'s fields, for :func:`~rummy.engine.backends.frozen_record`.
-_ACTION_FIELDS = backends.record_slots(Action)
 
 
 # seat -> its answers to a claim window (the entries of every such list of candidate moves).
@@ -334,14 +330,14 @@ def _lay_down(game: GameState) -> Action | Deferred | None:
         def make() -> Action:
             melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
             assert melds is not None, "a hand with a witness lay-down has a best one"
-            return Action(seat, _DOWN, melds=melds)
+            return meld_action(seat, _DOWN, melds)
 
         return Deferred(_DOWN, make)
     melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=rules.final_discard_allowed,
                           must_use_all=rules.must_go_out_on_laydown)
     if melds is None:
         return None
-    action = Action(seat, _DOWN, melds=melds)
+    action = meld_action(seat, _DOWN, melds)
     return action if _applies(game, action) else None
 
 
@@ -481,7 +477,7 @@ def _native_rearrangements(native: ModuleType, game: GameState, offers: TableOff
 
 
 def _split_rearrangement(seat: int, meld_id: int, halves: tuple[MeldSpec, MeldSpec]) -> Action:
-    return Action(seat, _REARRANGE, sources=(meld_id,), melds=halves)
+    return meld_action(seat, _REARRANGE, halves, (meld_id,))
 
 
 #: What the compiled listing of rearrangements reads (``rearrangements.c``): the deferred entry's class and the slots
@@ -492,7 +488,7 @@ _KIT = (Deferred, tuple(Deferred.__dict__[name] for name in ("verb", "make", "ar
 
 
 def _spare_rearrangement(seat: int, build: SpareBuild) -> Action:
-    return Action(seat, _REARRANGE, sources=build.sources, melds=build.melds())
+    return meld_action(seat, _REARRANGE, build.melds(), build.sources)
 
 
 def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import partial
 
 import rummy.engine.backends as backends
-from rummy.engine.actions import Action, Verb
+from rummy.engine.actions import Action, Verb, meld_action
 from rummy.engine.cards import Card
 from rummy.engine.deadlock import Spare, SpareBuilds, compiled_meld_rules, meld_spares
 from rummy.engine.meld_offers import (
@@ -118,12 +118,15 @@ class SpareBuild:
 class TableOffers:
     """What one table offers under one variant (see the module docstring); built by :func:`table_offers`."""
 
-    __slots__ = ("variant", "layoffs", "swaps", "splits", "_builds", "_table", "_packed")
+    __slots__ = ("variant", "layoffs", "swaps", "splits", "_builds", "_table", "_packed", "_spares")
 
     def __init__(self, table: tuple[TableMeld, ...], variant: Variant) -> None:
         self.variant = variant
         self._table = table
         self._packed: NativeTable | None = None
+        #: Where each spare of :func:`~rummy.engine.deadlock.table_spares`' list stands: (its meld, its index among
+        #: the meld's spares), worked out when a rearrangement is first written out.
+        self._spares: list[tuple[TableMeld, int]] | None = None
         #: Every (card kind, meld id, end) a lay-off may name, in table order.
         self.layoffs: list[tuple[Card, int, str | None]] = []
         #: Every (verb, natural card, meld id, end) that could take or move a wild, in table order.
@@ -168,19 +171,20 @@ class TableOffers:
         :class:`SpareBuild` (each source without its spare card, then the new meld)."""
         variant = self.variant
         spares = [self._spare(index) for index in used]
-        return Action(seat, Verb.REARRANGE, sources=tuple([spare[0].id for spare in spares]),
-                      melds=(*(_rest(spare, variant)[0] for spare in spares), MeldSpec(kind, cards)))
+        melds = (*(_rest(spare, variant)[0] for spare in spares), MeldSpec(kind, cards))
+        return meld_action(seat, Verb.REARRANGE, melds, tuple([spare[0].id for spare in spares]))
 
     def _spare(self, index: int) -> Spare:
         """The spare at ``index`` of :func:`~rummy.engine.deadlock.table_spares`' list (its melds' spares in table
-        order), found through the count of each meld's spares in its :data:`RearrangementPart`: only the meld that
-        holds it has its spares made (:func:`~rummy.engine.deadlock.meld_spares`)."""
-        for meld, part in zip(self._table, self.native_rearrangements()[3], strict=True):
-            count = len(part[0]) // 2
-            if index < count:
-                return meld_spares(meld, self.variant)[index]
-            index -= count
-        raise IndexError("no such spare on the table")
+        order), placed through the count of each meld's spares in its :data:`RearrangementPart`: only the melds that
+        hold the spares asked for have their spares made (:func:`~rummy.engine.deadlock.meld_spares`)."""
+        if self._spares is None:
+            self._spares = [(meld, at) for meld, part in zip(self._table, self.native_rearrangements()[3], strict=True)
+                            for at in range(len(part[0]) // 2)]
+        if not 0 <= index < len(self._spares):
+            raise IndexError("no such spare on the table")
+        meld, at = self._spares[index]
+        return meld_spares(meld, self.variant)[at]
 
 
 #: A meld's part in the compiled listing of rearrangements: its spares (with wilds, :func:`~rummy.engine.deadlock.
