@@ -583,23 +583,42 @@ def _book_actions(game: GameState, held: list[Card]) -> list[Action]:
             check_book(MeldSpec("book", size_four), game.variant)
         except MeldError:
             continue
-        books.append(Action(seat, Verb.BOOK, melds=(MeldSpec("book", size_four),)))
+        books.append(meld_action(seat, Verb.BOOK, (MeldSpec("book", size_four),)))
     return books
 
 
-# Actions are immutable, so the purchases, trades and exchanges are made once and shared:
-# (seat, verb, card, target, new_pc) -> action.
-_PURCHASES: dict[tuple[int, Verb, Card | None, int | None, Card], Action] = memo_table("purchase actions", 100_000)
+# Actions are immutable, so the purchases, trades and exchanges are made once and shared: seat -> its actions, each
+# at its place (_purchase_place), None until first made.
+_PURCHASES: dict[int, list[Action | None]] = memo_table("purchase actions of a seat", 64)
+#: The most seats a trade may target (``purchase_moves.c``'s ``MAX_PLAYERS``); the places of a seat's actions.
+_TRADE_TARGETS = 64
+_PURCHASE_PLACES = CARD_COUNT * (CARD_COUNT + _TRADE_TARGETS + 1)
 
 
 def purchase_action(seat: int, verb: Verb, card: Card | None, target: int | None, new_pc: Card) -> Action:
     """``Action(seat, verb, card=card, target=target, new_pc=new_pc)``, shared with every earlier call that asked
-    for it."""
-    key = (seat, verb, card, target, new_pc)
-    action = _PURCHASES.get(key)
+    for it (made with its slots set directly, as :func:`simple_action` makes its actions)."""
+    actions = _PURCHASES.get(seat)
+    if actions is None:
+        unmade: list[Action | None] = [None] * _PURCHASE_PLACES
+        actions = put(_PURCHASES, seat, unmade)
+    place = _purchase_place(card, target, new_pc)
+    action = actions[place]
     if action is None:
-        action = put(_PURCHASES, key, Action(seat, verb, card=card, target=target, new_pc=new_pc))
+        action = actions[place] = backends.frozen_record(Action, ACTION_FIELDS, seat, verb, card, None, None, (), (),
+                                                         target, new_pc, ())
     return action
+
+
+def _purchase_place(card: Card | None, target: int | None, new_pc: Card) -> int:
+    """Where a seat's purchase of ``card``, trade with seat ``target`` or exchange (neither given) for the new
+    purchase card ``new_pc`` is kept in its list of :data:`_PURCHASES`, as ``purchase_moves.c`` reads it: the
+    purchases by card, then the trades by seat, then the exchanges, each by ``new_pc``."""
+    if card is not None:
+        return card * CARD_COUNT + new_pc
+    if target is not None:
+        return CARD_COUNT * (CARD_COUNT + target) + new_pc
+    return CARD_COUNT * (CARD_COUNT + _TRADE_TARGETS) + new_pc
 
 
 @per_object("purchase rules of a variant")
@@ -613,6 +632,6 @@ def _purchase_rules(variant: Variant) -> int:
 
 
 _PURCHASE, _TRADE, _EXCHANGE = Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE
-#: What the compiled listing calls back (``purchase_moves.c``): the memo of the shared actions and their maker, the
-#: verbs purchase, trade and exchange, and the listing of the books.
+#: What the compiled listing reads and calls back (``purchase_moves.c``): the memo of the shared actions (each seat's
+#: list) and their maker, the verbs purchase, trade and exchange, and the listing of the books.
 _PURCHASE_KIT = (_PURCHASES, purchase_action, _PURCHASE, _TRADE, _EXCHANGE, _book_actions)

@@ -11,7 +11,8 @@
  *             needs no value rule), each new purchase card among the kinds held and that seat's purchase card;
  *   exchange  each kind held other than the purchase card.
  *
- * Each is the shared action moves.purchase_action(seat, verb, card, target, new_pc), read from its memo (kit[0]) and
+ * Each is the shared action moves.purchase_action(seat, verb, card, target, new_pc), read from its memo (kit[0], a
+ * dict: seat -> a list of PLACES actions, each at its place as moves._purchase_place gives it, None until made) and
  * made by kit[1] when it is not there yet; kit[2:5] are the verbs purchase, trade and exchange.
  *
  * The books: the Python listing tries every four cards of the hand (melds.check_book) and lists the books in the
@@ -36,7 +37,12 @@
 #define TRADE_NEEDS_VALUE 1
 #define BOOK_ACE_LOW 2
 #define ACE_BUYERS_SHIFT 8
-#define MAX_PLAYERS 64
+#define MAX_PLAYERS 64 /* moves._TRADE_TARGETS */
+/* The places of a seat's actions in its list (moves._purchase_place): the purchases by card, the trades by seat, the
+ * exchanges, each by the new purchase card. */
+#define TRADES (CARD_COUNT * CARD_COUNT)
+#define EXCHANGES (TRADES + MAX_PLAYERS * CARD_COUNT)
+#define PLACES (EXCHANGES + CARD_COUNT)
 
 static int rank_of(int card) { return card == JOKER ? 0 : card % 13 + 1; }
 
@@ -103,31 +109,43 @@ static int read_cards(PyObject *list, int *counts, int *cards, Py_ssize_t most)
 
 typedef struct {
     PyObject *out, *seat, *memo, *make;
+    PyObject *actions; /* the seat's list in the memo (borrowed), NULL while it has none */
 } Listing;
 
 static PyObject *int_or_none(int value) { return value < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(value); }
+
+/* The seat's list of actions in the memo, or NULL when there is none (or the memo holds something else there). */
+static PyObject *seat_actions(const Listing *listing)
+{
+    PyObject *actions = PyDict_GetItemWithError(listing->memo, listing->seat);
+    return actions != NULL && PyList_CheckExact(actions) && PyList_GET_SIZE(actions) == PLACES ? actions : NULL;
+}
 
 /* Append the action (seat, verb, card, target, new_pc) (a card or target of -1: None) from the memo, else made by
  * `make`.  0, or -1 with an exception set. */
 static int append(Listing *listing, PyObject *verb, int card, int target, int new_pc)
 {
-    PyObject *card_object = int_or_none(card), *target_object = int_or_none(target),
-             *new_pc_object = PyLong_FromLong(new_pc), *action = NULL;
-    if (card_object != NULL && target_object != NULL && new_pc_object != NULL) {
-        PyObject *items[5] = {listing->seat, verb, card_object, target_object, new_pc_object};
-        PyObject *key = PyTuple_Pack(5, items[0], items[1], items[2], items[3], items[4]);
-        if (key != NULL) {
-            action = PyDict_GetItemWithError(listing->memo, key);
-            Py_DECREF(key);
-            if (action != NULL)
-                Py_INCREF(action);
-            else if (!PyErr_Occurred())
-                action = PyObject_Vectorcall(listing->make, items, 5, NULL);
+    Py_ssize_t place = card >= 0 ? card * CARD_COUNT + new_pc
+                       : target >= 0 ? TRADES + target * CARD_COUNT + new_pc : EXCHANGES + new_pc;
+    PyObject *action = listing->actions == NULL ? NULL : PyList_GET_ITEM(listing->actions, place);
+    if (action != NULL && action != Py_None) {
+        Py_INCREF(action);
+    } else {
+        PyObject *card_object = int_or_none(card), *target_object = int_or_none(target),
+                 *new_pc_object = PyLong_FromLong(new_pc);
+        action = NULL;
+        if (card_object != NULL && target_object != NULL && new_pc_object != NULL) {
+            PyObject *items[5] = {listing->seat, verb, card_object, target_object, new_pc_object};
+            action = PyObject_Vectorcall(listing->make, items, 5, NULL);
         }
+        Py_XDECREF(card_object);
+        Py_XDECREF(target_object);
+        Py_XDECREF(new_pc_object);
+        if (action != NULL) /* (make keeps it in the seat's list, made if the seat had none) */
+            listing->actions = seat_actions(listing);
+        if (action != NULL && listing->actions == NULL && PyErr_Occurred())
+            Py_CLEAR(action);
     }
-    Py_XDECREF(card_object);
-    Py_XDECREF(target_object);
-    Py_XDECREF(new_pc_object);
     if (action == NULL)
         return -1;
     int failed = PyList_Append(listing->out, action);
@@ -154,7 +172,7 @@ PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     PyObject *kit = args[7];
-    Listing listing = {args[0], args[2], PyTuple_GET_ITEM(kit, 0), PyTuple_GET_ITEM(kit, 1)};
+    Listing listing = {args[0], args[2], PyTuple_GET_ITEM(kit, 0), PyTuple_GET_ITEM(kit, 1), NULL};
     PyObject *purchase = PyTuple_GET_ITEM(kit, 2), *trade = PyTuple_GET_ITEM(kit, 3),
              *exchange = PyTuple_GET_ITEM(kit, 4), *books = PyTuple_GET_ITEM(kit, 5);
     int hand[CARD_COUNT], discard[CARD_COUNT], pc_counts[CARD_COUNT], pcs[MAX_PLAYERS];
@@ -184,6 +202,9 @@ PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nar
     }
     if (done)
         Py_RETURN_TRUE;
+    listing.actions = seat_actions(&listing);
+    if (listing.actions == NULL && PyErr_Occurred())
+        return NULL;
     int pc = pcs[seat];
     for (int card = 0; card < CARD_COUNT; card++)
         if (discard[card] && purchase_allowed(rules, pc, card)
