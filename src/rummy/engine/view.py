@@ -140,10 +140,9 @@ def player_view(game: GameState, seat: int | None, *, with_actions: bool = True)
 _STATE_READ = ("variant", "players", "round_number", "phase", "active", "dealer", "window", "hands", "sizes", "table",
                "discard", "stock", "down", "claims_used", "purchase_cards", "totals", "kitty", "rules", "dead",
                "played_to_table", "discarders")
-#: What the compiled ``view_record`` compares the phase with, the phase's value it puts in the view, and the slots of
-#: the state's fields it reads.
+#: What the compiled ``view_record`` compares the phase with (the view holds the matched member's value), and the
+#: slots of the state's fields it reads.
 _VIEW_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER,
-             Phase.CLAIM.value, Phase.DRAW.value, Phase.PLAY.value, Phase.ROUND_OVER.value, Phase.GAME_OVER.value,
              tuple(GameState.__dict__[name] for name in _STATE_READ))
 
 

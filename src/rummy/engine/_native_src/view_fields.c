@@ -4,13 +4,13 @@
  * rummy.engine.view.player_view, compiled but for the legal actions: the PlayerView of `seat` (an int, or None for a
  * spectator) whose legal actions `actions` (a tuple) the caller listed, its field values read from the game state as
  * view._view_fields (the reference) reads them and set in a new record as records.c's new_record sets them (`type`
- * and `fields` as new_record takes them).  Each field names the Python it follows: the phase's value,
- * moves.seats_to_act, view.cards_held (the seat's own hand: never another's, but at the round's or game's end, when
- * every hand is revealed), the discard pile as the variant shows it, the stock's size (never its cards),
- * view._claim_from.
+ * and `fields` as new_record takes them).  Each field names the Python it follows: the phase's value (the `_value_`
+ * of the kit's Phase member matched, which Phase.value reads), moves.seats_to_act, view.cards_held (the seat's own
+ * hand: never another's, but at the round's or game's end, when every hand is revealed), the discard pile as the
+ * variant shows it, the stock's size (never its cards), view._claim_from.
  *
- *   kit  (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER, their five values, then the slot
- *        descriptors of the state's fields read, in the order of view._STATE_READ), view.py's _VIEW_KIT.
+ *   kit  (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER, then the slot descriptors of the
+ *        state's fields read, in the order of view._STATE_READ), view.py's _VIEW_KIT.
  *
  * The state's fields are read from their slots, as state_copy.c reads them, once the descriptors are checked to be
  * object slots of the state's type (the check is made once per type and kit); the variant's, the round rules' and
@@ -25,7 +25,7 @@
 
 #include <structmember.h>
 
-enum { CLAIM, DRAW_PHASE, PLAY, ROUND_OVER, GAME_OVER, PHASES, K_SLOTS = 2 * PHASES, KIT_SIZE };
+enum { CLAIM, DRAW_PHASE, PLAY, ROUND_OVER, GAME_OVER, PHASES, K_SLOTS = PHASES, KIT_SIZE };
 
 /* The fields of PlayerView, in order. */
 enum {
@@ -43,13 +43,13 @@ enum {
 };
 
 /* The attributes read by name, interned once. */
-enum { N_ID, N_SHOW_DISCARD_HISTORY, N_CONTRACT, N_ELIGIBLE, N_ANSWERED, N_CARD, NAMES };
+enum { N_ID, N_SHOW_DISCARD_HISTORY, N_CONTRACT, N_ELIGIBLE, N_ANSWERED, N_CARD, N_VALUE, NAMES };
 static PyObject *names[NAMES];
 
 static int intern_names(void)
 {
     static const char *const spelled[NAMES] = {"id", "show_discard_history", "contract", "eligible", "answered",
-                                               "card"};
+                                               "card", "_value_"};
     if (names[NAMES - 1] != NULL)
         return 0;
     for (int i = 0; i < NAMES; i++)
@@ -255,8 +255,7 @@ static bool read_state(PyObject **at, PyObject *state, PyObject *slots)
 /* The fields of the view into `field` (new references; those not filled stay NULL, the caller releases the rest): 1
  * filled, 0 when something was not read (the Python code answers), -1 with an exception set.  `at` holds the
  * state's fields, `phase` the index of the state's phase in the kit. */
-static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject *actions, PyObject *const *kit,
-                int phase)
+static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject *actions, int phase)
 {
 #define SET(index, expression)                                                                                         \
     do {                                                                                                               \
@@ -289,7 +288,7 @@ static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject 
             return 0;
     }
     SET(F_ROUND, round_of(at[S_ROUND_NUMBER]));
-    SHARE(F_PHASE, kit[PHASES + phase]);
+    SET(F_PHASE, PyObject_GetAttr(at[S_PHASE], names[N_VALUE])); /* Phase.value of the member matched */
     SHARE(F_ACTIVE, at[S_ACTIVE]);
     SHARE(F_DEALER, at[S_DEALER]);
     SET(F_TO_ACT, seats_to_act(window, phase, at[S_ACTIVE]));
@@ -395,7 +394,7 @@ PyObject *view_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     while (phase < PHASES && PyTuple_GET_ITEM(kit, phase) != at[S_PHASE])
         phase++;
     PyObject *field[FIELDS] = {NULL};
-    int filled = phase == PHASES ? 0 : fill(field, at, seat, actions, &PyTuple_GET_ITEM(kit, 0), phase);
+    int filled = phase == PHASES ? 0 : fill(field, at, seat, actions, phase);
     for (int i = 0; i < STATE_READ; i++)
         Py_DECREF(at[i]);
     PyObject *record = NULL;
