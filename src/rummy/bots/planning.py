@@ -244,35 +244,30 @@ class ContractPlanner:
         leaves = plan.leaves
         # For each card, the best plans that use every copy held of it, as bits (one pass over the plans).
         needs_all: dict[Card, int] = {}
-        for index, (used, _) in enumerate(leaves):
-            bit = 1 << index
-            for card in set(used):
-                if counts[card] == 1 or used.count(card) >= counts[card]:
+        bit = 1
+        for used, _ in leaves:
+            for card in used:
+                held = counts[card]
+                if held == 1 or used.count(card) >= held:
                     needs_all[card] = needs_all.get(card, 0) | bit
-        everyone = (1 << len(leaves)) - 1
-        spare = {card for card in cards if needs_all.get(card, 0) != everyone}
-        complete = len(leaves) < _KEEP_LEAVES
+            bit <<= 1
+        everyone = bit - 1
+        excluded = [needs_all.get(card, 0) for card in cards]
+        # The plan left by each set of excluded best plans: spare cards needed by the same plans share one.
+        kept_plans: dict[int, Plan] = {}
+        if len(leaves) < _KEEP_LEAVES and any(mask != everyone for mask in excluded):
+            kept_plans[0] = plan  # every best plan kept (and none cut off): the hand's own
+            kept_plans[everyone] = Plan(plan.deficit + 1, frozenset())  # the bound of the cards every one needs
         result: dict[Card, Plan] = {}
-        kept_plans: dict[int, Plan] = {}  # by the plans left out: spare cards needed by the same plans share one
-        bound = Plan(plan.deficit + 1, frozenset())  # shared by the cards every best plan needs
-        for card in cards:
-            if card in spare:
-                excluded = needs_all.get(card, 0)
-                found = kept_plans.get(excluded)
-                if found is None and not excluded and complete:
-                    found = kept_plans[excluded] = plan  # every best plan kept (and none cut off): the hand's own
-                elif found is None:
-                    kept = tuple(leaf for index, leaf in enumerate(leaves) if not excluded >> index & 1) \
-                        if excluded else leaves
-                    found = kept_plans[excluded] = Plan(plan.deficit, frozenset().union(*(leaf[1] for leaf in kept)),
-                                                        kept)
-                result[card] = found
-            elif not spare or not complete:
+        for card, mask in zip(cards, excluded, strict=True):
+            found = kept_plans.get(mask)
+            if found is None and mask == everyone:  # needed by every best plan, and no bound: analysed
                 rest = list(counts)
                 rest[card] -= 1
-                result[card] = self.analyze(rest)
-            else:
-                result[card] = bound
+                found = self.analyze(rest)
+            elif found is None:
+                found = kept_plans[mask] = _kept(plan.deficit, leaves, mask)
+            result[card] = found
         return result
 
     def with_card_within(self, counts: Sequence[int], card: Card, ceiling: int) -> bool:
@@ -494,6 +489,18 @@ def _native_rules(melds: PartialMelds) -> bytes:
     wild cards, whence also the natural ranks), then the planner's own: wild trios and their largest size."""
     variant = melds.variant
     return compiled_meld_rules(variant) + bytes([melds.wild_trio, min(variant.wild_group_min or 3, 255)])
+
+
+def _kept(deficit: int, leaves: Leaves, excluded: int) -> Plan:
+    """The plan of the ``leaves`` (best plans of one ``deficit``) whose bits are not set in ``excluded``."""
+    kept = []
+    outs: set[Card] = set()
+    for leaf in leaves:
+        if not excluded & 1:
+            kept.append(leaf)
+            outs |= leaf[1]
+        excluded >>= 1
+    return Plan(deficit, frozenset(outs), tuple(kept))
 
 
 def _merged(first: Plan, second: Plan) -> tuple[frozenset[Card], Leaves]:
