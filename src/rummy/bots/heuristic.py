@@ -149,7 +149,7 @@ class HeuristicBot:
 class _RoundFacts:
     """What a contract decision needs of the round, worked out once per round (not per decision)."""
 
-    __slots__ = ("contract", "need", "planners", "players", "round", "rules", "variant")
+    __slots__ = ("contract", "need", "planners", "players", "points", "round", "rules", "variant", "wilds")
 
     def __init__(self, variant: Variant, round_number: int, players: int, contract: tuple[Slot, ...]) -> None:
         self.variant = variant
@@ -158,6 +158,9 @@ class _RoundFacts:
         self.players = players
         self.rules = variant.round_rules(round_number, players)
         self.need = sum(slot.min_size for slot in contract)
+        #: Each card's points, and the wild cards (read per discard weighed).
+        self.points = [variant.points(card) for card in range(CARD_COUNT)]
+        self.wilds = frozenset(card for card in range(CARD_COUNT) if variant.is_wild(card))
         #: The planners, by whether the hand must place a card beyond the contract (``planner_for``'s
         #: ``extra_card``), each fetched when first needed.
         self.planners: dict[bool, ContractPlanner] = {}
@@ -196,7 +199,7 @@ class _ContractTurn:
             bot.last_hand = (view.hand, counts)
         self.counts = counts
         self.planner = facts.planner(len(view.hand))
-        self._table_takes: frozenset[Card] | None = None  # the cards the table melds take (see _fits)
+        self._table_takes: frozenset[Card] | None = None  # the cards the table melds take (see _table_cards)
         # Worked out when first read (plain attributes: cheaper than cached_property on every decision).
         self._late: float | None = None
         self._deficit: int | None = None
@@ -415,6 +418,9 @@ class _ContractTurn:
         plans = self.planner.discard_plans(self.counts, [a.card for a in discards if a.card is not None])
 
         outs_of: dict[int, float] = {}  # by plan (spare cards often share one)
+        feed = self.bot.feed_penalty * (1 + self.late) if feeders else 0.0
+        fits = self._table_cards() if feeders else frozenset()
+        points, wilds = self.facts.points, self.facts.wilds
 
         def key(action: Action) -> tuple[float, ...]:
             card = action.card if action.card is not None else 0
@@ -422,10 +428,8 @@ class _ContractTurn:
             outs = outs_of.get(id(plan))
             if outs is None:
                 outs = outs_of[id(plan)] = self.outs(plan)
-            wild = self.variant.is_wild(card)
-            feed = self.bot.feed_penalty * (1 + self.late) if feeders and self._fits(card) else 0.0
-            return (-plan.deficit, 0 if wild else 1,
-                    outs_weight * outs + weight * self.variant.points(card) - feed, -card)
+            return (-plan.deficit, 0 if card in wilds else 1,
+                    outs_weight * outs + weight * points[card] - (feed if card in fits else 0.0), -card)
 
         ranked = sorted(discards, key=key, reverse=True)
         self.bot.alternatives = ranked
@@ -433,9 +437,13 @@ class _ContractTurn:
 
     def _fits(self, card: Card) -> bool:
         """Whether ``card`` can be laid off on the table (:func:`~rummy.bots.greedy.fits_table`)."""
+        return card in self._table_cards()
+
+    def _table_cards(self) -> frozenset[Card]:
+        """The cards the table melds take (:func:`~rummy.bots.greedy.table_takes`)."""
         if self._table_takes is None:
             self._table_takes = table_takes(self.view.table, self.variant)
-        return card in self._table_takes
+        return self._table_takes
 
     def _down_discard_key(self, card: Card) -> tuple[float, ...]:
         """Once down: throw the card least likely ever to be laid off, most expensive first."""
