@@ -3,10 +3,11 @@ costly entries are worked out only when they are read.
 
 Its length and the verb at every position are known at once, so a caller that picks one entry (a uniformly
 random player: ``rng.choice(moves)``) or counts entries by verb (the action mask) pays only for what it reads.
-Today one entry is deferred: the best lay-down of a player not yet down, whose existence is settled cheaply
-(:mod:`rummy.engine.lay_down`) and whose melds come from the full solver search when read.  A deferred
-entry is worked out from a copy of the hand taken when the list was made, so reading it after the game
-moved on still gives the move that was legal then.
+Two kinds of entry are deferred: the best lay-down of a player not yet down, whose existence is settled cheaply
+(:mod:`rummy.engine.lay_down`) and whose melds come from the full solver search when read, and the rearrangements
+legal by construction, whose melds are written out when read.  A deferred entry is worked out from what the list
+was made of (a copy of the hand, the table's melds), so reading it after the game moved on still gives the move
+that was legal then.
 
 >>> from rummy.engine.actions import Verb
 >>> moves = CandidateMoves([Action(0, Verb.DRAW), Deferred(Verb.TAKE, lambda: Action(0, Verb.TAKE))])

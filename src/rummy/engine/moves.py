@@ -480,8 +480,8 @@ def _split_rearrangement(seat: int, meld_id: int, halves: tuple[MeldSpec, MeldSp
     return meld_action(seat, _REARRANGE, halves, (meld_id,))
 
 
-#: What the compiled listing of rearrangements reads (``rearrangements.c``): the deferred entry's class and the slots
-#: it sets in its order (:func:`~rummy.engine.backends.record_slots`), the verb, the action of a split and of a
+#: What the compiled listing of rearrangements reads (``rearrangements.c``): the deferred entry's class and the slot
+#: descriptors of its verb, maker and arguments (which the C sets), the verb, the action of a split and of a
 #: spare-card build, and the full judgement.
 _KIT = (Deferred, tuple(Deferred.__dict__[name] for name in ("verb", "make", "args")), _REARRANGE,
         _split_rearrangement, TableOffers.spare_rearrangement, _applies)
