@@ -90,12 +90,14 @@ class Action:
 ACTION_FIELDS = backends.record_slots(Action)
 
 
-def meld_action(seat: int, verb: Verb, melds: tuple[MeldSpec, ...], sources: tuple[int, ...] = ()) -> Action:
-    """``Action(seat, verb, melds=melds, sources=sources)``: a lay-down, new melds or a rearrangement, as the engine
-    works out a composite candidate (made by :func:`~rummy.engine.backends.frozen_record`: the dataclass's
-    ``__init__``, one ``object.__setattr__`` for each of ten fields, costs several times what setting the slots
-    directly does)."""
-    return backends.frozen_record(Action, ACTION_FIELDS, seat, verb, None, None, None, melds, sources, None, None, ())
+def new_action(seat: int, verb: Verb, card: Card | None = None, meld: int | None = None, end: str | None = None,
+               melds: tuple[MeldSpec, ...] = (), sources: tuple[int, ...] = (), target: int | None = None,
+               new_pc: Card | None = None) -> Action:
+    """``Action(seat, verb, ...)`` with the same arguments, made by :func:`~rummy.engine.backends.frozen_record`: the
+    engine makes one for every candidate it works out, and the dataclass's ``__init__``, one ``object.__setattr__``
+    for each of ten fields, costs several times what setting the slots directly does."""
+    return backends.frozen_record(Action, ACTION_FIELDS, seat, verb, card, meld, end, melds, sources, target, new_pc,
+                                  ())
 
 
 _MELD_RE = re.compile(r"^(set|run|pair|book):([^=]+?)(?:=(.+))?$", re.IGNORECASE)

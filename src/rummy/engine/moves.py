@@ -21,7 +21,7 @@ from types import ModuleType
 
 import rummy.engine.backends as backends
 import rummy.engine.shortcut_checks as _checks
-from rummy.engine.actions import ACTION_FIELDS, Action, Verb, meld_action
+from rummy.engine.actions import Action, Verb, new_action
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.deadlock import compiled_meld_rules, wild_cards
@@ -132,7 +132,7 @@ def _list_new_melds(game: GameState, held: list[Card], moves: list[Action | Defe
     if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
         native = backends.NATIVE
         specs = None if native is None else _native_single_melds(native, game)
-        candidates.extend(meld_action(seat, Verb.MELD, (spec,))
+        candidates.extend(new_action(seat, Verb.MELD, melds=(spec,))
                           for spec in (_single_melds(game, held) if specs is None else specs))
     moves.extend(action for action in candidates if _applies(game, action))
     return deferred
@@ -220,9 +220,8 @@ def simple_action(seat: int, verb: Verb, card: Card | None = None, meld: int | N
     """``Action(seat, verb, card=card, meld=meld, end=end)``, shared with every earlier call that asked for it."""
     key = (seat, verb, card, meld, end)
     action = _SIMPLE.get(key)
-    if action is None:  # (made as Action(seat, verb, card=card, meld=meld, end=end) is: its slots set directly)
-        action = put(_SIMPLE, key, backends.frozen_record(Action, ACTION_FIELDS, seat, verb, card, meld, end, (), (),
-                                                          None, None, ()))
+    if action is None:
+        action = put(_SIMPLE, key, new_action(seat, verb, card, meld, end))
     return action
 
 
@@ -330,14 +329,14 @@ def _lay_down(game: GameState) -> Action | Deferred | None:
         def make() -> Action:
             melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
             assert melds is not None, "a hand with a witness lay-down has a best one"
-            return meld_action(seat, _DOWN, melds)
+            return new_action(seat, _DOWN, melds=melds)
 
         return Deferred(_DOWN, make)
     melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=rules.final_discard_allowed,
                           must_use_all=rules.must_go_out_on_laydown)
     if melds is None:
         return None
-    action = meld_action(seat, _DOWN, melds)
+    action = new_action(seat, _DOWN, melds=melds)
     return action if _applies(game, action) else None
 
 
@@ -477,7 +476,7 @@ def _native_rearrangements(native: ModuleType, game: GameState, offers: TableOff
 
 
 def _split_rearrangement(seat: int, meld_id: int, halves: tuple[MeldSpec, MeldSpec]) -> Action:
-    return meld_action(seat, _REARRANGE, halves, (meld_id,))
+    return new_action(seat, _REARRANGE, melds=halves, sources=(meld_id,))
 
 
 #: What the compiled listing of rearrangements reads (``rearrangements.c``): the deferred entry's class and the slot
@@ -488,7 +487,7 @@ _KIT = (Deferred, tuple(Deferred.__dict__[name] for name in ("verb", "make", "ar
 
 
 def _spare_rearrangement(seat: int, build: SpareBuild) -> Action:
-    return meld_action(seat, _REARRANGE, build.melds(), build.sources)
+    return new_action(seat, _REARRANGE, melds=build.melds(), sources=build.sources)
 
 
 def _going_out_batch(game: GameState, held: list[Card]) -> Action | None:
@@ -583,7 +582,7 @@ def _book_actions(game: GameState, held: list[Card]) -> list[Action]:
             check_book(MeldSpec("book", size_four), game.variant)
         except MeldError:
             continue
-        books.append(meld_action(seat, Verb.BOOK, (MeldSpec("book", size_four),)))
+        books.append(new_action(seat, Verb.BOOK, melds=(MeldSpec("book", size_four),)))
     return books
 
 
@@ -597,7 +596,7 @@ _PURCHASE_PLACES = CARD_COUNT * (CARD_COUNT + _TRADE_TARGETS + 1)
 
 def purchase_action(seat: int, verb: Verb, card: Card | None, target: int | None, new_pc: Card) -> Action:
     """``Action(seat, verb, card=card, target=target, new_pc=new_pc)``, shared with every earlier call that asked
-    for it (made with its slots set directly, as :func:`simple_action` makes its actions)."""
+    for it."""
     actions = _PURCHASES.get(seat)
     if actions is None:
         unmade: list[Action | None] = [None] * _PURCHASE_PLACES
@@ -605,8 +604,7 @@ def purchase_action(seat: int, verb: Verb, card: Card | None, target: int | None
     place = _purchase_place(card, target, new_pc)
     action = actions[place]
     if action is None:
-        action = actions[place] = backends.frozen_record(Action, ACTION_FIELDS, seat, verb, card, None, None, (), (),
-                                                         target, new_pc, ())
+        action = actions[place] = new_action(seat, verb, card, target=target, new_pc=new_pc)
     return action
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import partial
 
 import rummy.engine.backends as backends
-from rummy.engine.actions import Action, Verb, meld_action
+from rummy.engine.actions import Action, Verb, new_action
 from rummy.engine.cards import Card
 from rummy.engine.deadlock import Spare, SpareBuilds, compiled_meld_rules, meld_spares
 from rummy.engine.meld_offers import (
@@ -172,7 +172,7 @@ class TableOffers:
         variant = self.variant
         spares = [self._spare(index) for index in used]
         melds = (*(_rest(spare, variant)[0] for spare in spares), MeldSpec(kind, cards))
-        return meld_action(seat, Verb.REARRANGE, melds, tuple([spare[0].id for spare in spares]))
+        return new_action(seat, Verb.REARRANGE, melds=melds, sources=tuple([spare[0].id for spare in spares]))
 
     def _spare(self, index: int) -> Spare:
         """The spare at ``index`` of :func:`~rummy.engine.deadlock.table_spares`' list (its melds' spares in table
