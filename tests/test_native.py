@@ -156,6 +156,19 @@ def test_same_answer_on_random_hands(variant: Variant, hand: list[int], contract
     assert python == native, (variant.options, contract, hand, final_discard_allowed, must_use_all)
 
 
+runs_only = st.tuples(st.integers(2, 5), st.integers(2, 5)).map(lambda shape: (Slot(RUN, shape[1]),) * shape[0])
+
+
+@settings(max_examples=examples(1500), suppress_health_check=[HealthCheck.filter_too_much])
+@given(house_rules(), hands(max_cards=24), runs_only)
+def test_same_answer_on_contracts_of_runs_only(variant: Variant, hand: list[int], contract: tuple[Slot, ...]) -> None:
+    """Two to five runs of one size and nothing else: the compiled search remembers the suits it has exhausted
+    (lay_down.c, fill_runs_from) and, where any mix of wilds makes a run, never puts a wild where it holds the
+    natural."""
+    python, native = both_answers(hand, contract, variant, True, False)
+    assert python == native, (variant.options, contract, hand)
+
+
 @settings(max_examples=examples(600), suppress_health_check=[HealthCheck.filter_too_much])
 @given(house_rules(), hands(), contracts, st.booleans(), st.booleans())
 def test_same_best_lay_down_on_random_hands(variant: Variant, hand: list[int], contract: tuple[Slot, ...],

@@ -40,6 +40,7 @@
 #include "core.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The layout of a spec (rummy.engine.solver.native.contract_spec): a header, the run slots, the group slots, the wild flags. */
@@ -70,6 +71,8 @@ typedef struct {
     int rank_groups[14];          /* per rank, the groups given it so far */
     int group_label[MAX_SLOTS];   /* per group slot, its rank (0: wilds only) */
     PlacedRun runs[MAX_SLOTS];
+    bool runs_alone;              /* every slot a run slot of one size: fill_runs_from remembers failures */
+    uint64_t exhausted[MAX_SLOTS][4]; /* per slot and first suit, bit w: no filling with w wilds (fill_runs_from) */
 } Search;
 
 static bool fill_runs(Search *search, int slot, int wilds_left);
@@ -164,6 +167,16 @@ static bool fill_groups(Search *search, int slot, int wilds_left)
     return false;
 }
 
+/* Whether a natural the pool holds at a run's value may be needed by a later slot, so that a wild must be tried in
+ * its place.  Not by a later run where any mix of naturals and wilds makes a run (wild policy "none", all-wild
+ * melds allowed): were it in a later run, that run would stay valid with the wild and this one with the natural. */
+static bool natural_needed_elsewhere(const Search *search, int slot)
+{
+    if (search->n_groups > 0)
+        return true;
+    return slot + 1 < search->n_runs && !(search->policy == POLICY_NONE && search->all_wild);
+}
+
 /* Place value `value` of the run [low, high] of `suit` in slot `slot`, then the rest of the run and the later
  * slots (LayDownSearch._runs_full, every choice of naturals).  A wild stands where the pool holds the natural
  * only when that natural may be needed by a later run or a group: otherwise a lay-down leaving it in hand
@@ -190,8 +203,7 @@ static bool fill_run_values(Search *search, int slot, int suit, int low, int hig
         search->rank_cnt[rank]++;
         if (found)
             return true;
-        bool needed_elsewhere = slot + 1 < search->n_runs || search->n_groups > 0;
-        if (!needed_elsewhere)
+        if (!natural_needed_elsewhere(search, slot))
             return false;
     }
     if (wilds >= wilds_left)
@@ -210,33 +222,73 @@ static int longest_run_tried(const Search *search, int min_size, int low)
     return longest < 13 ? longest : 13;
 }
 
+/* Place run slot `slot` in `suit` (every low value and length), then fill the later slots: LayDownSearch._runs.
+ * Identical slots take runs in non-decreasing (suit, low, high) order. */
+static bool place_run(Search *search, int slot, int suit, int wilds_left)
+{
+    int min_size = search->run_min[slot];
+    bool same_as_previous = slot > 0 && search->run_min[slot - 1] == min_size;
+    const PlacedRun *previous = same_as_previous && search->runs[slot - 1].suit == suit ? &search->runs[slot - 1] : NULL;
+    for (int low = previous ? previous->low : search->lo; low + min_size - 1 <= search->hi; low++) {
+        int longest = longest_run_tried(search, min_size, low);
+        for (int size = min_size; size <= longest; size++) {
+            int high = low + size - 1;
+            if (previous && low == previous->low && high < previous->high)
+                continue;
+            if (!search->adjacent && touches(search, slot, suit, low, high))
+                continue;
+            search->runs[slot] = (PlacedRun){suit, low, high};
+            if (fill_run_values(search, slot, suit, low, high, low, 0, 0, wilds_left))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Whether run slot `slot` and the later ones can be filled in suits from `suit` on, where no run is placed yet.
+ * When the contract is runs of one size only (`runs_alone`), the answer depends only on (slot, suit, wilds left):
+ * the runs come in suit order, nothing else takes naturals, and the pool of those suits is the hand's.
+ * So a failure is remembered, and the suits already passed are not searched again for every way of filling them. */
+static bool fill_runs_from(Search *search, int slot, int suit, int wilds_left)
+{
+    if (suit == 4)
+        return false;
+    uint64_t known = wilds_left < 64 ? (uint64_t)1 << wilds_left : 0;
+    if (search->exhausted[slot][suit] & known)
+        return false;
+    if (place_run(search, slot, suit, wilds_left) || fill_runs_from(search, slot, suit + 1, wilds_left))
+        return true;
+    search->exhausted[slot][suit] |= known;
+    return false;
+}
+
 /* Fill run slot `slot` and the later ones (LayDownSearch._runs): every suit, low value and length, then the
  * groups.  Identical slots take runs in non-decreasing (suit, low, high) order. */
 static bool fill_runs(Search *search, int slot, int wilds_left)
 {
     if (slot == search->n_runs)
         return fill_groups(search, 0, wilds_left);
-    int min_size = search->run_min[slot];
-    bool same_as_previous = slot > 0 && search->run_min[slot - 1] == min_size;
-    const PlacedRun *previous = same_as_previous ? &search->runs[slot - 1] : NULL;
-    for (int suit = previous ? previous->suit : 0; suit < 4; suit++) {
-        for (int low = search->lo; low + min_size - 1 <= search->hi; low++) {
-            if (previous && suit == previous->suit && low < previous->low)
-                continue;
-            int longest = longest_run_tried(search, min_size, low);
-            for (int size = min_size; size <= longest; size++) {
-                int high = low + size - 1;
-                if (previous && suit == previous->suit && low == previous->low && high < previous->high)
-                    continue;
-                if (!search->adjacent && touches(search, slot, suit, low, high))
-                    continue;
-                search->runs[slot] = (PlacedRun){suit, low, high};
-                if (fill_run_values(search, slot, suit, low, high, low, 0, 0, wilds_left))
-                    return true;
-            }
-        }
+    if (slot > 0 && search->runs_alone) {
+        int suit = search->runs[slot - 1].suit;
+        return place_run(search, slot, suit, wilds_left) || fill_runs_from(search, slot, suit + 1, wilds_left);
     }
+    bool same_as_previous = slot > 0 && search->run_min[slot - 1] == search->run_min[slot];
+    for (int suit = same_as_previous ? search->runs[slot - 1].suit : 0; suit < 4; suit++)
+        if (place_run(search, slot, suit, wilds_left))
+            return true;
     return false;
+}
+
+/* Whether every slot is a run slot of one size, so that all runs come in suit order and nothing but runs takes
+ * naturals (fill_runs_from). */
+static bool runs_alone(const Search *search)
+{
+    if (search->n_groups > 0)
+        return false;
+    for (int slot = 1; slot < search->n_runs; slot++)
+        if (search->run_min[slot] != search->run_min[0])
+            return false;
+    return true;
 }
 
 /* Read the spec (bytes) into `search`; false (with an exception set) when it is malformed. */
@@ -273,6 +325,7 @@ static bool read_spec(Search *search, const unsigned char *spec, Py_ssize_t leng
         at += 3;
     }
     memcpy(wild, at, CARD_COUNT);
+    search->runs_alone = runs_alone(search);
     return true;
 }
 
