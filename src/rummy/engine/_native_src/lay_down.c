@@ -211,6 +211,22 @@ static bool fill_run_values(Search *search, int slot, int suit, int low, int hig
     return fill_run_values(search, slot, suit, low, high, value + 1, naturals, wilds + 1, wilds_left);
 }
 
+/* Fill run slot `slot` with the run [low, high] of `suit`, longer than the slot's minimum, then the later slots.
+ * Such a run takes naturals at both ends: with a wild at an end, the run without it is as valid (as many
+ * naturals, one wild fewer, touching less) and leaves the wild in hand. */
+static bool fill_longer_run(Search *search, int slot, int suit, int low, int high, int wilds_left)
+{
+    int first = card_at(suit, low), last = card_at(suit, high); /* (two cards: a run holds at most 13) */
+    if (!search->pool[first] || !search->pool[last])
+        return false;
+    search->pool[first]--, search->rank_cnt[first % 13 + 1]--;
+    search->pool[last]--, search->rank_cnt[last % 13 + 1]--;
+    bool found = fill_run_values(search, slot, suit, low + 1, high - 1, low + 1, 2, 0, wilds_left);
+    search->pool[first]++, search->rank_cnt[first % 13 + 1]++;
+    search->pool[last]++, search->rank_cnt[last % 13 + 1]++;
+    return found;
+}
+
 /* The longest run worth trying from a slot's minimum: under "none" and "at most one" a run longer than the
  * minimum holds a valid run of exactly the minimum (a window around one of its naturals, fewer wilds, touching
  * less); under "not outnumber" it may not (natural, wild, wild, natural), so every length is tried. */
@@ -238,7 +254,9 @@ static bool place_run(Search *search, int slot, int suit, int wilds_left)
             if (!search->adjacent && touches(search, slot, suit, low, high))
                 continue;
             search->runs[slot] = (PlacedRun){suit, low, high};
-            if (fill_run_values(search, slot, suit, low, high, low, 0, 0, wilds_left))
+            bool found = size == min_size ? fill_run_values(search, slot, suit, low, high, low, 0, 0, wilds_left)
+                                          : fill_longer_run(search, slot, suit, low, high, wilds_left);
+            if (found)
                 return true;
         }
     }
