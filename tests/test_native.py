@@ -163,8 +163,8 @@ runs_only = st.tuples(st.integers(2, 5), st.integers(2, 5)).map(lambda shape: (S
 @given(house_rules(), hands(max_cards=24), runs_only)
 def test_same_answer_on_contracts_of_runs_only(variant: Variant, hand: list[int], contract: tuple[Slot, ...]) -> None:
     """Two to five runs of one size and nothing else: the compiled search remembers the suits it has exhausted
-    (lay_down.c, fill_runs_from) and, where any mix of wilds makes a run, never puts a wild where it holds the
-    natural."""
+    (lay_down.c, fill_runs_from), never puts a wild where it holds the natural where any mix of wilds makes a run,
+    and gives a run longer than its slot naturals at both ends (fill_longer_run)."""
     python, native = both_answers(hand, contract, variant, True, False)
     assert python == native, (variant.options, contract, hand)
 
