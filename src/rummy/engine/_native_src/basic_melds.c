@@ -185,7 +185,7 @@ PyObject *unmeldable_pool(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (cards_name == NULL && (cards_name = PyUnicode_InternFromString("cards")) == NULL)
         return NULL;
     for (Py_ssize_t m = 0; m < PyList_GET_SIZE(args[1]); m++) {
-        PyObject *cards = PyObject_GetAttr(PyList_GET_ITEM(args[1], m), cards_name);
+        PyObject *cards = get_attribute(PyList_GET_ITEM(args[1], m), cards_name);
         if (cards == NULL)
             return NULL;
         bool ok = PyTuple_Check(cards);

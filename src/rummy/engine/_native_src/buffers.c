@@ -1,9 +1,50 @@
 /*
- * Reading Python values the compiled queries are handed (observation.c, history.c): a float32 array, an int, an int
- * or None.  Each answers false (or -1) with no exception set when the value is not what is asked, so that the
+ * Reading and writing the attributes of the Python objects the compiled queries are handed (every module), and
+ * reading the values they are handed (observation.c, history.c): a float32 array, an int, an int or None.  Each answers false (or -1) with no exception set when the value is not what is asked, so that the
  * query answers None and the Python code, the reference, raises its own error.
  */
 #include "core.h"
+
+#include <structmember.h>
+
+/* Where `object` keeps its attribute `name`: the object slot a member descriptor of its type names (a __slots__
+ * field), or NULL when `name` is not one or the type does not look attributes up the generic way (its own
+ * __getattribute__; for `writing`, its own __setattr__ too, as a frozen dataclass has): then only
+ * PyObject_GetAttr or PyObject_SetAttr give the Python semantics. */
+static PyObject **attribute_slot(PyObject *object, PyObject *name, bool writing)
+{
+    PyTypeObject *type = Py_TYPE(object);
+    if (type->tp_getattro != PyObject_GenericGetAttr || (writing && type->tp_setattro != PyObject_GenericSetAttr))
+        return NULL;
+    PyObject *descriptor = _PyType_Lookup(type, name); /* (borrowed; the type's attribute cache answers) */
+    if (descriptor == NULL || !Py_IS_TYPE(descriptor, &PyMemberDescr_Type))
+        return NULL;
+    PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+    if (member->type != T_OBJECT_EX || (writing && (member->flags & READONLY)))
+        return NULL;
+    return (PyObject **)((char *)object + member->offset);
+}
+
+/* object.name (a new reference; NULL with an exception set): read from its slot where the attribute is one, what
+ * PyObject_GetAttr returns for it, without calling the descriptor (the engine's state and records keep their fields
+ * in slots). */
+PyObject *get_attribute(PyObject *object, PyObject *name)
+{
+    PyObject **slot = attribute_slot(object, name, false);
+    if (slot != NULL && *slot != NULL)
+        return Py_NewRef(*slot);
+    return PyObject_GetAttr(object, name);
+}
+
+/* object.name = value (0, or -1 with an exception set), into its slot where the attribute is one. */
+int set_attribute(PyObject *object, PyObject *name, PyObject *value)
+{
+    PyObject **slot = value == NULL ? NULL : attribute_slot(object, name, true); /* (NULL: a deletion) */
+    if (slot == NULL)
+        return PyObject_SetAttr(object, name, value);
+    Py_XSETREF(*slot, Py_NewRef(value));
+    return 0;
+}
 
 /* A float32 buffer of `count` numbers (C-contiguous); false, nothing held, when `object` is not one. */
 bool get_floats(PyObject *object, Py_buffer *view, bool writable, Py_ssize_t count)
@@ -42,7 +83,7 @@ int long_or_none(PyObject *item, long *value)
 
 int long_or_none_attribute(PyObject *object, PyObject *name, long *value)
 {
-    PyObject *item = PyObject_GetAttr(object, name);
+    PyObject *item = get_attribute(object, name);
     if (item == NULL) {
         PyErr_Clear();
         return -1;
@@ -54,14 +95,14 @@ int long_or_none_attribute(PyObject *object, PyObject *name, long *value)
 
 PyObject *identity_of(PyObject *object, PyObject *name)
 {
-    PyObject *value = PyObject_GetAttr(object, name);
+    PyObject *value = get_attribute(object, name);
     Py_XDECREF(value); /* compared by identity only: the values read this way outlive the call */
     return value;
 }
 
 int truth_of(PyObject *object, PyObject *name)
 {
-    PyObject *value = PyObject_GetAttr(object, name);
+    PyObject *value = get_attribute(object, name);
     if (value == NULL)
         return -1;
     int truth = PyObject_IsTrue(value);

@@ -136,9 +136,9 @@ int open_window(Apply *a, bool after_decline)
     Py_DECREF(seats);
     if (window == NULL)
         return -1;
-    int result = PyObject_SetAttr(a->state, step_names[N_WINDOW], window);
+    int result = set_attribute(a->state, step_names[N_WINDOW], window);
     Py_DECREF(window);
-    if (result < 0 || PyObject_SetAttr(a->state, step_names[N_PHASE], a->kit[K_CLAIM]) < 0)
+    if (result < 0 || set_attribute(a->state, step_names[N_PHASE], a->kit[K_CLAIM]) < 0)
         return -1;
     return 1;
 }
@@ -172,7 +172,7 @@ static int take_claim(Apply *a, long seat)
 static int resolve(Apply *a, PyObject *window, long winner)
 {
     int after_decline = truth_of(window, step_names[N_AFTER_DECLINE]);
-    if (after_decline < 0 || PyObject_SetAttr(a->state, step_names[N_WINDOW], Py_None) < 0)
+    if (after_decline < 0 || set_attribute(a->state, step_names[N_WINDOW], Py_None) < 0)
         return -1;
     if (winner >= 0) {
         if (take_claim(a, winner) < 0)
@@ -218,13 +218,13 @@ static int resolve(Apply *a, PyObject *window, long winner)
 /* answer(state, window, action) for `seat`'s buy or pass. */
 int answer(Apply *a, long seat, bool buy)
 {
-    PyObject *window = PyObject_GetAttr(a->state, step_names[N_WINDOW]);
+    PyObject *window = get_attribute(a->state, step_names[N_WINDOW]);
     if (window == NULL)
         return -1;
     int result = -1;
-    PyObject *answered = PyObject_GetAttr(window, step_names[N_ANSWERED]);
-    PyObject *claimants = answered == NULL ? NULL : PyObject_GetAttr(window, step_names[N_CLAIMANTS]);
-    PyObject *seats = claimants == NULL ? NULL : PyObject_GetAttr(window, step_names[N_ELIGIBLE]);
+    PyObject *answered = get_attribute(window, step_names[N_ANSWERED]);
+    PyObject *claimants = answered == NULL ? NULL : get_attribute(window, step_names[N_CLAIMANTS]);
+    PyObject *seats = claimants == NULL ? NULL : get_attribute(window, step_names[N_ELIGIBLE]);
     PyObject *key = seats == NULL ? NULL : PyLong_FromLong(seat);
     if (key == NULL)
         goto done;

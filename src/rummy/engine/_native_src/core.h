@@ -97,6 +97,9 @@ int long_or_none(PyObject *item, long *value);
 int long_or_none_attribute(PyObject *object, PyObject *name, long *value);
 /* object.name as a pointer compared by identity only (the reference is dropped at once: for Enum members, None and
  * bools, which outlive the call); NULL with an exception set. */
+/* object.name and object.name = value, through the object's slot where the attribute is one (buffers.c). */
+PyObject *get_attribute(PyObject *object, PyObject *name);
+int set_attribute(PyObject *object, PyObject *name, PyObject *value);
 PyObject *identity_of(PyObject *object, PyObject *name);
 /* The truth of object.name: 1, 0, or -1 with an exception set. */
 int truth_of(PyObject *object, PyObject *name);

@@ -107,7 +107,7 @@ static long picked_up(const History *history, long index, long seat, long *cards
 /* The cards of an action's melds, in order; -1 when they cannot be read. */
 static long meld_cards(PyObject *action, long *cards)
 {
-    PyObject *melds = PyObject_GetAttr(action, history_names[HN_MELDS]);
+    PyObject *melds = get_attribute(action, history_names[HN_MELDS]);
     if (melds == NULL) {
         PyErr_Clear();
         return -1;
@@ -115,7 +115,7 @@ static long meld_cards(PyObject *action, long *cards)
     long n = 0;
     bool good = PyTuple_Check(melds);
     for (Py_ssize_t i = 0; good && i < PyTuple_GET_SIZE(melds); i++) {
-        PyObject *meld_cards_object = PyObject_GetAttr(PyTuple_GET_ITEM(melds, i), history_names[HN_CARDS]);
+        PyObject *meld_cards_object = get_attribute(PyTuple_GET_ITEM(melds, i), history_names[HN_CARDS]);
         if (meld_cards_object == NULL) {
             PyErr_Clear();
             good = false;
@@ -138,7 +138,7 @@ static long meld_cards(PyObject *action, long *cards)
 /* History._add of one action at log `index`. */
 static bool add(const History *history, PyObject *action, long index, int depth)
 {
-    PyObject *verb = PyObject_GetAttr(action, history_names[HN_VERB]);
+    PyObject *verb = get_attribute(action, history_names[HN_VERB]);
     if (verb == NULL) {
         PyErr_Clear();
         return false;
@@ -154,7 +154,7 @@ static bool add(const History *history, PyObject *action, long index, int depth)
     if (which == H_BATCH) {
         if (depth >= MAX_DEPTH)
             return false;
-        PyObject *steps = PyObject_GetAttr(action, history_names[HN_STEPS]);
+        PyObject *steps = get_attribute(action, history_names[HN_STEPS]);
         if (steps == NULL) {
             PyErr_Clear();
             return false;

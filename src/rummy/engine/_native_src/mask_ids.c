@@ -88,7 +88,7 @@ static long end_index(PyObject *space, PyObject *state, PyObject *action, long s
 {
     if (verb == MOVE && kit->move_to_hand)
         return 0;
-    PyObject *end = PyObject_GetAttr(action, attribute_names[A_END]);
+    PyObject *end = get_attribute(action, attribute_names[A_END]);
     if (end == NULL)
         return -1;
     long index = -2;
@@ -257,7 +257,7 @@ PyObject *numbered(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     long unslotted = 0;
     for (Py_ssize_t index = 0; index < PyList_GET_SIZE(entries); index++) {
         PyObject *entry = PyList_GET_ITEM(entries, index);
-        PyObject *verb_object = PyObject_GetAttr(entry, attribute_names[A_VERB]);
+        PyObject *verb_object = get_attribute(entry, attribute_names[A_VERB]);
         if (verb_object == NULL)
             goto fail;
         int verb = verb_of(verb_object, &kit);

@@ -56,7 +56,7 @@ static bool intern_names(void)
 /* An int attribute of `meld` within [low, high]: false, no exception left set, when it is not one. */
 static bool int_field(PyObject *meld, int name, long low, long high, int *value)
 {
-    PyObject *item = PyObject_GetAttr(meld, names[name]);
+    PyObject *item = get_attribute(meld, names[name]);
     if (item == NULL) {
         PyErr_Clear();
         return false;
@@ -72,7 +72,7 @@ static bool int_field(PyObject *meld, int name, long low, long high, int *value)
 static bool read_offer_meld(PyObject *meld, OfferMeld *out)
 {
     static const char *const kinds[4] = {"run", "set", "pair", "book"};
-    PyObject *kind = PyObject_GetAttr(meld, names[NAME_KIND]);
+    PyObject *kind = get_attribute(meld, names[NAME_KIND]);
     if (kind == NULL) {
         PyErr_Clear();
         return false;
@@ -86,7 +86,7 @@ static bool read_offer_meld(PyObject *meld, OfferMeld *out)
         || !int_field(meld, NAME_LOW, 0, 14, &out->low)
         || !int_field(meld, NAME_WILDS, 0, MOST_MELD_CARDS, &out->wilds))
         return false;
-    PyObject *cards = PyObject_GetAttr(meld, names[NAME_CARDS]);
+    PyObject *cards = get_attribute(meld, names[NAME_CARDS]);
     if (cards == NULL) {
         PyErr_Clear();
         return false;
@@ -212,7 +212,7 @@ PyObject *work_out_meld_offers(PyObject *meld_object, PyObject *kit_object)
         return NULL;
     if (!read_kit(kit_object, &kit) || !read_offer_meld(meld_object, &meld))
         Py_RETURN_NONE;
-    PyObject *meld_id = PyObject_GetAttr(meld_object, names[NAME_ID]);
+    PyObject *meld_id = get_attribute(meld_object, names[NAME_ID]);
     if (meld_id == NULL) {
         PyErr_Clear();
         Py_RETURN_NONE;

@@ -314,7 +314,7 @@ static bool read_rules(PyObject *object, PartRules *rules)
 /* One int attribute of `meld` within [low, high]; false, no exception set, when it is missing or out of range. */
 static bool read_field(PyObject *meld, PyObject *name, long low, long high, long *value)
 {
-    PyObject *item = PyObject_GetAttr(meld, name);
+    PyObject *item = get_attribute(meld, name);
     if (item == NULL) {
         PyErr_Clear();
         return false;
@@ -333,7 +333,7 @@ static int read_meld(PyObject *meld, Meld *out)
     for (int i = 0; i < 7; i++)
         if (names[i] == NULL && (names[i] = PyUnicode_InternFromString(spelled[i])) == NULL)
             return -1;
-    PyObject *kind = PyObject_GetAttr(meld, names[0]);
+    PyObject *kind = get_attribute(meld, names[0]);
     if (kind == NULL) {
         PyErr_Clear();
         return 0;
@@ -346,7 +346,7 @@ static int read_meld(PyObject *meld, Meld *out)
     if (out->kind < 0 || !read_field(meld, names[3], 0, 13, &out->rank) || !read_field(meld, names[4], -1, 3, &out->suit)
         || !read_field(meld, names[5], 0, 14, &out->low) || !read_field(meld, names[6], 0, MAX_CARDS, &out->wilds))
         return 0;
-    PyObject *cards = PyObject_GetAttr(meld, names[1]);
+    PyObject *cards = get_attribute(meld, names[1]);
     if (cards == NULL) {
         PyErr_Clear();
         return 0;
@@ -364,7 +364,7 @@ static int read_meld(PyObject *meld, Meld *out)
         return 0;
     }
     out->length = (int)length;
-    out->id = PyObject_GetAttr(meld, names[2]);
+    out->id = get_attribute(meld, names[2]);
     if (out->id == NULL) {
         PyErr_Clear();
         Py_DECREF(cards);

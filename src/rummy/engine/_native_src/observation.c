@@ -164,7 +164,7 @@ static bool write_cards(float *out, const float *inverse, const long *layout, Py
         return false;
     memset(counts, 0, sizeof counts);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
-        PyObject *cards = PyObject_GetAttr(PyList_GET_ITEM(melds, i), names[N_CARDS]);
+        PyObject *cards = get_attribute(PyList_GET_ITEM(melds, i), names[N_CARDS]);
         if (cards == NULL) {
             PyErr_Clear();
             return false;
@@ -283,7 +283,7 @@ static bool read_kit(PyObject *object, Kit *kit)
 /* The attribute `name` of `object` (a new reference), or NULL with no exception set. */
 static PyObject *attribute(PyObject *object, int name)
 {
-    PyObject *value = PyObject_GetAttr(object, names[name]);
+    PyObject *value = get_attribute(object, names[name]);
     if (value == NULL)
         PyErr_Clear();
     return value;

@@ -56,7 +56,7 @@ static int intern_names(void)
 /* len(object.name): the length, or -1 with an exception set. */
 static Py_ssize_t length_of(PyObject *object, PyObject *name)
 {
-    PyObject *value = PyObject_GetAttr(object, name);
+    PyObject *value = get_attribute(object, name);
     if (value == NULL)
         return -1;
     Py_ssize_t size = PyObject_Length(value);
@@ -108,15 +108,15 @@ static int one_card_drawable(PyObject *state, PyObject *variant, PyObject *const
 /* rules/window.py's check_answer: 1 accepted, 0 refused, -1 with an exception set. */
 static int answer_allowed(PyObject *state, long seat)
 {
-    PyObject *window = PyObject_GetAttr(state, names[N_WINDOW]);
+    PyObject *window = get_attribute(state, names[N_WINDOW]);
     if (window == NULL)
         return -1;
     if (window == Py_None) {
         Py_DECREF(window);
         return NOT_COVERED;
     }
-    PyObject *eligible = PyObject_GetAttr(window, names[N_ELIGIBLE]);
-    PyObject *answered = eligible == NULL ? NULL : PyObject_GetAttr(window, names[N_ANSWERED]);
+    PyObject *eligible = get_attribute(window, names[N_ELIGIBLE]);
+    PyObject *answered = eligible == NULL ? NULL : get_attribute(window, names[N_ANSWERED]);
     Py_DECREF(window);
     int verdict = -1;
     PyObject *key = answered == NULL ? NULL : PyLong_FromLong(seat);
@@ -160,14 +160,14 @@ static int take_allowed(PyObject *state, PyObject *variant, PyObject *const *kit
  * is not one of the 53, or -1 with an exception set. */
 static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action, long seat)
 {
-    PyObject *card_object = PyObject_GetAttr(action, names[N_CARD]);
+    PyObject *card_object = get_attribute(action, names[N_CARD]);
     if (card_object == NULL)
         return -1;
     long card = card_object == Py_None ? 0 : small_int(card_object);
     Py_DECREF(card_object);
     if (card < 0 || card >= CARD_COUNT)
         return NOT_COVERED;
-    PyObject *hands = PyObject_GetAttr(state, names[N_HANDS]);
+    PyObject *hands = get_attribute(state, names[N_HANDS]);
     if (hands == NULL)
         return -1;
     PyObject *hand = PyList_CheckExact(hands) && seat < PyList_GET_SIZE(hands) ? PyList_GET_ITEM(hands, seat) : NULL;
@@ -177,7 +177,7 @@ static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action,
         return NOT_COVERED;
     if (held == 0) /* card-not-in-hand */
         return 0;
-    PyObject *sizes = PyObject_GetAttr(state, names[N_SIZES]);
+    PyObject *sizes = get_attribute(state, names[N_SIZES]);
     if (sizes == NULL)
         return -1;
     long size = small_item(sizes, seat);
@@ -185,7 +185,7 @@ static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action,
     if (size == NOT_SMALL)
         return NOT_COVERED;
     if (size == 1) { /* no-final-discard (discard_error, then discardable) */
-        PyObject *rules = PyObject_GetAttr(state, names[N_RULES]);
+        PyObject *rules = get_attribute(state, names[N_RULES]);
         if (rules == NULL)
             return -1;
         int final = truth_of(rules, names[N_FINAL_DISCARD_ALLOWED]);
@@ -193,7 +193,7 @@ static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action,
         if (final <= 0)
             return final < 0 ? -1 : 0;
     }
-    PyObject *taken = PyObject_GetAttr(state, names[N_TAKEN_CARD]);
+    PyObject *taken = get_attribute(state, names[N_TAKEN_CARD]);
     if (taken == NULL)
         return -1;
     long taken_card = taken == Py_None ? -1 : small_int(taken);
@@ -215,7 +215,7 @@ static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action,
 /* rules/__init__.py's verify for the covered actions: 1, 0, NOT_COVERED, or -1 with an exception set. */
 static int judge(PyObject *state, PyObject *action, PyObject *const *kit)
 {
-    PyObject *seat_object = PyObject_GetAttr(action, names[N_SEAT]);
+    PyObject *seat_object = get_attribute(action, names[N_SEAT]);
     if (seat_object == NULL)
         return -1;
     long seat = small_int(seat_object);
@@ -235,7 +235,7 @@ static int judge(PyObject *state, PyObject *action, PyObject *const *kit)
         return -1;
     if (phase != kit[CLAIM] && phase != kit[DRAW_PHASE] && phase != kit[PLAY]) /* round-over */
         return 0;
-    PyObject *active_object = PyObject_GetAttr(state, names[N_ACTIVE]);
+    PyObject *active_object = get_attribute(state, names[N_ACTIVE]);
     if (active_object == NULL)
         return -1;
     long active = small_int(active_object);

@@ -57,7 +57,7 @@ static int intern_names(void)
 /* object.name as a long; an int or None as long_or_none reads it (1 an int, 0 None); -1 with an exception set. */
 int long_of(PyObject *object, PyObject *name, long *value)
 {
-    PyObject *item = PyObject_GetAttr(object, name);
+    PyObject *item = get_attribute(object, name);
     if (item == NULL)
         return -1;
     int kind = long_or_none(item, value);
@@ -72,20 +72,20 @@ int set_long(PyObject *object, PyObject *name, long value)
     PyObject *number = PyLong_FromLong(value);
     if (number == NULL)
         return -1;
-    int result = PyObject_SetAttr(object, name, number);
+    int result = set_attribute(object, name, number);
     Py_DECREF(number);
     return result;
 }
 
 int set_bool(PyObject *object, PyObject *name, bool value)
 {
-    return PyObject_SetAttr(object, name, value ? Py_True : Py_False);
+    return set_attribute(object, name, value ? Py_True : Py_False);
 }
 
 /* The list state.name (a new reference), NULL with an exception set (a TypeError when it is not a list). */
 PyObject *list_of(PyObject *object, PyObject *name)
 {
-    PyObject *value = PyObject_GetAttr(object, name);
+    PyObject *value = get_attribute(object, name);
     if (value != NULL && !PyList_CheckExact(value)) {
         Py_DECREF(value);
         PyErr_Format(PyExc_TypeError, "simple_apply: %U is not a list", name);
@@ -339,7 +339,7 @@ static int draw_allowed(Apply *a, int verb)
 /* enter_draw(state). */
 int enter_draw(Apply *a)
 {
-    if (PyObject_SetAttr(a->state, step_names[N_PHASE], a->kit[K_DRAW_PHASE]) < 0)
+    if (set_attribute(a->state, step_names[N_PHASE], a->kit[K_DRAW_PHASE]) < 0)
         return -1;
     static const int verbs[] = {K_DRAW, K_TAKE, K_BUY};
     for (size_t i = 0; i < 3; i++) {
@@ -357,7 +357,7 @@ int active_draws_stock(Apply *a)
     if (set_bool(a->state, step_names[N_DEPLETE_AFTER_DRAW], false) < 0 || long_of(a->state, step_names[N_ACTIVE], &active) < 0)
         return -1;
     long card = draw_from_stock(a);
-    if (card < 0 || give(a, active, card) < 0 || PyObject_SetAttr(a->state, step_names[N_PHASE], a->kit[K_PLAY]) < 0)
+    if (card < 0 || give(a, active, card) < 0 || set_attribute(a->state, step_names[N_PHASE], a->kit[K_PLAY]) < 0)
         return -1;
     int deplete = truth_of(a->state, step_names[N_DEPLETE_AFTER_DRAW]);
     if (deplete <= 0)
@@ -395,7 +395,7 @@ static int take(Apply *a)
     long top = pick_up(a, active);
     if (top < 0 || set_long(a->state, step_names[N_TAKEN_CARD], top) < 0)
         return -1;
-    return PyObject_SetAttr(a->state, step_names[N_PHASE], a->kit[K_PLAY]);
+    return set_attribute(a->state, step_names[N_PHASE], a->kit[K_PLAY]);
 }
 
 /* ---- rules/turns.py and rules/discard.py ---- */
@@ -408,7 +408,7 @@ static int washed_out(Apply *a)
         return -1;
     Py_ssize_t cards = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(table); i++) {
-        PyObject *meld_cards = PyObject_GetAttr(PyList_GET_ITEM(table, i), step_names[N_CARDS]);
+        PyObject *meld_cards = get_attribute(PyList_GET_ITEM(table, i), step_names[N_CARDS]);
         Py_ssize_t size = meld_cards == NULL ? -1 : PyObject_Length(meld_cards);
         Py_XDECREF(meld_cards);
         if (size < 0) {
@@ -449,12 +449,12 @@ static int start_turn(Apply *a, long seat)
     int failed = set_long(a->state, step_names[N_ACTIVE], seat) < 0
                  || add_to_field(a->state, step_names[N_OWN_TURNS], seat, 1) < 0
                  || set_bool(a->state, step_names[N_DEAD], false) < 0 || set_bool(a->state, step_names[N_AFTER_CLAIM], false) < 0
-                 || PyObject_SetAttr(a->state, step_names[N_TAKEN_CARD], Py_None) < 0
+                 || set_attribute(a->state, step_names[N_TAKEN_CARD], Py_None) < 0
                  || set_long(a->state, step_names[N_MELDS_THIS_TURN], 0) < 0
                  || set_long(a->state, step_names[N_STOLEN_PENDING], 0) < 0
                  || set_bool(a->state, step_names[N_PURCHASE_DONE], false) < 0
-                 || PyObject_SetAttr(a->state, step_names[N_PLAYED_BEFORE_TURN], before) < 0
-                 || PyObject_SetAttr(a->state, step_names[N_WINDOW], Py_None) < 0;
+                 || set_attribute(a->state, step_names[N_PLAYED_BEFORE_TURN], before) < 0
+                 || set_attribute(a->state, step_names[N_WINDOW], Py_None) < 0;
     Py_DECREF(before);
     if (failed)
         return -1;
@@ -601,8 +601,8 @@ PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     if (!accepted)
         Py_RETURN_NONE; /* refused (the Python rules say why), or not judged here */
     Apply a = {state, NULL, NULL, kit, 0};
-    a.variant = PyObject_GetAttr(state, step_names[N_VARIANT]);
-    a.rules = a.variant == NULL ? NULL : PyObject_GetAttr(state, step_names[N_RULES]);
+    a.variant = get_attribute(state, step_names[N_VARIANT]);
+    a.rules = a.variant == NULL ? NULL : get_attribute(state, step_names[N_RULES]);
     a.n = a.rules == NULL ? -1 : length_of(state, step_names[N_PLAYERS]);
     int result = -1;
     if (a.n > 0 && seat < a.n && perform(&a, phase, verb, seat, action) == 0) {

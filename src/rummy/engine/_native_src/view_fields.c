@@ -113,10 +113,10 @@ static PyObject *cards_held(PyObject *counts)
 static PyObject *seats_to_act(PyObject *window, int phase, PyObject *active)
 {
     if (phase == CLAIM && window != Py_None) {
-        PyObject *eligible = PyObject_GetAttr(window, names[N_ELIGIBLE]);
+        PyObject *eligible = get_attribute(window, names[N_ELIGIBLE]);
         if (eligible == NULL)
             return NULL;
-        PyObject *answered = PyObject_GetAttr(window, names[N_ANSWERED]);
+        PyObject *answered = get_attribute(window, names[N_ANSWERED]);
         if (answered == NULL) {
             Py_DECREF(eligible);
             return NULL;
@@ -273,7 +273,7 @@ static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject 
     } while (0)
     PyObject *window = at[S_WINDOW], *hands = at[S_HANDS], *discard = at[S_DISCARD];
     SHARE(F_SEAT, seat);
-    SET(F_VARIANT, PyObject_GetAttr(at[S_VARIANT], names[N_ID]));
+    SET(F_VARIANT, get_attribute(at[S_VARIANT], names[N_ID]));
     SET(F_PLAYERS, as_tuple(at[S_PLAYERS]));
     Py_ssize_t players = PyTuple_GET_SIZE(field[F_PLAYERS]);
     long seat_number = -1;
@@ -288,7 +288,7 @@ static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject 
             return 0;
     }
     SET(F_ROUND, round_of(at[S_ROUND_NUMBER]));
-    SET(F_PHASE, PyObject_GetAttr(at[S_PHASE], names[N_VALUE])); /* Phase.value of the member matched */
+    SET(F_PHASE, get_attribute(at[S_PHASE], names[N_VALUE])); /* Phase.value of the member matched */
     SHARE(F_ACTIVE, at[S_ACTIVE]);
     SHARE(F_DEALER, at[S_DEALER]);
     SET(F_TO_ACT, seats_to_act(window, phase, at[S_ACTIVE]));
@@ -300,7 +300,7 @@ static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject 
         return 0;
     SET(F_HAND_SIZES, as_tuple(at[S_SIZES]));
     SET(F_TABLE, as_tuple(at[S_TABLE]));
-    PyObject *show = PyObject_GetAttr(at[S_VARIANT], names[N_SHOW_DISCARD_HISTORY]);
+    PyObject *show = get_attribute(at[S_VARIANT], names[N_SHOW_DISCARD_HISTORY]);
     if (show == NULL)
         return -1;
     int show_all = PyObject_IsTrue(show);
@@ -324,11 +324,11 @@ static int fill(PyObject **field, PyObject *const *at, PyObject *seat, PyObject 
         SET(F_PURCHASE_CARDS, as_tuple(at[S_PURCHASE_CARDS]));
     SET(F_TOTALS, as_tuple(at[S_TOTALS]));
     SHARE(F_KITTY, at[S_KITTY]);
-    SET(F_CONTRACT, PyObject_GetAttr(at[S_RULES], names[N_CONTRACT]));
+    SET(F_CONTRACT, get_attribute(at[S_RULES], names[N_CONTRACT]));
     if (window == Py_None)
         SHARE(F_CLAIM_CARD, Py_None);
     else
-        SET(F_CLAIM_CARD, PyObject_GetAttr(window, names[N_CARD]));
+        SET(F_CLAIM_CARD, get_attribute(window, names[N_CARD]));
     SHARE(F_DISCARD_DEAD, at[S_DEAD]);
     SHARE(F_LEGAL_ACTIONS, actions);
     if (phase == ROUND_OVER || phase == GAME_OVER)
