@@ -1,7 +1,8 @@
 /*
  * Reading and writing the attributes of the Python objects the compiled queries are handed (every module), and
- * reading the values they are handed (observation.c, history.c): a float32 array, an int, an int or None.  Each answers false (or -1) with no exception set when the value is not what is asked, so that the
- * query answers None and the Python code, the reference, raises its own error.
+ * reading the values they are handed (observation.c, history.c): a float32 array, an int, an int or None.  Each
+ * reader answers false (or -1) with no exception set when the value is not what is asked, so that the query answers
+ * None and the Python code, the reference, raises its own error.
  */
 #include "core.h"
 
@@ -10,7 +11,9 @@
 /* Where `object` keeps its attribute `name`: the object slot a member descriptor of its type names (a __slots__
  * field), or NULL when `name` is not one or the type does not look attributes up the generic way (its own
  * __getattribute__; for `writing`, its own __setattr__ too, as a frozen dataclass has): then only
- * PyObject_GetAttr or PyObject_SetAttr give the Python semantics. */
+ * PyObject_GetAttr or PyObject_SetAttr give the Python semantics.  (state_copy.c's object_slot asks the same of a
+ * descriptor plus whether it belongs to the type, which the lookup here settles: its subtype test costs about 2 %
+ * of a uniform basic decision on this path.) */
 static PyObject **attribute_slot(PyObject *object, PyObject *name, bool writing)
 {
     PyTypeObject *type = Py_TYPE(object);

@@ -95,11 +95,11 @@ bool get_long(PyObject *object, long *value);
 int long_or_none(PyObject *item, long *value);
 /* The attribute `name` of `object` read as by long_or_none (-1 also when it is missing; no exception set). */
 int long_or_none_attribute(PyObject *object, PyObject *name, long *value);
-/* object.name as a pointer compared by identity only (the reference is dropped at once: for Enum members, None and
- * bools, which outlive the call); NULL with an exception set. */
 /* object.name and object.name = value, through the object's slot where the attribute is one (buffers.c). */
 PyObject *get_attribute(PyObject *object, PyObject *name);
 int set_attribute(PyObject *object, PyObject *name, PyObject *value);
+/* object.name as a pointer compared by identity only (the reference is dropped at once: for Enum members, None and
+ * bools, which outlive the call); NULL with an exception set. */
 PyObject *identity_of(PyObject *object, PyObject *name);
 /* The truth of object.name: 1, 0, or -1 with an exception set. */
 int truth_of(PyObject *object, PyObject *name);

@@ -244,7 +244,8 @@ static bool place_run(Search *search, int slot, int suit, int wilds_left)
 {
     int min_size = search->run_min[slot];
     bool same_as_previous = slot > 0 && search->run_min[slot - 1] == min_size;
-    const PlacedRun *previous = same_as_previous && search->runs[slot - 1].suit == suit ? &search->runs[slot - 1] : NULL;
+    const PlacedRun *previous =
+        same_as_previous && search->runs[slot - 1].suit == suit ? &search->runs[slot - 1] : NULL;
     for (int low = previous ? previous->low : search->lo; low + min_size - 1 <= search->hi; low++) {
         int longest = longest_run_tried(search, min_size, low);
         for (int size = min_size; size <= longest; size++) {
