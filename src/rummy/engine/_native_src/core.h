@@ -172,6 +172,16 @@ PyObject *end_object(int end);
  * for a meld or kit it does not read, NULL with an exception set (meld_offers.c). */
 PyObject *meld_offers(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *work_out_meld_offers(PyObject *meld, PyObject *kit);
+/* A table meld as the compiled listing reads it: its kind (0 run, 1 set, 2 pair, 3 book, meld_offers._KIND_CODES),
+ * rank, suit, low, length, wild count and cards. */
+enum { MOST_MELD_CARDS = 64 };
+typedef struct {
+    int kind, rank, suit, low, length, wilds;
+    int cards[MOST_MELD_CARDS];
+} OfferMeld;
+/* `meld` (a TableMeld) read into `out`: false, no exception left set, when it is not a meld read here (another kind,
+ * a field out of range, more than MOST_MELD_CARDS cards) (meld_offers.c). */
+bool read_offer_meld(PyObject *meld, OfferMeld *out);
 
 /* rearrangement_part(meld, rules) and rearrangement_parts(table, variant, rules, memo, what, work_out)
  * (meld_parts.c). */

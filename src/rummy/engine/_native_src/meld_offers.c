@@ -16,8 +16,6 @@
  */
 #include "core.h"
 
-enum { MOST_MELD_CARDS = 64 };
-
 typedef struct {
     MeldRules rules;
     long swap, in_groups, scope_hand, run_min;
@@ -34,11 +32,6 @@ static bool read_kit(PyObject *kit, OffersKit *out)
     out->move_verb = PyTuple_GET_ITEM(kit, 6);
     return out->swap >= 0 && out->swap <= 2 && out->run_min >= 1 && out->run_min <= 1000;
 }
-
-typedef struct {
-    int kind, rank, suit, low, length, wilds;
-    int cards[MOST_MELD_CARDS];
-} OfferMeld;
 
 /* The attribute names read of a meld, interned once: kind, cards, id, rank, suit, low, wilds. */
 enum { NAME_KIND, NAME_CARDS, NAME_ID, NAME_RANK, NAME_SUIT, NAME_LOW, NAME_WILDS, NAME_COUNT };
@@ -68,10 +61,13 @@ static bool int_field(PyObject *meld, int name, long low, long high, int *value)
     return fits;
 }
 
-/* `meld` read into `out`: false, no exception left set, when it is not a meld read here. */
-static bool read_offer_meld(PyObject *meld, OfferMeld *out)
+bool read_offer_meld(PyObject *meld, OfferMeld *out)
 {
     static const char *const kinds[4] = {"run", "set", "pair", "book"};
+    if (!intern_names()) {
+        PyErr_Clear();
+        return false;
+    }
     PyObject *kind = get_attribute(meld, names[NAME_KIND]);
     if (kind == NULL) {
         PyErr_Clear();

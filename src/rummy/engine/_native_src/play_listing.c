@@ -381,64 +381,14 @@ PyObject *layoffs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  * often as held) on the melds of `table` (a list of TableMeld), the first in the Python search's order (each card in
  * turn, the melds in table order, a run's low end before its high end, every meld grown by the cards laid on it
  * before).  Its (meld index, end) per card, flattened into one tuple (end 0 None, 1 low, 2 high); False when there is
- * none.  `rules` as layoffs reads them.  None for a malformed argument, more than 64 cards or 256 melds.
+ * none.  `rules` as layoffs reads them.  None for a malformed argument, a meld read_offer_meld does not read
+ * (meld_offers.c), more than 64 cards or 256 melds.
  */
 typedef struct {
     int kind, rank, suit, low, length, wilds;
 } Shape;
 
 enum { MOST_MELDS = 256, MOST_CARDS = 64 };
-
-/* The code of a meld kind as layoffs reads it (meld_offers._KIND_CODES), -1 for another. */
-static int kind_code(PyObject *kind)
-{
-    static const char *const kinds[4] = {"run", "set", "pair", "book"};
-    if (!PyUnicode_Check(kind))
-        return -1;
-    for (int code = 0; code < 4; code++)
-        if (PyUnicode_CompareWithASCIIString(kind, kinds[code]) == 0)
-            return code;
-    return -1;
-}
-
-/* `meld`'s shape: true when it reads as one layoffs takes (no exception left set). */
-static bool read_shape(PyObject *meld, Shape *shape)
-{
-    static const char *const fields[4] = {"rank", "suit", "low", "wilds"};
-    long values[4];
-    PyObject *kind = PyObject_GetAttrString(meld, "kind");
-    if (kind == NULL) {
-        PyErr_Clear();
-        return false;
-    }
-    shape->kind = kind_code(kind);
-    Py_DECREF(kind);
-    for (int i = 0; i < 4; i++) {
-        PyObject *value = PyObject_GetAttrString(meld, fields[i]);
-        if (value == NULL) {
-            PyErr_Clear();
-            return false;
-        }
-        bool read = get_long(value, &values[i]);
-        Py_DECREF(value);
-        if (!read || values[i] < -1 || values[i] > 1000)
-            return false;
-    }
-    PyObject *cards = PyObject_GetAttrString(meld, "cards");
-    if (cards == NULL) {
-        PyErr_Clear();
-        return false;
-    }
-    Py_ssize_t length = PyTuple_Check(cards) ? PyTuple_GET_SIZE(cards) : 0;
-    Py_DECREF(cards);
-    shape->rank = (int)values[0];
-    shape->suit = (int)values[1];
-    shape->low = (int)values[2];
-    shape->wilds = (int)values[3];
-    shape->length = (int)length;
-    return shape->kind >= 0 && length >= 1 && length <= 1000 && shape->rank >= 0 && shape->rank <= 13
-           && (shape->kind != 0 || (shape->suit >= 0 && shape->suit <= 3));
-}
 
 /* _going_out_batch's search(remaining, steps): the accepted-cards and may_fit tests of the Python search only skip
  * what lay_off refuses, so trying lay_off alone visits the same successes in the same order. */
@@ -492,9 +442,12 @@ PyObject *going_out(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Shape melds[MOST_MELDS];
     int meld_count = (int)PyList_GET_SIZE(table);
-    for (int m = 0; m < meld_count; m++)
-        if (!read_shape(PyList_GET_ITEM(table, m), &melds[m]))
+    for (int m = 0; m < meld_count; m++) {
+        OfferMeld read;
+        if (!read_offer_meld(PyList_GET_ITEM(table, m), &read))
             Py_RETURN_NONE;
+        melds[m] = (Shape){read.kind, read.rank, read.suit, read.low, read.length, read.wilds};
+    }
     int steps[2 * MOST_CARDS];
     if (!search_out(&rules, melds, meld_count, cards, count, steps))
         Py_RETURN_FALSE;
