@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +75,15 @@ def test_a_lay_down_read_after_the_game_moved_on_is_the_one_listed() -> None:
         game.apply(rng.choice(moves))
         if game.phase is Phase.ROUND_OVER:
             game.deal()
+
+
+def test_doctests_collected_before_the_tests_leave_one_copy_of_the_module() -> None:
+    """Collecting a module's doctests before anything imported the package keeps one copy of the module
+    (conftest.py), so the test above, collected afterwards, meets the engine's own ``Deferred``."""
+    root = Path(__file__).parent.parent
+    this = Path(__file__).relative_to(root)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:randomly", "-p", "no:cacheprovider",
+                             "src/rummy/engine/candidates.py", str(this),
+                             f"--deselect={this}::test_doctests_collected_before_the_tests_leave_one_copy_of_the_module"],
+                            cwd=root, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout[-3000:]
