@@ -48,6 +48,7 @@ from rummy.engine.moves import _SIMPLE, _discards, _going_out_batch, simple_acti
 from rummy.engine.table_offers import (
     _MELD_OFFERS,
     _PART,
+    _SPARE_KIT,
     TableOffers,
     _meld_offers,
     _offers_kit,
@@ -191,6 +192,7 @@ def assert_same_pieces(game: Game) -> None:
         assert compiled_offers.swaps == python_offers.swaps
         assert compiled_offers.splits == python_offers.splits
         assert compiled_packed == python_packed
+        assert_same_spare_actions(compiled_offers, game.active)
     if sum(game.hands[game.active]) <= 6:
         with running("native"):
             compiled_batch = _going_out_batch(game, held)
@@ -203,6 +205,19 @@ def assert_same_pieces(game: Game) -> None:
         compiled_offers = native.meld_offers(meld, _offers_kit(variant))
         with running("python"):
             assert compiled_offers == _work_out_meld_offers(meld, variant), meld
+
+
+def assert_same_spare_actions(offers: TableOffers, seat: int) -> None:
+    """``spare_action`` (spare_action.c) against ``TableOffers._written_out`` for every spare of the table alone, every
+    two neighbours and the first, middle and last together (the new meld's kind and cards are passed through)."""
+    native = switch.BUILT
+    assert native is not None
+    spares = sum(len(spare_bytes) // 2 for spare_bytes, _ in offers.native_rearrangements()[3])
+    sets = [(index,) for index in range(spares)] + [(index, index + 1) for index in range(spares - 1)]
+    for used in sets + ([(0, spares // 2, spares - 1)] if spares >= 3 else []):
+        compiled = native.spare_action(offers, seat, used, "run", (4, 5, 6), _SPARE_KIT)
+        assert compiled is not None and compiled == offers._written_out(seat, used, "run", (4, 5, 6)), used
+    assert native.spare_action(offers, seat, (spares,), "set", (1, 14, 27), _SPARE_KIT) is None  # no such spare
 
 
 def assert_same_going_out(game: Game, rng: random.Random) -> bool:

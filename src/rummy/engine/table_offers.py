@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import partial
 
 import rummy.engine.backends as backends
-from rummy.engine.actions import Action, Verb, new_action
+from rummy.engine.actions import ACTION_FIELDS, Action, Verb, new_action
 from rummy.engine.cards import Card
 from rummy.engine.deadlock import Spare, SpareBuilds, compiled_meld_rules, meld_spares
 from rummy.engine.meld_offers import (
@@ -168,7 +168,15 @@ class TableOffers:
     def spare_rearrangement(self, seat: int, used: tuple[int, ...], kind: str, cards: tuple[Card, ...]) -> Action:
         """The rearrangement by ``seat`` moving the spares ``used`` (indices into :func:`~rummy.engine.deadlock.
         table_spares`' list) into a new meld of ``kind`` and ``cards``: the action the listing makes of a
-        :class:`SpareBuild` (each source without its spare card, then the new meld)."""
+        :class:`SpareBuild` (each source without its spare card, then the new meld).  Written out by the compiled
+        core where it answers (``spare_action.c``), :meth:`_written_out` being the reference."""
+        native = backends.NATIVE
+        action: Action | None = None if native is None else native.spare_action(self, seat, used, kind, cards,
+                                                                                 _SPARE_KIT)
+        return self._written_out(seat, used, kind, cards) if action is None else action
+
+    def _written_out(self, seat: int, used: tuple[int, ...], kind: str, cards: tuple[Card, ...]) -> Action:
+        """:meth:`spare_rearrangement` in Python."""
         variant = self.variant
         spares = [self._spare(index) for index in used]
         melds = (*(_rest(spare, variant)[0] for spare in spares), MeldSpec(kind, cards))
@@ -186,6 +194,9 @@ class TableOffers:
         meld, at = self._spares[index]
         return meld_spares(meld, self.variant)[at]
 
+
+#: What ``spare_action.c`` makes its rearrangement with: the records it makes, their fields' slots, and the verb.
+_SPARE_KIT = (Action, ACTION_FIELDS, MeldSpec, backends.record_slots(MeldSpec), Verb.REARRANGE)
 
 #: A meld's part in the compiled listing of rearrangements: its spares (with wilds, :func:`~rummy.engine.deadlock.
 #: spare_cards`' order) as two bytes each, the card and whether the meld left behind is valid (:func:`_rest`), and its

@@ -3,7 +3,7 @@
  *   lay_down.c          the module (its method table) and whether a contract can be laid down;
  *   best_*.c, best.h    the best lay-down;
  *   spare_search.c      the spare-card rearrangements on offer, with its entry points spare_builds.c and
- *                       rearrangements.c (spare.h);
+ *                       rearrangements.c (spare.h), and spare_action.c, which writes a spare-card row out;
  *   table_plays.c       the lay-offs and wild swaps a hand may make;
  *   play_listing.c      pieces of the play phase's listing (most cards laid, discards, a table's offers gathered);
  *   meld_parts.c        a table meld's part in the compiled rearrangements (its spares and valid splits);
@@ -187,6 +187,9 @@ bool read_offer_meld(PyObject *meld, OfferMeld *out);
  * (meld_parts.c). */
 PyObject *rearrangement_part(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *rearrangement_parts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* spare_action(offers, seat, used, kind, cards, kit) (spare_action.c). */
+PyObject *spare_action(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* planner_search(counts, shape, rules, ceiling) and planner_outs(leaves, count, deficit, wilds, rules) (planner.c). */
 PyObject *planner_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

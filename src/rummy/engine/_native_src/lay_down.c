@@ -476,6 +476,9 @@ static PyMethodDef native_methods[] = {
     {"rearrangement_parts", (PyCFunction)(void (*)(void))rearrangement_parts, METH_FASTCALL,
      "rearrangement_parts(table, variant, rules, memo, what, work_out) -> list | None: each meld's memoised part, "
      "worked out in C where it can be (meld_parts.c)."},
+    {"spare_action", (PyCFunction)(void (*)(void))spare_action, METH_FASTCALL,
+     "spare_action(offers, seat, used, kind, cards, kit) -> Action | None: a spare-card rearrangement written out, as "
+     "TableOffers.spare_rearrangement (spare_action.c)."},
     {"planner_search", (PyCFunction)(void (*)(void))planner_search, METH_FASTCALL,
      "planner_search(counts, shape, rules, ceiling) -> (lowest, leaves, wilds) | None: the contract planner's search "
      "of a hand's best plans (planner.c)."},
