@@ -10,7 +10,8 @@
   ``TableOffers``' Python pass over the melds (the lay-off, swap and split offers, and the packed table of the
   compiled rearrangements), and ``meld_offers`` (a meld's offers worked out in C) against
   ``table_offers._work_out_meld_offers`` on every meld of the table, at every decision of random games of the contract
-  variants under random house-rule mixes.
+  variants under random house-rule mixes; there too ``spare_action`` against ``TableOffers._written_out`` on every
+  spare of the table (alone, with its neighbour, three at a time).
 * Random games under house-rule mixes played on both backends in lockstep: the same legal list at every decision.
 * The dispatch: None for a malformed argument (the Python code answers then).
 
@@ -394,3 +395,19 @@ def test_malformed_arguments_go_to_python() -> None:
         native.rearrangement_parts((1,), variant, part_rules, _PER_MELD, _PART, lambda meld, variant: 1 / 0)
     with pytest.raises(TypeError):
         native.rearrangement_parts((), variant, part_rules, [], _PART, _rearrangement_part_of)
+    for _turn in random_play(game, random.Random(3), policy="steered", decisions=600):
+        parts = TableOffers(tuple(game.table), variant).native_rearrangements()[3]
+        if any(spares for spares, _ in parts):
+            break
+    offers = TableOffers(tuple(game.table), variant)
+    assert native.spare_action(offers, 0, (0,), "run", (4, 5, 6), _SPARE_KIT) is None  # its packed table not made yet
+    offers.native_rearrangements()
+    assert native.spare_action(offers, 0, (0,), "run", (4, 5, 6), _SPARE_KIT) == offers._written_out(
+        0, (0,), "run", (4, 5, 6))
+    assert native.spare_action(offers, 0, [0], "run", (4, 5, 6), _SPARE_KIT) is None  # not a tuple of indices
+    assert native.spare_action(offers, 0, (-1,), "run", (4, 5, 6), _SPARE_KIT) is None
+    assert native.spare_action(offers, 0, ("0",), "run", (4, 5, 6), _SPARE_KIT) is None
+    assert native.spare_action(offers, 0, (0,), "run", (4, 5, 6), _SPARE_KIT[:-1]) is None
+    assert native.spare_action(object(), 0, (0,), "run", (4, 5, 6), _SPARE_KIT) is None  # not offers
+    with pytest.raises(TypeError):
+        native.spare_action(offers, 0, (0,), "run", (4, 5, 6))
