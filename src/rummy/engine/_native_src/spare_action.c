@@ -66,6 +66,8 @@ static PyObject *without(PyObject *cards, Py_ssize_t at)
 static Py_ssize_t spare_place(PyObject *kind, PyObject *cards, int card, Py_ssize_t place)
 {
     Py_ssize_t size = PyTuple_GET_SIZE(cards);
+    if (size == 0)
+        return -1;
     if (kind == run_kind || PyUnicode_Compare(kind, run_kind) == 0)
         return place == 0 ? 0 : place == 1 ? size - 1 : -1;
     for (Py_ssize_t i = 0; i < size; i++) {
