@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rummy.engine.actions import parse_action, parse_meld
+from rummy.engine.actions import Action, Verb, parse_action, parse_meld
 from rummy.engine.cards import JOKER, card_name, parse_card
 from rummy.engine.errors import IllegalActionError, MeldError, RecordSyntaxError, VariantError
 from rummy.engine.game import new_game
@@ -16,6 +16,7 @@ from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_
 from rummy.engine.state import GameState
 from rummy.engine.variants import VARIANTS, Variant
 from rummy.record import dumps, loads, record_of, replay
+from tests.test_native import running
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -95,7 +96,6 @@ def test_a_contract_no_hand_can_reach_ends_its_round_by_exhaustion(options: dict
 def test_a_stock_that_cannot_be_drawn_ends_a_purchase_round() -> None:
     import random
 
-    from rummy.engine.actions import Action
     from rummy.engine.game import Game
     from rummy.search.playout import drive, random_choice
 
@@ -246,6 +246,41 @@ def test_illegal_action_changes_nothing() -> None:
     assert info.value.rule == "draw-first"
     assert "p" in str(info.value) and "rule: draw-first" in str(info.value)
     assert json.dumps(record_of(game).__dict__, default=str) == before
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_an_action_built_by_hand_with_no_card_is_refused_and_changes_nothing(backend: str) -> None:
+    """no-such-card: a card field, a meld's card or a declaration out of range is refused with a message that names
+    it, on either backend, and the game is unchanged (a negative card would otherwise index the hand from its end)."""
+    game = new_game("basic", 2, seed=1)
+    game.apply(Action(game.active, Verb.DRAW))
+    seat = game.active
+    held = max(card for card in range(JOKER + 1) if game.hands[seat][card])
+    before = json.dumps(record_of(game).__dict__, default=str)
+    bad = [Action(seat, Verb.DISCARD, card=held - JOKER - 1), Action(seat, Verb.DISCARD, card=JOKER + 1),
+           Action(seat, Verb.DISCARD, card="4"),  # type: ignore[arg-type]
+           Action(seat, Verb.LAYOFF, card=10**30, meld=1),
+           Action(seat, Verb.MELD, melds=(MeldSpec("set", (0, 13, 999)),)),
+           Action(seat, Verb.MELD, melds=(MeldSpec("set", (0, 13, 26), 40),)),
+           Action(seat, Verb.BATCH, steps=(Action(seat, Verb.LAYOFF, card=-1, meld=1),))]
+    with running(backend):
+        for action in bad:
+            with pytest.raises(IllegalActionError) as info:
+                game.apply(action)
+            assert info.value.rule == "no-such-card", action
+            assert "?" in str(info.value)  # the number that is no card, as the message writes it
+            assert not game.is_legal(action)
+    assert json.dumps(record_of(game).__dict__, default=str) == before
+    assert card_name(53) == "?53" and card_name(-1) == "?-1"
+
+
+def test_a_run_of_wilds_declares_a_natural_card() -> None:
+    """A run of wilds only is placed by its declared suit and start (rules.md §3.4): a joker names neither."""
+    p15 = get_variant("progressive-15")
+    with pytest.raises(MeldError) as info:
+        table_meld(parse_meld("run:JK-JK-JK=JK"), p15, 1, 0)
+    assert info.value.rule == "declaration-required"
+    assert table_meld(parse_meld("run:JK-JK-JK=4C"), p15, 1, 0).stands_for(p15) == ["4C", "5C", "6C"]
 
 
 def test_a_copy_shares_no_mutable_field_and_its_rng_draws_alone() -> None:

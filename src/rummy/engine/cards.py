@@ -42,15 +42,16 @@ def suit_of(card: Card) -> int:
 
 
 def card_name(card: Card) -> str:
-    """Record notation: ``7H``, ``TS``, ``JK``."""
-    if card == JOKER:
-        return "JK"
-    return RANKS[card % 13] + SUITS[card // 13]
+    """Record notation: ``7H``, ``TS``, ``JK``; a number that is no card is written ``?`` and the number (an
+    illegal action's message names it so)."""
+    if isinstance(card, int) and 0 <= card < JOKER:
+        return RANKS[card % 13] + SUITS[card // 13]
+    return "JK" if card == JOKER else f"?{card!r}"
 
 
 def rank_name(rank: int) -> str:
-    """``A``, ``2`` … ``T``, ``J``, ``Q``, ``K``."""
-    return RANKS[rank - 1]
+    """``A``, ``2`` … ``T``, ``J``, ``Q``, ``K``; a number that is no rank is written ``?`` and the number."""
+    return RANKS[rank - 1] if isinstance(rank, int) and 1 <= rank <= 13 else f"?{rank!r}"
 
 
 def parse_rank(text: str) -> int:

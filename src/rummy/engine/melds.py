@@ -238,6 +238,8 @@ def _run_placed_by_declaration(spec: MeldSpec, variant: Variant) -> tuple[int, i
         raise MeldError("all-wild-meld", f"{spec} has no natural card")
     if spec.declared is None:
         raise MeldError("declaration-required", f"{spec} has only wild cards: declare its lowest card")
+    if spec.declared == JOKER:
+        raise MeldError("declaration-required", f"{spec} declares a joker: declare the natural card it starts at")
     suit, low = suit_of(spec.declared), rank_of(spec.declared)
     if low < bounds[0]:
         low = 14 if low == 1 else low

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import rummy.engine.backends as backends
 from rummy.engine.actions import Action, Verb
-from rummy.engine.cards import card_name
+from rummy.engine.cards import CARD_COUNT, card_name
 from rummy.engine.deadlock import is_deadlocked, is_stalemate
 from rummy.engine.errors import IllegalActionError
 from rummy.engine.melds import TableMeld
@@ -37,12 +37,16 @@ from rummy.engine.state import ClaimWindow, GameState, Phase
 Plan = TurnScratch | TableMeld | None
 
 _PURCHASE_VERBS = frozenset((Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE))
+#: The verbs that read an action's card, and its melds (the others ignore them).
+_CARD_VERBS = frozenset((Verb.DISCARD, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.PURCHASE))
+_MELD_VERBS = frozenset((Verb.DOWN, Verb.MELD, Verb.REARRANGE, Verb.BOOK))
 
 # Members compared on every action, read once here: in Python 3.11 reading a member off its Enum class goes
 # through ``EnumType.__getattr__`` and costs several times a module global.
 _CLAIM, _DRAW = Phase.CLAIM, Phase.DRAW
 _OVER = frozenset((Phase.ROUND_OVER, Phase.GAME_OVER))
 _BUY, _PASS, _DRAW_VERB, _TAKE, _DISCARD, _BOOK = Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.BOOK
+_BATCH = Verb.BATCH
 _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
 #: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
@@ -126,6 +130,9 @@ def verify(state: GameState, action: Action) -> Plan:
     verb = action.verb
     if not 0 <= action.seat < len(state.players):
         raise IllegalActionError("wrong-seat", action, f"there is no seat {action.seat}")
+    unknown = _not_a_card(action)
+    if unknown is not None:
+        raise IllegalActionError("no-such-card", action, unknown)
     if phase in _OVER:
         what = "game" if phase is Phase.GAME_OVER else "round"
         raise IllegalActionError("round-over", action, f"the {what} is over")
@@ -160,6 +167,32 @@ def verify(state: GameState, action: Action) -> Plan:
     if verb is _BOOK:
         return check_book(state, action)
     return check_table_play(state, action)
+
+
+def _is_card(value: object) -> bool:
+    return type(value) is int and 0 <= value < CARD_COUNT
+
+
+def _not_a_card(action: Action) -> str | None:
+    """What in ``action`` that its verb reads is no card (its card, new purchase card, a meld's card, a run's
+    declared lowest card) or no rank (a group's declared rank), said in words; None when every one is.  (An action
+    made by the parser or the engine always passes; one built by hand may not, and a card out of range would index a
+    hand from its end.)"""
+    verb = action.verb
+    for value, read in ((action.card, verb in _CARD_VERBS), (action.new_pc, verb in _PURCHASE_VERBS)):
+        if read and value is not None and not _is_card(value):
+            return f"{value!r} is none of the {CARD_COUNT} card kinds (0 to {CARD_COUNT - 1})"
+    for spec in action.melds if verb in _MELD_VERBS else ():
+        if not isinstance(spec.cards, tuple) or not all(_is_card(card) for card in spec.cards):
+            return f"the cards of {spec.kind} {spec.cards!r} are not all card kinds (0 to {CARD_COUNT - 1})"
+        declared, run = spec.declared, spec.kind == "run"
+        if declared is not None and not (_is_card(declared) if run else type(declared) is int and 1 <= declared <= 13):
+            return f"{spec.kind} {spec.cards!r} declares {declared!r}, which is no {'card' if run else 'rank'}"
+    for step in action.steps if verb is _BATCH else ():
+        unknown = _not_a_card(step)
+        if unknown is not None:
+            return unknown
+    return None
 
 
 def perform(state: GameState, action: Action, plan: Plan) -> None:
