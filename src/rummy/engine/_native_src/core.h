@@ -4,6 +4,7 @@
  *   best_*.c, best.h    the best lay-down;
  *   spare_search.c      the spare-card rearrangements on offer, with its entry points spare_builds.c and
  *                       rearrangements.c (spare.h), and spare_action.c, which writes a spare-card row out;
+ *   rearranged.c        the judgement of a rearrangement (the scratch after it);
  *   table_plays.c       the lay-offs and wild swaps a hand may make;
  *   play_listing.c      pieces of the play phase's listing (most cards laid, discards, a table's offers gathered);
  *   meld_parts.c        a table meld's part in the compiled rearrangements (its spares and valid splits);
@@ -183,6 +184,18 @@ typedef struct {
  * a field out of range, more than MOST_MELD_CARDS cards) (meld_offers.c). */
 bool read_offer_meld(PyObject *meld, OfferMeld *out);
 
+/* What a valid meld stands for, as melds.meld_facts gives it: a group's rank (0 for a trio of wilds), a run's suit and
+ * lowest value (1..14), and the wild count. */
+typedef struct {
+    int rank, suit, low, wilds;
+} MeldFacts;
+/* melds.check_run and melds.check_group (a set, no declaration) at `min_size`, as tests: true with the facts when
+ * MeldSpec("run", cards, declared) (`declared` -1 for None) or MeldSpec("set", cards) is valid, false when the Python
+ * check would raise.  `wild_group_min` -1 for None.  Cards are kinds below CARD_COUNT (meld_parts.c). */
+bool run_facts(const MeldRules *variant, long min_size, const int *cards, int length, int declared, MeldFacts *facts);
+bool set_facts(const MeldRules *variant, long min_size, long wild_group_min, const int *cards, int length,
+               MeldFacts *facts);
+
 /* rearrangement_part(meld, rules) and rearrangement_parts(table, variant, rules, memo, what, work_out)
  * (meld_parts.c). */
 PyObject *rearrangement_part(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
@@ -190,6 +203,9 @@ PyObject *rearrangement_parts(PyObject *module, PyObject *const *args, Py_ssize_
 
 /* spare_action(offers, seat, used, kind, cards, kit) (spare_action.c). */
 PyObject *spare_action(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* rearranged(state, action, rules, kit) (rearranged.c). */
+PyObject *rearranged(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* planner_search(counts, shape, rules, ceiling) and planner_outs(leaves, count, deficit, wilds, rules) (planner.c). */
 PyObject *planner_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

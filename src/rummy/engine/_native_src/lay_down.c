@@ -479,6 +479,9 @@ static PyMethodDef native_methods[] = {
     {"spare_action", (PyCFunction)(void (*)(void))spare_action, METH_FASTCALL,
      "spare_action(offers, seat, used, kind, cards, kit) -> Action | None: a spare-card rearrangement written out, as "
      "TableOffers.spare_rearrangement (spare_action.c)."},
+    {"rearranged", (PyCFunction)(void (*)(void))rearranged, METH_FASTCALL,
+     "rearranged(state, action, rules, kit) -> TurnScratch | None: the active player's scratch after a rearrangement "
+     "the rules accept, as rules.table.step_rearrange judges it (rearranged.c)."},
     {"planner_search", (PyCFunction)(void (*)(void))planner_search, METH_FASTCALL,
      "planner_search(counts, shape, rules, ceiling) -> (lowest, leaves, wilds) | None: the contract planner's search "
      "of a hand's best plans (planner.c)."},

@@ -58,20 +58,20 @@ static int position_card(const Meld *meld, int index)
     return make_card(value == 14 ? 1 : value, (int)meld->suit);
 }
 
-/* Whether MeldSpec("run", cards, declared) is valid at the variant's run_min (melds.check_run); `declared` -1 for
- * None. */
-static bool valid_run(const PartRules *rules, const int *cards, int length, int declared)
+bool run_facts(const MeldRules *variant, long min_size, const int *cards, int length, int declared, MeldFacts *facts)
 {
+    if (length < 1 || length > MAX_CARDS)
+        return false; /* (no run is longer than 14 cards) */
     int natural[MAX_CARDS], count = 0;
     for (int i = 0; i < length; i++)
-        if (!rules->variant.wild[cards[i]])
+        if (!variant->wild[cards[i]])
             natural[count++] = i;
-    if (count == 0 && rules->variant.twos_natural)
+    if (count == 0 && variant->twos_natural)
         for (int i = 0; i < length; i++)
             if (cards[i] != JOKER && rank_of(cards[i]) == 2)
                 natural[count++] = i;
     int suit, low;
-    int low_bound = rules->variant.low_bound, high_bound = rules->variant.high_bound;
+    int low_bound = variant->low_bound, high_bound = variant->high_bound;
     if (count) { /* _run_placed_by_naturals */
         suit = suit_of(cards[natural[0]]);
         for (int n = 1; n < count; n++)
@@ -98,7 +98,7 @@ static bool valid_run(const PartRules *rules, const int *cards, int length, int 
         if (declared >= 0 && (suit_of(declared) != suit || rank_of(declared) != low))
             return false; /* declaration-contradicts (the Python test: rank_of(declared) in (low, low)) */
     } else { /* _run_placed_by_declaration */
-        if (!rules->variant.all_wild_melds || declared < 0)
+        if (!variant->all_wild_melds || declared < 0 || declared == JOKER)
             return false; /* all-wild-meld, declaration-required */
         suit = suit_of(declared);
         low = rank_of(declared);
@@ -107,48 +107,65 @@ static bool valid_run(const PartRules *rules, const int *cards, int length, int 
         if (low + length - 1 > high_bound || (low == 1 && low + length - 1 == 14))
             return false; /* run-out-of-bounds */
     }
-    if (length < rules->run_min)
+    if (length < min_size)
         return false; /* meld-too-small */
     int wilds = 0;
     for (int i = 0; i < length; i++) {
         int value = low + i;
-        if (!natural_here(rules->variant.wild, rules->variant.twos_natural, cards[i], value == 14 ? 1 : value, suit))
+        if (!natural_here(variant->wild, variant->twos_natural, cards[i], value == 14 ? 1 : value, suit))
             wilds++;
     }
-    return policy_allows(rules->variant.policy, wilds, length - wilds);
+    *facts = (MeldFacts){.rank = 0, .suit = suit, .low = low, .wilds = wilds};
+    return policy_allows(variant->policy, wilds, length - wilds);
 }
 
-/* Whether MeldSpec("set", cards) (no declaration) is valid at the variant's group_min (melds.check_group). */
-static bool valid_set(const PartRules *rules, const int *cards, int length)
+/* Whether MeldSpec("run", cards, declared) is valid at the variant's run_min (melds.check_run); `declared` -1 for
+ * None. */
+static bool valid_run(const PartRules *rules, const int *cards, int length, int declared)
+{
+    MeldFacts facts;
+    return run_facts(&rules->variant, rules->run_min, cards, length, declared, &facts);
+}
+
+bool set_facts(const MeldRules *variant, long min_size, long wild_group_min, const int *cards, int length,
+               MeldFacts *facts)
 {
     int rank = -1;
     bool any_two = false;
     for (int i = 0; i < length; i++) {
         int card = cards[i];
         any_two = any_two || (card != JOKER && rank_of(card) == 2);
-        if (rules->variant.wild[card])
+        if (variant->wild[card])
             continue;
         if (rank >= 0 && rank_of(card) != rank)
             return false; /* set-mixed-ranks */
         rank = rank_of(card);
     }
     if (rank < 0) {
-        if (rules->variant.twos_natural && any_two)
+        if (variant->twos_natural && any_two)
             rank = 2;
-        else if (rules->variant.all_wild_melds)
-            return false; /* declaration-required */
-        else if (rules->wild_group_min >= 0)
-            return length >= rules->wild_group_min; /* a trio of wilds: no wild policy */
-        else
-            return false; /* all-wild-meld */
+        else if (variant->all_wild_melds || wild_group_min < 0 || length < wild_group_min)
+            return false; /* declaration-required, all-wild-meld, meld-too-small */
+        else { /* a trio of wilds: no wild policy */
+            *facts = (MeldFacts){.rank = 0, .suit = -1, .low = 0, .wilds = length};
+            return true;
+        }
     }
-    if (length < rules->group_min)
+    if (length < min_size)
         return false; /* meld-too-small */
     int wilds = 0;
     for (int i = 0; i < length; i++)
-        if (!natural_here(rules->variant.wild, rules->variant.twos_natural, cards[i], rank, -1))
+        if (!natural_here(variant->wild, variant->twos_natural, cards[i], rank, -1))
             wilds++;
-    return policy_allows(rules->variant.policy, wilds, length - wilds);
+    *facts = (MeldFacts){.rank = rank, .suit = -1, .low = 0, .wilds = wilds};
+    return policy_allows(variant->policy, wilds, length - wilds);
+}
+
+/* Whether MeldSpec("set", cards) (no declaration) is valid at the variant's group_min (melds.check_group). */
+static bool valid_set(const PartRules *rules, const int *cards, int length)
+{
+    MeldFacts facts;
+    return set_facts(&rules->variant, rules->group_min, rules->wild_group_min, cards, length, &facts);
 }
 
 /* table_offers._rest's validity: whether what `meld` leaves behind, `rest`, is valid. */

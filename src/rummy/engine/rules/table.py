@@ -11,8 +11,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import rummy.engine.backends as backends
 from rummy.engine.actions import PLAY_STEP_VERBS, Action, Verb
 from rummy.engine.cards import CARD_COUNT, Card, card_name
+from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.melds import (
     MeldSpec,
@@ -23,11 +25,12 @@ from rummy.engine.melds import (
     swap_wild,
     table_meld,
 )
-from rummy.engine.modes import JokerSwap, RearrangeMode
+from rummy.engine.memo import per_object
+from rummy.engine.modes import JokerSwap, LayoffTiming, RearrangeMode
 from rummy.engine.state import GameState
-from rummy.engine.variants import GROUP, RUN
+from rummy.engine.variants import GROUP, RUN, Variant
 
-_BATCH = Verb.BATCH  # bound once: an Enum member read off its class is slow in Python 3.11
+_BATCH, _REARRANGE = Verb.BATCH, Verb.REARRANGE  # bound once: an Enum member read off its class is slow in Python 3.11
 
 
 @dataclass(slots=True)
@@ -75,6 +78,15 @@ def _illegal(rule: str, action: Action, reason: str) -> IllegalActionError:
 def check_table_play(state: GameState, action: Action) -> TurnScratch:
     """The table after ``action`` (a table step or a batch of them, judged as a whole); raises
     :class:`IllegalActionError` and changes nothing when it is illegal."""
+    native = backends.NATIVE
+    if native is not None and action.verb is _REARRANGE:
+        # A rearrangement the compiled judgement accepts (rearranged.c, after scratch_of and step_rearrange; a
+        # refusal is judged below, which says why).
+        judged: TurnScratch | None = native.rearranged(state, action, _rearrangement_rules(state.variant),
+                                                       _REARRANGE_KIT)
+        if judged is not None:
+            check_completable(state, judged, action)
+            return judged
     steps = action.steps if action.verb is _BATCH else (action,)
     scratch = scratch_of(state)
     for step in steps:
@@ -403,6 +415,18 @@ def _each_keeps_table_card(melds: Sequence[TableMeld], table_cards: Sequence[Car
 
     return all(assign(i, set()) for i in range(len(melds)))
 
+
+@per_object("compiled meld rules of a rearrangement")
+def _rearrangement_rules(variant: Variant) -> tuple[bytes, int, int, int | None]:
+    """What the compiled judgement of a rearrangement reads of ``variant``: its meld rules, as
+    :func:`~rummy.engine.deadlock.compiled_meld_rules` packs them, ``run_min``, ``group_min`` and ``wild_group_min``."""
+    return compiled_meld_rules(variant), variant.run_min, variant.group_min, variant.wild_group_min
+
+
+#: What the compiled judgement of a rearrangement makes and compares: the scratch and meld records (as
+#: :func:`~rummy.engine.backends.frozen_record` takes them) and the modes it tests.
+_REARRANGE_KIT = (TurnScratch, backends.record_slots(TurnScratch), TableMeld, backends.record_slots(TableMeld),
+                  RearrangeMode.NONE, RearrangeMode.SEED000, LayoffTiming.NEXT_TURN)
 
 Step = Callable[[GameState, TurnScratch, Action, Action], None]
 STEPS: dict[Verb, Step] = {
