@@ -15,21 +15,20 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rummy.engine.backends as switch
-from rummy.engine import DealError, IllegalActionError, VariantError, new_game
+from rummy.engine import IllegalActionError, new_game
 from rummy.engine.actions import Action, Verb
 from rummy.engine.game import Game
-from rummy.engine.house_rules import get_variant
 from rummy.engine.melds import MeldSpec
 from rummy.engine.rules.table import _REARRANGE_KIT, TurnScratch, _rearrangement_rules, check_table_play
 from rummy.engine.state import GameState
 from tests.profiles import count, examples
 from tests.random_games import random_play
 from tests.test_native import running
-from tests.test_native_apply import assert_same_apply
+from tests.test_native_apply import assert_same_apply, playable
 
 pytestmark = pytest.mark.skipif(switch.BUILT is None, reason="the compiled core rummy.engine._native is not built")
 
@@ -131,13 +130,7 @@ def test_rearrangements_judged_alike_under_house_rules(variant_id: str, keys: li
                                                        data: st.DataObject) -> None:
     options = {key: data.draw(st.sampled_from(REARRANGE_OPTIONS[key])) for key in keys}
     options.setdefault("rearrange_mode", "unrestricted")
-    try:
-        variant = get_variant(variant_id, options)
-        new_game(variant, 4, seed=seed)
-    except (VariantError, DealError):
-        assume(False)
-        raise
-    assert_rearrangements_alike(variant, seed, 200, policy)
+    assert_rearrangements_alike(playable(variant_id, options, seed), seed, 200, policy)
 
 
 @pytest.mark.slow
