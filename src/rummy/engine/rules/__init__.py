@@ -173,26 +173,37 @@ def _is_card(value: object) -> bool:
     return type(value) is int and 0 <= value < CARD_COUNT
 
 
+def _is_rank(value: object) -> bool:
+    return type(value) is int and 1 <= value <= 13
+
+
 def _not_a_card(action: Action) -> str | None:
     """What in ``action`` that its verb reads is no card (its card, new purchase card, a meld's card, a run's
     declared lowest card) or no rank (a group's declared rank), said in words; None when every one is.  (An action
     made by the parser or the engine always passes; one built by hand may not, and a card out of range would index a
     hand from its end.)"""
     verb = action.verb
-    for value, read in ((action.card, verb in _CARD_VERBS), (action.new_pc, verb in _PURCHASE_VERBS)):
-        if read and value is not None and not _is_card(value):
-            return f"{value!r} is none of the {CARD_COUNT} card kinds (0 to {CARD_COUNT - 1})"
-    for spec in action.melds if verb in _MELD_VERBS else ():
-        if not isinstance(spec.cards, tuple) or not all(_is_card(card) for card in spec.cards):
-            return f"the cards of {spec.kind} {spec.cards!r} are not all card kinds (0 to {CARD_COUNT - 1})"
-        declared, run = spec.declared, spec.kind == "run"
-        if declared is not None and not (_is_card(declared) if run else type(declared) is int and 1 <= declared <= 13):
-            return f"{spec.kind} {spec.cards!r} declares {declared!r}, which is no {'card' if run else 'rank'}"
-    for step in action.steps if verb is _BATCH else ():
-        unknown = _not_a_card(step)
-        if unknown is not None:
-            return unknown
+    if verb in _CARD_VERBS and action.card is not None and not _is_card(action.card):
+        return _no_card(action.card)
+    if verb in _PURCHASE_VERBS and action.new_pc is not None and not _is_card(action.new_pc):
+        return _no_card(action.new_pc)
+    if verb in _MELD_VERBS:
+        for spec in action.melds:
+            if not isinstance(spec.cards, tuple) or not all(_is_card(card) for card in spec.cards):
+                return f"the cards of {spec.kind} {spec.cards!r} are not all card kinds (0 to {CARD_COUNT - 1})"
+            declared, run = spec.declared, spec.kind == "run"
+            if declared is not None and not (_is_card(declared) if run else _is_rank(declared)):
+                return f"{spec.kind} {spec.cards!r} declares {declared!r}, which is no {'card' if run else 'rank'}"
+    elif verb is _BATCH:
+        for step in action.steps:
+            unknown = _not_a_card(step)
+            if unknown is not None:
+                return unknown
     return None
+
+
+def _no_card(value: object) -> str:
+    return f"{value!r} is none of the {CARD_COUNT} card kinds (0 to {CARD_COUNT - 1})"
 
 
 def perform(state: GameState, action: Action, plan: Plan) -> None:
