@@ -65,14 +65,14 @@ class Action:
     def body(self) -> str:
         """The action without its seat prefix."""
         if self.verb is Verb.BATCH:
-            return " ; ".join(step.body() for step in self.steps)
+            return " ; ".join(step.body() if isinstance(step, Action) else repr(step) for step in self.steps)
         parts: list[str] = [self.verb.value]
         if self.verb in (Verb.DOWN, Verb.MELD, Verb.BOOK):
             parts += [str(m) for m in self.melds]
         elif self.verb in (Verb.LAYOFF, Verb.SWAP, Verb.MOVE):
             parts += [str(self.meld), card_name(self.card if self.card is not None else 0)]
             if self.end:
-                parts.append(self.end)
+                parts.append(str(self.end))
         elif self.verb is Verb.REARRANGE:
             parts += [",".join(str(s) for s in self.sources), "=>"] + [str(m) for m in self.melds]
         elif self.verb is Verb.DISCARD:

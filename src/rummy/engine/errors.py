@@ -91,6 +91,7 @@ class Rule(StrEnum):
     LAYOFF_BEFORE_NEXT_TURN = "layoff-before-next-turn"
     NO_SUCH_MELD = "no-such-meld"
     NO_SUCH_CARD = "no-such-card"
+    MALFORMED_ACTION = "malformed-action"
     CARD_NOT_IN_HAND = "card-not-in-hand"
     LAYOFF_NOT_ALLOWED = "layoff-not-allowed"
     LAYOFF_END = "layoff-end"
@@ -185,6 +186,7 @@ RULE_DESCRIPTIONS: Mapping[Rule, str] = MappingProxyType({
     Rule.LAYOFF_BEFORE_NEXT_TURN: "a lay-off in the turn the player laid down; it waits for the next turn",
     Rule.NO_SUCH_MELD: "no meld on the table has that number",
     Rule.NO_SUCH_CARD: "a card of the action is none of the 53 card kinds, or a declared rank is not one of the 13",
+    Rule.MALFORMED_ACTION: "a field the verb reads is not of its kind (a verb, meld number, end, seat, meld or step)",
     Rule.CARD_NOT_IN_HAND: "the player does not hold the card (or enough copies of it)",
     Rule.LAYOFF_NOT_ALLOWED: "nothing can be laid off on a book",
     Rule.LAYOFF_END: "low or high was named for a set; ends belong to runs",

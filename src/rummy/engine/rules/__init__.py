@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import rummy.engine.backends as backends
 from rummy.engine.actions import Action, Verb
-from rummy.engine.cards import CARD_COUNT, card_name
+from rummy.engine.cards import card_name
 from rummy.engine.deadlock import is_deadlocked, is_stalemate
 from rummy.engine.errors import IllegalActionError
 from rummy.engine.melds import TableMeld
@@ -26,6 +26,7 @@ from rummy.engine.modes import (
 )
 from rummy.engine.rules.discard import check_discard, discard
 from rummy.engine.rules.draw import draw, draw_error, own_buy, take
+from rummy.engine.rules.form import form_error
 from rummy.engine.rules.purchase import book, check_book, check_purchase_step, purchase_step
 from rummy.engine.rules.round_end import end_round
 from rummy.engine.rules.stock import deplete, draw_from_stock
@@ -37,16 +38,12 @@ from rummy.engine.state import ClaimWindow, GameState, Phase
 Plan = TurnScratch | TableMeld | None
 
 _PURCHASE_VERBS = frozenset((Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE))
-#: The verbs that read an action's card, and its melds (the others ignore them).
-_CARD_VERBS = frozenset((Verb.DISCARD, Verb.LAYOFF, Verb.SWAP, Verb.MOVE, Verb.PURCHASE))
-_MELD_VERBS = frozenset((Verb.DOWN, Verb.MELD, Verb.REARRANGE, Verb.BOOK))
 
 # Members compared on every action, read once here: in Python 3.11 reading a member off its Enum class goes
 # through ``EnumType.__getattr__`` and costs several times a module global.
 _CLAIM, _DRAW = Phase.CLAIM, Phase.DRAW
 _OVER = frozenset((Phase.ROUND_OVER, Phase.GAME_OVER))
 _BUY, _PASS, _DRAW_VERB, _TAKE, _DISCARD, _BOOK = Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.BOOK
-_BATCH = Verb.BATCH
 _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
 #: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
@@ -128,11 +125,11 @@ def verify(state: GameState, action: Action) -> Plan:
     :func:`perform` needs.  Changes nothing."""
     phase = state.phase
     verb = action.verb
-    if not 0 <= action.seat < len(state.players):
-        raise IllegalActionError("wrong-seat", action, f"there is no seat {action.seat}")
-    unknown = _not_a_card(action)
-    if unknown is not None:
-        raise IllegalActionError("no-such-card", action, unknown)
+    if type(action.seat) is not int or not 0 <= action.seat < len(state.players):
+        raise IllegalActionError("wrong-seat", action, f"there is no seat {action.seat!r}")
+    malformed = form_error(action, len(state.players))
+    if malformed is not None:
+        raise IllegalActionError(malformed[0], action, malformed[1])
     if phase in _OVER:
         what = "game" if phase is Phase.GAME_OVER else "round"
         raise IllegalActionError("round-over", action, f"the {what} is over")
@@ -167,43 +164,6 @@ def verify(state: GameState, action: Action) -> Plan:
     if verb is _BOOK:
         return check_book(state, action)
     return check_table_play(state, action)
-
-
-def _is_card(value: object) -> bool:
-    return type(value) is int and 0 <= value < CARD_COUNT
-
-
-def _is_rank(value: object) -> bool:
-    return type(value) is int and 1 <= value <= 13
-
-
-def _not_a_card(action: Action) -> str | None:
-    """What in ``action`` that its verb reads is no card (its card, new purchase card, a meld's card, a run's
-    declared lowest card) or no rank (a group's declared rank), said in words; None when every one is.  (An action
-    made by the parser or the engine always passes; one built by hand may not, and a card out of range would index a
-    hand from its end.)"""
-    verb = action.verb
-    if verb in _CARD_VERBS and action.card is not None and not _is_card(action.card):
-        return _no_card(action.card)
-    if verb in _PURCHASE_VERBS and action.new_pc is not None and not _is_card(action.new_pc):
-        return _no_card(action.new_pc)
-    if verb in _MELD_VERBS:
-        for spec in action.melds:
-            if not isinstance(spec.cards, tuple) or not all(_is_card(card) for card in spec.cards):
-                return f"the cards of {spec.kind} {spec.cards!r} are not all card kinds (0 to {CARD_COUNT - 1})"
-            declared, run = spec.declared, spec.kind == "run"
-            if declared is not None and not (_is_card(declared) if run else _is_rank(declared)):
-                return f"{spec.kind} {spec.cards!r} declares {declared!r}, which is no {'card' if run else 'rank'}"
-    elif verb is _BATCH:
-        for step in action.steps:
-            unknown = _not_a_card(step)
-            if unknown is not None:
-                return unknown
-    return None
-
-
-def _no_card(value: object) -> str:
-    return f"{value!r} is none of the {CARD_COUNT} card kinds (0 to {CARD_COUNT - 1})"
 
 
 def perform(state: GameState, action: Action, plan: Plan) -> None:
