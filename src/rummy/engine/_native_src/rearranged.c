@@ -15,7 +15,8 @@
  * (_each_keeps_table_card, a bipartite matching); the hand holds the cards taken.  The table is the other melds in
  * their order, then the new ones.
  *
- *   rules  table_offers.meld_part_rules(variant): the variant's meld rules, run_min, group_min and wild_group_min.
+ *   rules  rules.table._rearrangement_rules(variant): the variant's meld rules (deadlock.compiled_meld_rules),
+ *          run_min, group_min and wild_group_min.
  *   kit    (TurnScratch, its field slots, TableMeld, its field slots, RearrangeMode.NONE, RearrangeMode.SEED000,
  *          LayoffTiming.NEXT_TURN), as new_record takes the records.
  *
@@ -173,7 +174,7 @@ static bool read_new_melds(Judgement *j, PyObject *melds, PyObject *rules)
         PyObject *declared = get_attribute(spec, names[NAME_DECLARED]);
         meld->kind = declared == NULL ? NULL : get_attribute(spec, names[NAME_KIND]);
         meld->cards = meld->kind == NULL ? NULL : get_attribute(spec, names[NAME_CARDS]);
-        j->meld_count = m + 1; /* (released by release_melds) */
+        j->meld_count = m + 1; /* (their references released by rearranged) */
         if (meld->cards == NULL) {
             Py_XDECREF(declared);
             return false;
