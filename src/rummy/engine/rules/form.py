@@ -21,6 +21,7 @@ _MELD_STEP_VERBS = frozenset((Verb.LAYOFF, Verb.SWAP, Verb.MOVE))
 _NEW_CARD_VERBS = frozenset((Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE))
 _MELDS_VERBS = frozenset((Verb.DOWN, Verb.MELD, Verb.REARRANGE, Verb.BOOK))
 _ENDS = (None, "low", "high")
+_CARDS, _INT = frozenset(range(CARD_COUNT)), {int}
 
 
 def form_error(action: Action, seats: int) -> tuple[str, str] | None:
@@ -57,14 +58,13 @@ def form_error(action: Action, seats: int) -> tuple[str, str] | None:
 
 def _melds_error(action: Action) -> tuple[str, str] | None:
     if not isinstance(action.melds, tuple) or not action.melds or (action.verb is _REARRANGE and not (
-            isinstance(action.sources, tuple) and action.sources
-            and all(type(source) is int for source in action.sources))):
+            isinstance(action.sources, tuple) and action.sources and {*map(type, action.sources)} <= _INT)):
         return "malformed-action", ("the melds, and the sources of a rearrangement, are tuples of at least one spec, "
                                     "of meld numbers")
     for spec in action.melds:
         if not isinstance(spec, MeldSpec) or type(spec.kind) is not str or not isinstance(spec.cards, tuple):
             return "malformed-action", f"{spec!r} is not a meld (a kind and a tuple of cards)"
-        if not all(_is_card(card) for card in spec.cards):
+        if not ({*map(type, spec.cards)} <= _INT and _CARDS.issuperset(spec.cards)):  # (ints first: 3.0 == 3)
             return "no-such-card", f"the cards of {spec.kind} {spec.cards!r} are not all card kinds (0 to 52)"
         declared, run = spec.declared, spec.kind == "run"
         if declared is not None and not (_is_card(declared) if run else type(declared) is int and 1 <= declared <= 13):
