@@ -65,6 +65,7 @@ typedef struct {
 /* One judgement: what it read of the state and the action. */
 typedef struct {
     PyObject *state, *variant, *table;
+    PyObject *mode; /* the variant's rearrange mode, compared by identity only */
     PyObject *const *kit;
     long active;
     int hand[CARD_COUNT];
@@ -289,12 +290,12 @@ static PyObject *table_meld(const Judgement *j, const NewMeld *meld, long id)
 static PyObject *scratch_after(Judgement *j, int taken)
 {
     PyObject *next_id = get_attribute(j->state, names[NAME_NEXT_MELD_ID]), *size_item = seat_item(j, NAME_SIZES);
-    PyObject *down = seat_item(j, NAME_DOWN), *down_turn = seat_item(j, NAME_DOWN_TURN);
+    PyObject *down_turn = seat_item(j, NAME_DOWN_TURN);
     PyObject *melds_this_turn = get_attribute(j->state, names[NAME_MELDS_THIS_TURN]);
     PyObject *stolen = melds_this_turn == NULL ? NULL : get_attribute(j->state, names[NAME_STOLEN_PENDING]);
     PyObject *hand = NULL, *table = NULL, *size = NULL, *next = NULL, *scratch = NULL;
     long first_id, size_value;
-    if (next_id == NULL || stolen == NULL || size_item == NULL || down == NULL || down_turn == NULL
+    if (next_id == NULL || stolen == NULL || size_item == NULL || down_turn == NULL
         || !get_long(next_id, &first_id) || !get_long(size_item, &size_value) || first_id > LONG_MAX - MOST_NEW_MELDS)
         goto done;
     if ((size = PyLong_FromLong(size_value - taken)) == NULL || (next = PyLong_FromLong(first_id + j->meld_count)) == NULL
@@ -324,13 +325,12 @@ static PyObject *scratch_after(Judgement *j, int taken)
         if (appended < 0)
             goto done;
     }
-    PyObject *fields[11] = {j->kit[KIT_SCRATCH], j->kit[KIT_SCRATCH_SLOTS], hand, size, table, next, down, down_turn,
-                            melds_this_turn, stolen, Py_True};
+    PyObject *fields[11] = {j->kit[KIT_SCRATCH], j->kit[KIT_SCRATCH_SLOTS], hand, size, table, next,
+                            Py_True /* down: may_rearrange asked it */, down_turn, melds_this_turn, stolen, Py_True};
     scratch = new_record(NULL, fields, 11);
 done:
     Py_XDECREF(next_id);
     Py_XDECREF(size_item);
-    Py_XDECREF(down);
     Py_XDECREF(down_turn);
     Py_XDECREF(melds_this_turn);
     Py_XDECREF(stolen);
@@ -346,11 +346,11 @@ done:
 /* The timing and mode tests of step_rearrange and _check_timing: whether the player may rearrange now. */
 static bool may_rearrange(Judgement *j)
 {
-    PyObject *mode = identity_of(j->variant, names[NAME_REARRANGE_MODE]);
-    PyObject *timing = mode == NULL ? NULL : identity_of(j->variant, names[NAME_LAYOFF_TIMING]);
+    j->mode = identity_of(j->variant, names[NAME_REARRANGE_MODE]);
+    PyObject *timing = j->mode == NULL ? NULL : identity_of(j->variant, names[NAME_LAYOFF_TIMING]);
     PyObject *down = timing == NULL ? NULL : seat_item(j, NAME_DOWN);
     Py_XDECREF(down); /* compared by identity only: True outlives the call */
-    if (down == NULL || mode == j->kit[KIT_NO_REARRANGING] || down != Py_True) {
+    if (down == NULL || j->mode == j->kit[KIT_NO_REARRANGING] || down != Py_True) {
         PyErr_Clear();
         return false; /* no-rearrange, rearrange-before-down */
     }
@@ -385,7 +385,7 @@ static PyObject *judge(Judgement *j, PyObject *action, PyObject *rules)
     int from_hand[CARD_COUNT] = {0}, taken;
     if (!judged || !cards_from_hand(j, from_hand, &taken))
         Py_RETURN_NONE;
-    if (taken == 0 && identity_of(j->variant, names[NAME_REARRANGE_MODE]) == j->kit[KIT_SEED000])
+    if (taken == 0 && j->mode == j->kit[KIT_SEED000])
         Py_RETURN_NONE; /* rearrange-needs-hand-card */
     int keeps = truth_of(j->variant, names[NAME_REQUIRES_TABLE_CARD]);
     if (keeps < 0 || (keeps && !each_keeps_table_card(j))) {
