@@ -125,8 +125,6 @@ def verify(state: GameState, action: Action) -> Plan:
     :func:`perform` needs.  Changes nothing."""
     phase = state.phase
     verb = action.verb
-    if type(action.seat) is not int or not 0 <= action.seat < len(state.players):
-        raise IllegalActionError("wrong-seat", action, f"there is no seat {action.seat!r}")
     malformed = form_error(action, len(state.players))
     if malformed is not None:
         raise IllegalActionError(malformed[0], action, malformed[1])

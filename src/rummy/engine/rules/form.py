@@ -3,8 +3,8 @@
 The parser and the engine only make well-formed actions; one built by hand may hold anything.  Its fields are
 judged here before any rule reads them, so that a card out of range never indexes a hand from its end, an unknown
 end is never logged, and a seat of another type never reaches a claim window: :func:`form_error` says what is wrong
-(the rule ``no-such-card`` for a card or declared rank out of range, ``wrong-seat`` for a seat traded with that the
-table lacks, ``malformed-action`` for the rest).
+(the rule ``no-such-card`` for a card or declared rank out of range, ``wrong-seat`` for a seat, acting or traded
+with, that the table lacks, ``malformed-action`` for the rest).
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ _CARDS, _INT = frozenset(range(CARD_COUNT)), {int}
 
 
 def form_error(action: Action, seats: int) -> tuple[str, str] | None:
-    """(rule, reason) when something ``action``'s verb reads is not of its kind (a seat: below ``seats``); None when
-    all of it is."""
+    """(rule, reason) when ``action``'s seat, or something its verb reads, is not of its kind (a seat: below
+    ``seats``); None when all of it is."""
+    if not _is_seat(action.seat, seats):
+        return "wrong-seat", f"there is no seat {action.seat!r}"
     verb = action.verb
     if type(verb) is not Verb:
         return "malformed-action", f"{verb!r} is not a verb"
@@ -39,8 +41,7 @@ def form_error(action: Action, seats: int) -> tuple[str, str] | None:
             return "malformed-action", f"{action.meld!r} is not a meld number"
         if action.end not in _ENDS:
             return "malformed-action", f"{action.end!r} is not an end of a run: low or high"
-    elif verb is _TRADE and action.target is not None and not (type(action.target) is int
-                                                              and 0 <= action.target < seats):
+    elif verb is _TRADE and action.target is not None and not _is_seat(action.target, seats):
         return "wrong-seat", f"there is no seat {action.target!r} to trade with"
     elif verb in _MELDS_VERBS:
         return _melds_error(action)
@@ -65,12 +66,17 @@ def _melds_error(action: Action) -> tuple[str, str] | None:
         if not isinstance(spec, MeldSpec) or type(spec.kind) is not str or not isinstance(spec.cards, tuple):
             return "malformed-action", f"{spec!r} is not a meld (a kind and a tuple of cards)"
         if not ({*map(type, spec.cards)} <= _INT and _CARDS.issuperset(spec.cards)):  # (ints first: 3.0 == 3)
-            return "no-such-card", f"the cards of {spec.kind} {spec.cards!r} are not all card kinds (0 to 52)"
+            return "no-such-card", f"the cards of {spec.kind} {spec.cards!r} are not all card kinds " + (
+                f"(0 to {CARD_COUNT - 1})")
         declared, run = spec.declared, spec.kind == "run"
         if declared is not None and not (_is_card(declared) if run else type(declared) is int and 1 <= declared <= 13):
             return "no-such-card", f"{spec.kind} {spec.cards!r} declares {declared!r}, which is no " + (
                 "card" if run else "rank")
     return None
+
+
+def _is_seat(value: object, seats: int) -> bool:
+    return type(value) is int and 0 <= value < seats
 
 
 def _is_card(value: object) -> bool:
