@@ -308,15 +308,16 @@ static void runs_of_suit(Best *best, int slot, int suit, int ka, int kb, int km,
 void fill_runs(Best *best, int slot, int ks, int ka, int kb, int km, int wr, int rpts, int rcnt, int rgp,
                int rgc)
 {
+    /* The Python search's cut (LayDownSearch._SlotCuts.cut): even if the later slots took every natural they
+     * could and every wild were laid down, this branch would leave more points than the best lay-down found.  (Also
+     * made before the group slots are labelled, where the leaf's own cut counts every groupable natural.) */
+    if (best->best_pts < UNLIMITED && (slot < best->n_runs || best->n_groups)
+        && best->dead_pts + best->live_pts - rpts - rest_bound(best, slot) > best->best_pts)
+        return;
     if (slot == best->n_runs) {
         leaf(best, wr, rpts, rcnt, rgp, rgc);
         return;
     }
-    /* The Python search's cut (LayDownSearch._SlotCuts.cut): even if the later slots took every natural they
-     * could and every wild were laid down, this branch would leave more points than the best lay-down found. */
-    if (best->best_pts < UNLIMITED
-        && best->dead_pts + best->live_pts - rpts - rest_bound(best, slot) > best->best_pts)
-        return;
     if (!best->run_same[slot])
         ks = ka = kb = km = 0;
     for (int suit = ks; suit < 4; suit++) {
