@@ -17,7 +17,15 @@ from tests.e2e.conftest import new_page
 from tests.server.conftest import LiveServer, Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+PlaywrightTimeoutError = pytest.importorskip("playwright.sync_api").TimeoutError
 
+
+# What the page has when the verify link does not appear: its last state's seq, phase and reveals, and whether it
+# is connected.
+PAGE_STATE = """() => { const s = window.rummy.state();
+  return { seq: s.seq, phase: s.view?.phase, shuffles: s.table?.shuffles,
+           offline: document.querySelector(".offline") !== null,
+           summary: document.querySelector("#summary")?.innerText ?? null }; }"""
 
 # A server whose computer player answers at once: the round is played by a script, the page only watches.
 SERVER_PACE = {"bot_delay": 0}
@@ -61,7 +69,14 @@ def test_verify_link_after_a_round_shows_a_verified_deal(server: str, browser: A
     reveal = outcome["state"]["table"]["shuffles"][0]
     assert reveal["revealed"] and commitment_of(reveal["seed"], reveal["salt"]) == reveal["commitment"]
 
-    page.wait_for_selector(".round-summary #verify-deal")
+    # The page renders every state the server sent while the script played; on a loaded machine it may still be
+    # working through them when the script is done, so wait until it has the state that ended the round.
+    try:
+        page.wait_for_function("seq => window.rummy.state().seq >= seq", arg=outcome["state"]["seq"], timeout=120_000)
+        page.wait_for_selector(".round-summary #verify-deal")
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the page shows no verify link after the round ending at seq {outcome['state']['seq']}: "
+                    f"{page.evaluate(PAGE_STATE)}, page errors {errors}")
     assert page.locator("#verify-deal").inner_text() == "Verify this deal"
     assert page.locator("#sheet .verify-link").count() == 1
     with page.expect_popup() as popup_info:

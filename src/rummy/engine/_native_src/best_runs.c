@@ -70,18 +70,19 @@ static bool touches(const Best *best, int slot, int suit, int low, int high)
     return false;
 }
 
-/* The sum of the `take` largest of `values` (at most 4 * MAX_SLOTS of them). */
+/* The sum of the `take` largest of `values` (none negative; taken ones are marked -1): the search calls this at
+ * every branch, and `take` is small. */
 static int sum_of_largest(int *values, int n, int take)
 {
-    for (int k = 1; k < n; k++) /* (insertion sort, largest first) */
-        for (int m = k; m > 0 && values[m] > values[m - 1]; m--) {
-            int t = values[m];
-            values[m] = values[m - 1];
-            values[m - 1] = t;
-        }
     int sum = 0;
-    for (int k = 0; k < take && k < n; k++)
-        sum += values[k];
+    for (int k = 0; k < take && k < n; k++) {
+        int largest = 0;
+        for (int m = 1; m < n; m++)
+            if (values[m] > values[largest])
+                largest = m;
+        sum += values[largest];
+        values[largest] = -1;
+    }
     return sum;
 }
 
@@ -92,7 +93,8 @@ static int rest_bound(const Best *best, int slot)
 {
     int k = best->n_runs - slot, bound = 0;
     if (k > 0) {
-        int layers[4 * MAX_SLOTS] = {0};
+        int layers[4 * MAX_SLOTS];
+        memset(layers, 0, sizeof *layers * 4 * (size_t)k);
         for (int card = 0; card < NATURALS; card++) {
             int copies = best->pool[card] < k ? best->pool[card] : k;
             for (int layer = 0; layer < copies; layer++)
