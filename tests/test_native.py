@@ -408,7 +408,7 @@ def test_uncovered_spare_builds_go_to_python() -> None:
     hand = [1] * 52 + [0]
     held = list(range(52))
     spares = bytes([0, 0, 0, 1, 1, 0])  # the ace and two of clubs, each spare from its own meld
-    rules = bytes([0] * 52 + [1] + [1, 14, 0, 0, 0, 0])  # the joker wild (deadlock.compiled_meld_rules)
+    rules = bytes([0] * 52 + [1] + [1, 14, 0, 0, 0, 0])  # the joker wild (meld_rules.compiled_meld_rules)
     assert isinstance(native.spare_builds(hand, held, spares, rules, 3, 3), list)
     for malformed in ((hand[:52], held), ([300] + hand[1:], held), (hand, [53]), (hand, iter(held))):
         assert native.spare_builds(*malformed, spares, rules, 3, 3) is None

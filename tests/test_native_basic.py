@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 import rummy.engine.backends as switch
 from rummy.engine import DealError, Phase, VariantError, new_game
 from rummy.engine.cards import CARD_COUNT
-from rummy.engine.deadlock import compiled_meld_rules, is_stalemate
+from rummy.engine.deadlock import is_stalemate
 from rummy.engine.house_rules import get_variant
+from rummy.engine.meld_rules import compiled_meld_rules
 from rummy.engine.moves import _MELD_KIT, _native_single_melds, _single_melds
 from tests.profiles import count, examples
 from tests.random_games import random_play

@@ -32,7 +32,6 @@ import rummy.engine.backends as switch
 from rummy.engine import DealError, Phase, VariantError, new_game
 from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, JOKER
-from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.game import Game
 from rummy.engine.house_rules import get_variant
 from rummy.engine.lay_down import _most_cards_laid, _slot_counts, most_cards_laid
@@ -43,6 +42,7 @@ from rummy.engine.meld_offers import (
     layoff_candidates,
     layoffs_among,
 )
+from rummy.engine.meld_rules import compiled_meld_rules
 from rummy.engine.melds import TableMeld
 from rummy.engine.memo import put
 from rummy.engine.moves import _SIMPLE, _discards, _going_out_batch, simple_action

@@ -12,10 +12,11 @@ from rummy.engine import lay_down
 from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.contract_bound import short_of_wilds
-from rummy.engine.deadlock import Spare, table_spares, wild_flags
+from rummy.engine.deadlock import Spare, table_spares
 from rummy.engine.game import Game, Phase, new_game
 from rummy.engine.house_rules import get_variant
 from rummy.engine.meld_offers import accepted_layoffs, split_halves, valid_meld
+from rummy.engine.meld_rules import wild_flags
 from rummy.engine.melds import MeldSpec, TableMeld
 from rummy.engine.modes import WildPolicy
 from rummy.engine.shortcut_checks import every_layoff

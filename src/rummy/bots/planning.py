@@ -485,7 +485,7 @@ class _NativeLeaves:
 
 def _native_rules(melds: PartialMelds) -> bytes:
     """What ``planner.c`` reads of a variant's partial melds: the variant's meld rules as every compiled reader takes
-    them (:func:`~rummy.engine.deadlock.compiled_meld_rules`: the run bounds, the wild policy, all-wild melds, the
+    them (:func:`~rummy.engine.meld_rules.compiled_meld_rules`: the run bounds, the wild policy, all-wild melds, the
     wild cards, whence also the natural ranks), then the planner's own: wild trios and their largest size."""
     variant = melds.variant
     return compiled_meld_rules(variant) + bytes([melds.wild_trio, min(variant.wild_group_min or 3, 255)])

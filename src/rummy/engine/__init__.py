@@ -46,7 +46,6 @@ from rummy.engine.cards import (
     suit_of,
     to_counts,
 )
-from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.errors import (
     BotError,
     DealError,
@@ -62,6 +61,7 @@ from rummy.engine.errors import (
 from rummy.engine.fair_shuffle import ShuffleFormatError, ShuffleSecret, check_digest, check_secret, new_shuffle
 from rummy.engine.game import ClaimWindow, Game, Phase, new_game
 from rummy.engine.house_rules import OPTION_PARSERS, apply_options, get_variant, load_variant_file
+from rummy.engine.meld_rules import compiled_meld_rules
 from rummy.engine.melds import TableMeld, meld_json, meld_view_json
 from rummy.engine.memo import clear_all as clear_memos
 from rummy.engine.modes import AceMode, ClaimMode, JokerSwap, RoundEnd, Scoring, WildPolicy

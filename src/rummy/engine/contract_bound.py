@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from rummy.engine.cards import JOKER
-from rummy.engine.deadlock import wild_cards, wild_flags
+from rummy.engine.meld_rules import wild_cards, wild_flags
 from rummy.engine.memo import memo_table, memoised, per_object, put
 from rummy.engine.variants import RUN, Slot, Variant
 

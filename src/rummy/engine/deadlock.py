@@ -22,9 +22,11 @@ from typing import Any, Generic, TypeVar
 import rummy.engine.backends as backends
 from rummy.engine.cards import CARD_COUNT, JOKER, Card, make_card, rank_of
 from rummy.engine.errors import MeldError
-from rummy.engine.melds import TableMeld, lay_off, layoff_ends, swap_wild
-from rummy.engine.memo import memo_table, memoised, per_object, put
-from rummy.engine.modes import POLICY_CODES, ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
+from rummy.engine.meld_offers import accepted_cards
+from rummy.engine.meld_rules import compiled_meld_rules, wild_flags
+from rummy.engine.melds import TableMeld, swap_wild
+from rummy.engine.memo import memo_table, memoised, put
+from rummy.engine.modes import ClaimLimitScope, JokerSwap, RearrangeMode, WildPolicy
 from rummy.engine.state import GameState
 from rummy.engine.variants import RoundRules, Variant
 
@@ -39,17 +41,12 @@ def off_table_pool(game: GameState) -> list[int]:
 
 
 def _any_layoff(game: GameState, pool: list[int]) -> bool:
-    held = [card for card in range(len(pool)) if pool[card] > 0]
+    """Whether some card of ``pool`` can be laid off on some meld of the table (at some end)."""
+    variant = game.variant
     for meld in game.table:
-        for card in held:
-            if not layoff_ends(meld, card, game.variant):
-                continue  # lay_off would refuse it at every end
-            try:
-                lay_off(meld, card, None, game.variant)
+        for card in accepted_cards(meld, variant):
+            if pool[card]:
                 return True
-            except MeldError as error:
-                if error.rule == "layoff-end-required":
-                    return True
     return False
 
 
@@ -128,19 +125,6 @@ def meld_spares(meld: TableMeld, variant: Variant) -> tuple[Spare, ...]:
         return hit[2]
     spares = tuple((meld, card, rest) for card, rest in spare_cards(meld, variant, wilds=True))
     return put(_SPARES, key, (meld, variant, spares))[2]
-
-
-@per_object("wild cards of a variant")
-def wild_cards(variant: Variant) -> tuple[Card, ...]:
-    """The wild card kinds of ``variant``, ascending (memoised per variant)."""
-    flags = wild_flags(variant)
-    return tuple(card for card in range(JOKER + 1) if flags[card])
-
-
-@per_object("wild flags of a variant")
-def wild_flags(variant: Variant) -> tuple[bool, ...]:
-    """Whether each card (by index, the joker last) is wild under ``variant`` (memoised per variant)."""
-    return tuple(variant.is_wild(card) for card in range(JOKER + 1))
 
 
 # (ids of the table's melds, id of the variant) -> (the melds, the variant, the table's spares by kind).
@@ -384,17 +368,6 @@ class SpareBuilds(Generic[_Build]):
         return self._make(used, "run", tuple(cards), window.bit_count(), wild_count)
 
 
-@per_object("compiled rules of a variant")
-def compiled_meld_rules(variant: Variant) -> bytes:
-    """``variant``'s rules as the compiled core reads them, one layout for every reader (``core.h``'s
-    ``MeldRules``; memoised per variant): a wild flag per card kind (53 bytes, the joker last), then the lowest and
-    highest run value, the wild policy's code (:data:`~rummy.engine.modes.POLICY_CODES`), ``twos_natural_in_place``,
-    ``pair_extendable`` and ``all_wild_melds``."""
-    low, high = variant.ace_mode.run_bounds
-    return bytes([*wild_flags(variant), low, high, POLICY_CODES[variant.wild_policy], variant.twos_natural_in_place,
-                  variant.pair_extendable, variant.all_wild_melds])
-
-
 @memoised(maxsize=100_000)
 def _run_windows(held_values: int, exact: int, wild_melds: int, run_min: int, low_bound: int,
                  high_bound: int) -> tuple[tuple[int, int], ...]:
@@ -433,17 +406,25 @@ def locked_out(game: GameState, seat: int) -> bool:
     A hand grows only by claims (the draw is matched by the discard), so its largest possible size
     in a play phase is its size now, plus one draw, plus every claim it may still make with its cards.
     """
+    return _largest_hand(game, seat) < _contract_cards(game.variant, game.rules)
+
+
+def _largest_hand(game: GameState, seat: int) -> float:
+    """The most cards ``seat``'s hand can ever hold in a play phase this round (infinite without a claim limit)."""
     rules = game.rules
     if not rules.claims_open:
         claims_left = 0
     elif rules.claim_limit is None:
-        return False
-    elif game.variant.claim_limit_scope is ClaimLimitScope.TABLE:
+        return _UNLIMITED
+    elif game.variant.claim_limit_scope is _TABLE_SCOPE:
         claims_left = max(0, rules.claim_limit - sum(game.claims_used))
     else:
         claims_left = max(0, rules.claim_limit - game.claims_used[seat])
-    largest = game.sizes[seat] + 1 + claims_left * (1 + rules.penalty_cards)
-    return largest < _contract_cards(game.variant, rules)
+    return game.sizes[seat] + 1 + claims_left * (1 + rules.penalty_cards)
+
+
+_UNLIMITED = float("inf")
+_TABLE_SCOPE = ClaimLimitScope.TABLE  # (a module global: reading a member off its Enum class is slow in 3.11)
 
 
 # id of a round's rules -> (the rules, the fewest cards its contract takes under the variant).
@@ -462,8 +443,9 @@ def _contract_cards(variant: Variant, rules: RoundRules) -> int:
 def is_deadlocked(game: GameState) -> bool:
     """Whether no card off the table can ever be played (see the module docstring)."""
     variant = game.variant
+    need = _contract_cards(variant, game.rules)
     for seat, down in enumerate(game.down):
-        if not down and not locked_out(game, seat):
+        if not down and _largest_hand(game, seat) >= need:
             return False
     if not any(game.down):
         return True

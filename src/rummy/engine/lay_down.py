@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import rummy.engine.backends as backends
 from rummy.engine.cards import JOKER
 from rummy.engine.contract_bound import short_of_wilds
-from rummy.engine.deadlock import compiled_meld_rules, wild_cards, wild_flags
+from rummy.engine.meld_rules import compiled_meld_rules, wild_cards, wild_flags
 from rummy.engine.melds import MeldSpec
 from rummy.engine.memo import memo_table, put
 from rummy.engine.solver import find_lay_down, first_lay_down

@@ -16,8 +16,8 @@ from typing import TypeVar, cast
 import rummy.engine.backends as backends
 from rummy.engine.actions import Verb
 from rummy.engine.cards import JOKER, Card, make_card
-from rummy.engine.deadlock import compiled_meld_rules, wild_cards
 from rummy.engine.errors import MeldError
+from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
 from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
 from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildRelocationScope

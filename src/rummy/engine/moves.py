@@ -24,10 +24,10 @@ import rummy.engine.shortcut_checks as _checks
 from rummy.engine.actions import Action, Verb, new_action
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
-from rummy.engine.deadlock import compiled_meld_rules, wild_cards
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
+from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
 from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import AceMode, BookAceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode

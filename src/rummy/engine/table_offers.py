@@ -25,7 +25,7 @@ from functools import partial
 import rummy.engine.backends as backends
 from rummy.engine.actions import ACTION_FIELDS, Action, Verb, new_action
 from rummy.engine.cards import Card
-from rummy.engine.deadlock import Spare, SpareBuilds, compiled_meld_rules, meld_spares
+from rummy.engine.deadlock import Spare, SpareBuilds, meld_spares
 from rummy.engine.meld_offers import (
     _PER_MELD,
     per_meld,
@@ -35,6 +35,7 @@ from rummy.engine.meld_offers import (
     valid_meld,
 )
 from rummy.engine.meld_offers import accepted_layoffs as accepted_layoffs  # re-exported: bots read it here
+from rummy.engine.meld_rules import compiled_meld_rules
 from rummy.engine.melds import MeldSpec, TableMeld, wild_policy_allows
 from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import JokerSwap, WildRelocationScope
@@ -71,7 +72,7 @@ def _work_out_meld_offers(meld: TableMeld, variant: Variant) -> _MeldOffers:
 
 @per_object("compiled meld-offer rules of a variant")
 def _offers_kit(variant: Variant) -> tuple[bytes, int, bool, bool, int, Verb, Verb]:
-    """What ``meld_offers.c`` reads of ``variant``: its :func:`~rummy.engine.deadlock.compiled_meld_rules`, its
+    """What ``meld_offers.c`` reads of ``variant``: its :func:`~rummy.engine.meld_rules.compiled_meld_rules`, its
     ``joker_swap`` (0 none, 1 to the hand, 2 relocated in the run), ``joker_swap_in_groups``, whether
     ``wild_relocation_scope`` is the hand, ``run_min``, and the verbs of a swap and a relocation."""
     swap = {JokerSwap.NONE: 0, JokerSwap.TO_HAND: 1, JokerSwap.RELOCATE_IN_RUN: 2}[variant.joker_swap]
@@ -202,8 +203,8 @@ _SPARE_KIT = (Action, ACTION_FIELDS, MeldSpec, backends.record_slots(MeldSpec), 
 #: spare_cards`' order) as two bytes each, the card and whether the meld left behind is valid (:func:`_rest`), and its
 #: split points whose halves are valid, as (card the hand must hold, meld id, halves).
 RearrangementPart = tuple[bytes, tuple[tuple[Card, int, tuple[MeldSpec, MeldSpec]], ...]]
-#: A table as ``rearrangements.c`` reads it: (:func:`~rummy.engine.deadlock.compiled_meld_rules`, run_min, group_min, a
-#: part per meld).
+#: A table as ``rearrangements.c`` reads it: (:func:`~rummy.engine.meld_rules.compiled_meld_rules`, run_min,
+#: group_min, a part per meld).
 NativeTable = tuple[bytes, int, int, list[RearrangementPart]]
 
 
@@ -232,8 +233,8 @@ def _rearrangement_part(meld: TableMeld, variant: Variant) -> RearrangementPart:
 
 @per_object("compiled rearrangement-part rules of a variant")
 def _part_rules(variant: Variant) -> tuple[bytes, int, int, int | None, type[MeldSpec], object]:
-    """What ``meld_parts.c`` reads of ``variant``: its :func:`~rummy.engine.deadlock.compiled_meld_rules`, ``run_min``,
-    ``group_min``, ``wild_group_min``, the :class:`MeldSpec` class it makes split halves of and
+    """What ``meld_parts.c`` reads of ``variant``: its :func:`~rummy.engine.meld_rules.compiled_meld_rules`,
+    ``run_min``, ``group_min``, ``wild_group_min``, the :class:`MeldSpec` class it makes split halves of and
     :func:`~rummy.engine.memo.put`, which stores its parts."""
     return compiled_meld_rules(variant), variant.run_min, variant.group_min, variant.wild_group_min, MeldSpec, put
 

@@ -13,7 +13,7 @@
  *   shortest first, never from the ace low up to the ace high.  The run values are read off the whole hand, wild
  *   cards included, as the Python generator reads them.
  *
- *     hand   53 counts (a list or tuple);  rules  the variant's (deadlock.compiled_meld_rules, core.h's MeldRules):
+ *     hand   53 counts (a list or tuple);  rules  the variant's (meld_rules.compiled_meld_rules, core.h's MeldRules):
  *     its wild flags and lowest and highest run value (1 or 2, 13 or 14) are read.
  *
  *   None when an argument is malformed (a hand that is not 53 small counts, rules out of shape or run bounds other

@@ -50,7 +50,7 @@ static inline bool policy_allows(int policy, int wilds, int naturals)
     return !(policy == POLICY_RATIO && wilds > naturals) && !(policy == POLICY_ONE && wilds > 1);
 }
 
-/* A variant's meld rules as deadlock.compiled_meld_rules packs them, the one layout every compiled reader of them
+/* A variant's meld rules as meld_rules.compiled_meld_rules packs them, the one layout every compiled reader of them
  * takes: a wild flag per card kind (CARD_COUNT bytes, the joker last), then the lowest and highest run value
  * (AceMode.run_bounds), the wild policy's code, twos_natural_in_place, pair_extendable and all_wild_melds. */
 enum { RULE_LOW = CARD_COUNT, RULE_HIGH, RULE_POLICY, RULE_TWOS_NATURAL, RULE_PAIR_EXTENDABLE, RULE_ALL_WILD,

@@ -8,7 +8,7 @@
  *            at all and the meld holds a wild;
  *   splits   every (card the hand must hold, meld, index) meld_offers._split_points names.
  *
- * `kit` (table_offers._offers_kit): the variant's deadlock.compiled_meld_rules, its joker_swap as 0 none, 1 to the hand,
+ * `kit` (table_offers._offers_kit): the variant's meld_rules.compiled_meld_rules, its joker_swap as 0 none, 1 to the hand,
  * 2 relocated in the run, joker_swap_in_groups, whether wild_relocation_scope is the hand, run_min, and the verbs
  * SWAP and MOVE.  None for a meld it does not read (a kind other than run, set, pair and book, a field out of range,
  * more than 64 cards) or a malformed kit: the Python work-out answers then.  gather_offers (play_listing.c) calls

@@ -14,7 +14,7 @@
  * C functions below follow melds.check_run, _run_placed_by_naturals, _run_placed_by_declaration, check_group,
  * _natural_here and _check_wild_policy, and keep only whether they raise).
  *
- *   rules  table_offers._part_rules(variant): (the variant's rules (deadlock.compiled_meld_rules, core.h's MeldRules);
+ *   rules  table_offers._part_rules(variant): (the variant's rules (meld_rules.compiled_meld_rules, core.h's MeldRules);
  *          run_min, group_min, wild_group_min (an int or None), the MeldSpec class, memo.put).
  *
  * rearrangement_parts(table, variant, rules, memo, what, work_out) -> list | None

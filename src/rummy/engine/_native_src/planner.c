@@ -16,7 +16,7 @@
  *     counts   53 counts (a list or tuple);
  *     shape    bytes: the slot count, the first group slot, then per slot: 1 for a group, its size, the index of
  *              its distinct slot, 1 when it equals the slot before it (planning._Shape);
- *     rules    bytes: the variant's meld rules as deadlock.compiled_meld_rules packs them (core.h's MeldRules), then
+ *     rules    bytes: the variant's meld rules as meld_rules.compiled_meld_rules packs them (core.h's MeldRules), then
  *              wild trios and their largest size (min(wild_group_min or 3, 255)) (planning._native_rules);
  *     ceiling  None or an int (with_card_within's bound).
  *

@@ -4,7 +4,7 @@
  *
  *   most_cards_laid(hand, rules, runs, groups) -> int | None
  *       lay_down.most_cards_laid: at most how many cards a lay-down of a contract of `runs` run slots and `groups`
- *       group slots uses from `hand` (53 counts); `rules` is deadlock.compiled_meld_rules (only its wild flags are
+ *       group slots uses from `hand` (53 counts); `rules` is meld_rules.compiled_meld_rules (only its wild flags are
  *       read).
  *   discards(hand, actions, taken) -> list | None
  *       moves._discards' last step: the discard action of each card kind the hand holds, ascending, but `taken`
@@ -204,7 +204,7 @@ failed:
  * meld_offers._try_layoffs: every (card kind, end) melds.lay_off accepts on a meld of this shape, trying the cards
  * meld_offers.layoff_candidates names, ascending, each at every end melds.layoff_ends names (end None, "low" or
  * "high").  `kind`: 0 a run, 1 a set, 2 a pair, 3 a book; `rank` (groups, 0 for a trio of wilds), `suit`, `low`
- * (runs), the meld's card count and wild count; `rules` the variant's (deadlock.compiled_meld_rules, core.h's
+ * (runs), the meld's card count and wild count; `rules` the variant's (meld_rules.compiled_meld_rules, core.h's
  * MeldRules).  None for a malformed argument.
  */
 

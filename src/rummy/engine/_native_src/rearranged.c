@@ -15,7 +15,7 @@
  * (_each_keeps_table_card, a bipartite matching); the hand holds the cards taken.  The table is the other melds in
  * their order, then the new ones.
  *
- *   rules  rules.table._rearrangement_rules(variant): the variant's meld rules (deadlock.compiled_meld_rules),
+ *   rules  rules.table._rearrangement_rules(variant): the variant's meld rules (meld_rules.compiled_meld_rules),
  *          run_min, group_min and wild_group_min.
  *   kit    (TurnScratch, its field slots, TableMeld, its field slots, RearrangeMode.NONE, RearrangeMode.SEED000,
  *          LayoffTiming.NEXT_TURN), as new_record takes the records.

@@ -11,7 +11,7 @@
  *   quick    down, owing no wild to the table; takers: None, or the table indices of the melds taking a wild the
  *            hand holds (moves._wild_takers) when a player who is down owes one;
  *   table    per table (TableOffers.native_rearrangements): (rules, run_min, group_min, parts), the variant's
- *            rules (deadlock.compiled_meld_rules), and per meld of the table (table order) a part (spares, splits):
+ *            rules (meld_rules.compiled_meld_rules), and per meld of the table (table order) a part (spares, splits):
  *            spares 2 bytes a spare of the meld (deadlock.meld_spares's order): its card, whether the meld it leaves
  *            behind is valid (table_offers._rest); splits a tuple of (card the hand must hold, meld id, halves) for
  *            each split point whose halves are valid (meld_offers.split_halves);

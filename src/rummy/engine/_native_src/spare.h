@@ -42,7 +42,7 @@ typedef struct {
 
 #define MAX_MINIMUM 1000 /* larger run or group minimums go to the Python search */
 
-/* Fill the rules of `search` from the variant's rules (deadlock.compiled_meld_rules, core.h's MeldRules) and the
+/* Fill the rules of `search` from the variant's rules (meld_rules.compiled_meld_rules, core.h's MeldRules) and the
  * minimums: 1, or 0 when they are out of range (the Python search answers then). */
 int spare_rules(Search *search, PyObject *rules, long run_min, long group_min);
 

@@ -10,7 +10,7 @@
  *   hand     53 counts (a list or tuple); held: the hand's card kinds in the order `each` reads them;
  *   spares   the table's spares in table order (deadlock.table_spares), 3 bytes each: the card, and the index of
  *            its meld (low byte, high byte; equal indices for equal meld ids);
- *   rules    the variant's rules (deadlock.compiled_meld_rules, core.h's MeldRules);
+ *   rules    the variant's rules (meld_rules.compiled_meld_rules, core.h's MeldRules);
  *
  * Each build is a tuple (key, spare indices used, kind "set" or "run", cards, cards from the hand, wild count),
  * key (rank, own cards) for a set and (suit, lowest value, window) for a run, as SpareBuilds memoises them.

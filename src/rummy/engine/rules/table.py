@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import rummy.engine.backends as backends
 from rummy.engine.actions import PLAY_STEP_VERBS, Action, Verb
 from rummy.engine.cards import CARD_COUNT, Card, card_name
-from rummy.engine.deadlock import compiled_meld_rules
 from rummy.engine.errors import IllegalActionError, MeldError
+from rummy.engine.meld_rules import compiled_meld_rules
 from rummy.engine.melds import (
     MeldSpec,
     TableMeld,
@@ -419,7 +419,8 @@ def _each_keeps_table_card(melds: Sequence[TableMeld], table_cards: Sequence[Car
 @per_object("compiled meld rules of a rearrangement")
 def _rearrangement_rules(variant: Variant) -> tuple[bytes, int, int, int | None]:
     """What the compiled judgement of a rearrangement reads of ``variant``: its meld rules, as
-    :func:`~rummy.engine.deadlock.compiled_meld_rules` packs them, ``run_min``, ``group_min`` and ``wild_group_min``."""
+    :func:`~rummy.engine.meld_rules.compiled_meld_rules` packs them, ``run_min``, ``group_min`` and
+    ``wild_group_min``."""
     return compiled_meld_rules(variant), variant.run_min, variant.group_min, variant.wild_group_min
 
 
