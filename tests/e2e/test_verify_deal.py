@@ -69,8 +69,8 @@ def test_verify_link_after_a_round_shows_a_verified_deal(server: str, browser: A
     reveal = outcome["state"]["table"]["shuffles"][0]
     assert reveal["revealed"] and commitment_of(reveal["seed"], reveal["salt"]) == reveal["commitment"]
 
-    # The page renders every state the server sent while the script played; on a loaded machine it may still be
-    # working through them when the script is done, so wait until it has the state that ended the round.
+    # The page renders every state the script's moves made; it is waited on until it holds the state that ended
+    # the round (a page lagging behind the script catches up), then for the link, and a failure says what it has.
     try:
         page.wait_for_function("seq => window.rummy.state().seq >= seq", arg=outcome["state"]["seq"], timeout=120_000)
         page.wait_for_selector(".round-summary #verify-deal")

@@ -9,7 +9,8 @@
 * A player who is not down counts as "down" for that check once they can never lay down: their hand
   can no longer reach the contract's card count, because only claims grow a hand and their claim
   allowance is spent or the round has no claims (progressive-15 hands 12–13 need two buys; house rules
-  may raise run_min past what a hand can hold).  :func:`locked_out` decides it.
+  may raise run_min past what a hand can hold): the largest hand they can still hold (:func:`_largest_hand`)
+  is smaller than the fewest cards a lay-down takes.
   When no one is down and everyone is locked out, nobody can ever go out and the round is exhausted.
 """
 
@@ -400,17 +401,12 @@ def _exists(used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: in
     return True
 
 
-def locked_out(game: GameState, seat: int) -> bool:
-    """Whether ``seat``, not down, can never hold enough cards to lay down the round's contract.
-
-    A hand grows only by claims (the draw is matched by the discard), so its largest possible size
-    in a play phase is its size now, plus one draw, plus every claim it may still make with its cards.
-    """
-    return _largest_hand(game, seat) < _contract_cards(game.variant, game.rules)
-
-
 def _largest_hand(game: GameState, seat: int) -> float:
-    """The most cards ``seat``'s hand can ever hold in a play phase this round (infinite without a claim limit)."""
+    """The most cards ``seat``'s hand can ever hold in a play phase this round (infinite without a claim limit).
+
+    A hand grows only by claims (the draw is matched by the discard), so its largest possible size in a play phase
+    is its size now, plus one draw, plus every claim it may still make with its cards.
+    """
     rules = game.rules
     if not rules.claims_open:
         claims_left = 0
