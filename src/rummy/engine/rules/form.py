@@ -66,8 +66,8 @@ def _melds_error(action: Action) -> tuple[str, str] | None:
         if not isinstance(spec, MeldSpec) or type(spec.kind) is not str or not isinstance(spec.cards, tuple):
             return "malformed-action", f"{spec!r} is not a meld (a kind and a tuple of cards)"
         if not ({*map(type, spec.cards)} <= _INT and _CARDS.issuperset(spec.cards)):  # (ints first: 3.0 == 3)
-            return "no-such-card", f"the cards of {spec.kind} {spec.cards!r} are not all card kinds " + (
-                f"(0 to {CARD_COUNT - 1})")
+            return "no-such-card", (f"the cards of {spec.kind} {spec.cards!r} are not all card kinds "
+                                    f"(0 to {CARD_COUNT - 1})")
         declared, run = spec.declared, spec.kind == "run"
         if declared is not None and not (_is_card(declared) if run else type(declared) is int and 1 <= declared <= 13):
             return "no-such-card", f"{spec.kind} {spec.cards!r} declares {declared!r}, which is no " + (
