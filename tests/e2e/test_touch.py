@@ -120,11 +120,14 @@ def test_every_control_answers_a_tap(server: str, browser: Any, screenshots: Pat
     page.wait_for_selector("#builder .error")
     page.tap("#hint-button")  # the hint names the move (a discard is the server's answer: wait for it)
     page.wait_for_function("() => document.querySelector('#toast.show')?.textContent.startsWith('Hint: ')")
+    if page.locator("#hand .card.selected").count():  # a lay-off's hint selects its card: a tap would add a second
+        page.tap("#clear-selection")
     free = page.eval_on_selector_all("#hand .card:not(.staged)", "nodes => nodes.map(n => n.dataset.card)")
     discardable = [b.split()[1] for b in bodies(state(page)["view"]) if b.startswith("discard ")]
     card = next(c for c in free if c in discardable)
     page.locator(f'#hand .card[data-card="{card}"]:not(.staged)').first.tap()
     page.wait_for_selector(f'#hand .card.selected[data-card="{card}"]')  # the click after the tap selected it
+    assert page.locator("#hand .card.selected").count() == 1  # the pile discards a card only when one is selected
     page.tap("#discard")  # the selected card onto the discard pile
     page.wait_for_function("() => window.rummy.state().view.phase !== 'play' || window.rummy.state().view.active !== 0")
     assert not problems, problems
