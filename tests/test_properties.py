@@ -35,6 +35,8 @@ def check_invariants(game: Game) -> None:
     total = [held[c] + others[c] for c in range(CARD_COUNT)]
     assert total == game.pack, "cards not conserved"
     assert len(game.discard) == len(game.discarders)
+    if game.to_act:  # the seat asked first: the waiting seat nearest to the active player's left (rules.md §2.8)
+        assert game.next_to_act() == min(game.to_act, key=lambda seat: (seat - game.active) % game.n)
 
 
 def random_action(game: Game, rng: random.Random) -> Action:

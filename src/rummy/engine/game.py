@@ -32,7 +32,7 @@ from rummy.engine.errors import DealError, IllegalActionError, UsageError
 from rummy.engine.fair_shuffle import ShuffleSecret
 from rummy.engine.house_rules import get_variant
 from rummy.engine.modes import FirstDealer
-from rummy.engine.moves import legal_actions, seats_to_act
+from rummy.engine.moves import legal_actions, next_seat_to_act, seats_to_act
 from rummy.engine.rules.deal import deal
 from rummy.engine.rules.turns import washout_reached
 from rummy.engine.scoring import hand_points, scoring_rule
@@ -121,12 +121,10 @@ class Game(GameState):
     def next_to_act(self) -> int:
         """The waiting seat to ask first: in a claim window the nearest to the active player's left
         (the tie-break for simultaneous calls, rules.md §2.8)."""
-        waiting = self.to_act
-        if len(waiting) == 1:
-            return waiting[0]
-        if not waiting:
+        seat = next_seat_to_act(self)
+        if seat is None:
             raise UsageError(f"nobody is to act in phase {self.phase.value}")
-        return min(waiting, key=lambda seat: (seat - self.active) % self.n)
+        return seat
 
     @property
     def game_over(self) -> bool:

@@ -56,6 +56,20 @@ def seats_to_act(game: GameState) -> list[int]:
     return []
 
 
+def next_seat_to_act(game: GameState) -> int | None:
+    """The waiting seat to ask first (None when the engine waits for nobody): in a claim window the first of its
+    eligible seats yet to answer, which come in priority order, nearest to the active player's left first (the
+    tie-break for simultaneous calls, rules.md §2.8); else the active player."""
+    window = game.window
+    if game.phase is _CLAIM and window is not None:
+        answered = window.answered
+        for seat in window.eligible:
+            if seat not in answered:
+                return seat
+        return None
+    return game.active if game.phase in _TURN_PHASES else None
+
+
 def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
     """The candidate moves of ``seat`` (default: every seat to act); see the module docstring."""
     phase = game.phase
