@@ -17,9 +17,10 @@ import rummy.engine.backends as switch
 from rummy.engine import DealError, IllegalActionError, VariantError, new_game
 from rummy.engine.action_space import ActionSpace
 from rummy.engine.actions import Action, Verb
+from rummy.engine.applied import Applied
 from rummy.engine.game import Game, Phase
 from rummy.engine.house_rules import get_variant
-from rummy.engine.rules import _APPLY_KIT
+from rummy.engine.rules import APPLY_KIT
 from rummy.engine.state import GameState
 from rummy.engine.variants import Variant
 from tests.profiles import count, examples
@@ -146,18 +147,47 @@ def test_what_it_does_not_cover_goes_to_python_unchanged() -> None:
     for action in (Action(game.active, Verb.DRAW),  # the active player closing the window
                    Action(game.active, Verb.PASS),  # the active player may not answer
                    Action(9, Verb.PASS), Action(-1, Verb.PASS)):  # seats the table lacks
-        assert simple_apply(game, action, _APPLY_KIT) is None
-    assert simple_apply(game, Action(window.eligible[0], Verb.PASS), _APPLY_KIT[:-1]) is None  # another kit
+        assert simple_apply(game, action, APPLY_KIT) is None
+    assert simple_apply(game, Action(window.eligible[0], Verb.PASS), APPLY_KIT[:-1]) is None  # another kit
     assert full_state(game) == before
     answer = Action(window.eligible[0], Verb.PASS)
-    assert simple_apply(game.copy(), answer, _APPLY_KIT) is True  # and what it covers, it applies
+    assert simple_apply(game.copy(), answer, APPLY_KIT) is True  # and what it covers, it applies
     game.apply(Action(game.active, Verb.DRAW))
     seat = game.active
     before = full_state(game.copy())
     for action in (Action(seat, Verb.DISCARD, card=53), Action(seat, Verb.DRAW),  # not a card; already drew
                    Action(seat, Verb.LAYOFF, card=0, meld=1)):  # a table play
-        assert simple_apply(game, action, _APPLY_KIT) is None
+        assert simple_apply(game, action, APPLY_KIT) is None
     assert full_state(game) == before
     game.hands[seat][0] += 1  # a discard without a card is of card 0 (rules.discard reads it so), on both backends
     game.sizes[seat] += 1
     assert_same_apply(game, Action(seat, Verb.DISCARD), "a discard without a card")
+
+
+def test_game_apply_leaves_what_it_does_not_cover_to_python_unchanged() -> None:
+    """``game_apply`` (``Game.apply`` compiled) answers None, with nothing changed (the ``received`` journal too), where
+    ``simple_apply`` does not answer or the game's claim counts are not a list; what it covers it records as
+    ``Game.apply``'s Python path does."""
+    assert switch.BUILT is not None
+    game_apply = switch.BUILT.game_apply
+    game = new_game("progressive-buy-it", 4, seed=42)
+    fields = (APPLY_KIT, Applied, switch.record_slots(Applied))
+    window = game.window
+    assert game.phase is Phase.CLAIM and window is not None
+    game.received = [(0, 5)]
+    before = full_state(game.copy())
+    for action in (Action(game.active, Verb.DRAW), Action(9, Verb.PASS), Action(game.active, Verb.PASS)):
+        assert game_apply(game, action, *fields) is None
+    answer = Action(window.eligible[0], Verb.PASS)
+    game.claims_used = tuple(game.claims_used)  # type: ignore[assignment]  # not a list
+    assert game_apply(game, answer, *fields) is None
+    game.claims_used = list(game.claims_used)
+    assert full_state(game) == before
+    compiled, python = game.copy(), game.copy()
+    switch.NATIVE = None
+    try:
+        expected = python.apply(answer)
+    finally:
+        switch.NATIVE = switch.BUILT
+    assert game_apply(compiled, answer, *fields) == expected
+    assert full_state(compiled) == full_state(python)

@@ -12,6 +12,7 @@
  *   basic_melds.c       the new melds of free melding;
  *   simple_check.c      the judgement of the simple actions (claims, draw, take, discard);
  *   simple_steps.c, claim_steps.c, steps.h   applying them (simple_apply);
+ *   game_apply.c        Game.apply around simple_apply: the action applied and its record;
  *   state_copy.c        the copy of a game state's fields;
  *   records.c           a slotted record (Game.apply's Applied) made from its field values;
  *   view_fields.c       a seat's view (view.player_view), its fields read from the game state;
@@ -153,6 +154,8 @@ PyObject *simple_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 
 /* simple_apply(state, action, kit) (simple_steps.c). */
 PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* game_apply(game, action, kit, kind, fields) (game_apply.c). */
+PyObject *game_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* most_cards_laid(hand, wilds, runs, groups), discards(hand, actions, taken), gather_offers(table, variant, memo,
  * work_out, kit, put), layoffs(kind, rank, suit, low, length, wilds, rules) and going_out(cards, table, rules)

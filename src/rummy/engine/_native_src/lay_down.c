@@ -454,6 +454,9 @@ static PyMethodDef native_methods[] = {
     {"simple_apply", (PyCFunction)(void (*)(void))simple_apply, METH_FASTCALL,
      "simple_apply(state, action, kit) -> True | None: apply a claim answer, draw, take or discard the compiled "
      "judgement accepts, as rules.apply does (simple_steps.c)."},
+    {"game_apply", (PyCFunction)(void (*)(void))game_apply, METH_FASTCALL,
+     "game_apply(game, action, kit, kind, fields) -> Applied | None: Game.apply of an action simple_apply applies, "
+     "with its record (game_apply.c)."},
     {"most_cards_laid", (PyCFunction)(void (*)(void))most_cards_laid, METH_FASTCALL,
      "most_cards_laid(hand, wilds, runs, groups) -> int | None: at most how many cards a lay-down uses "
      "(play_listing.c)."},

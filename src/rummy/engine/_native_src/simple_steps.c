@@ -13,7 +13,7 @@
  * the stock's refill from the pile (draw_from_stock when the stock is empty, deplete), and making a claim window
  * (the ClaimWindow class).
  *
- *   kit  rules/__init__.py's _APPLY_KIT: the enum members below (K_...), those callables, and simple_check's kit.
+ *   kit  rules/__init__.py's APPLY_KIT: the enum members below (K_...), those callables, and simple_check's kit.
  *
  * True once applied; None, with nothing changed, for what it does not cover (an action simple_check does not
  * accept, the active player acting while a claim window is open, the active player's own buy, the table plays,

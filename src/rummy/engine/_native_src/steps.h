@@ -1,7 +1,7 @@
 /*
  * What the compiled apply of the simple actions shares between its files (simple_steps.c: the entry point
  * simple_apply, the state's fields, the stock, the draw, the turn and the discard; claim_steps.c: the claim window and
- * its answers): the kit's members (rules/__init__.py's _APPLY_KIT), the attribute names read (interned once), one
+ * its answers): the kit's members (rules/__init__.py's APPLY_KIT), the attribute names read (interned once), one
  * application's context, and the steps each file gives the other.  Every function returns -1 (or NULL) with an
  * exception set on an error.
  */

@@ -52,7 +52,7 @@ _SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DR
 #: What the compiled apply of the simple actions (``simple_apply``, ``_native_src/simple_steps.c``) compares and calls
 #: back: the members it reads, then the steps it leaves to Python (a round's end and the tests that end it after a
 #: discard, the stock's refill, making a claim window), then the judgement's kit.
-_APPLY_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
+APPLY_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
               StockRefill.KEEP_TOP, StockRefill.WHOLE_PILE_ONCE, StockRefill.NONE, DepletionCheck.TURN_START,
               DepletionCheck.ON_LAST_CARD_DRAWN, ClaimMode.PRE_DRAW, ClaimMode.AFTER_DECLINE,
               ClaimMode.ACTIVE_FIRST_THEN_OTHERS, ClaimLimitScope.TABLE, ClaimPriority.FIRST_CALL,
@@ -95,7 +95,7 @@ def is_legal(state: GameState, action: Action) -> bool:
 def apply(state: GameState, action: Action) -> None:
     """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
     native = backends.NATIVE
-    if native is not None and native.simple_apply(state, action, _APPLY_KIT):
+    if native is not None and native.simple_apply(state, action, APPLY_KIT):
         return  # a simple action the compiled judgement accepts, applied by the compiled core as below
     if implies_closing_window(state, action):
         check(state, action)
