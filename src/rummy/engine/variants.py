@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, get_type_hints
 
 import rummy.engine.modes as modes
@@ -174,7 +175,7 @@ class Variant:
     washout_laps: int | None = option(30, values.optional_int(1))
     options: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
-    # -- derived facts -------------------------------------------------------------------
+    # -- derived facts (those read on every decision are worked out once, on first read) ---------------
 
     def __post_init__(self) -> None:
         # A mode given as its string (a Variant built by hand) becomes its enum member, so that the
@@ -184,17 +185,17 @@ class Variant:
             if type(value) is not mode:
                 object.__setattr__(self, name, modes.parse_mode(mode, name, value))
 
-    @property
+    @cached_property
     def has_contracts(self) -> bool:
         """Whether each round has a contract to lay down first (the progressive variants list their rounds)."""
         return bool(self.rounds)
 
-    @property
+    @cached_property
     def uses_books(self) -> bool:
         """Whether a hand goes out only by tabling a four-card book (``purchase``): no melds, no lay-offs."""
         return self.going_out_mode is modes.GoingOutMode.BOOK
 
-    @property
+    @cached_property
     def free_melding(self) -> bool:
         """Whether melds are laid and added to freely, with no contract (``basic``)."""
         return not self.has_contracts and not self.uses_books
