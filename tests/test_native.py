@@ -42,7 +42,8 @@ from rummy.engine.deadlock import SpareBuilds
 from rummy.engine.game import Game
 from rummy.engine.house_rules import apply_options, get_variant
 from rummy.engine.moves import _KIT, _native_rearrangements, _rearrangements
-from rummy.engine.rules import _SIMPLE_KIT
+from rummy.engine.rules import SIMPLE_KIT
+from rummy.engine.rules.draw import DRAW_VERBS
 from rummy.engine.solver import PlannedMeld, find_lay_down
 from rummy.engine.solver.native import best_lay_down, covers, lay_down_exists
 from rummy.engine.state import _FIELD_KINDS, _FIELDS, GameState
@@ -663,15 +664,23 @@ JUDGE_OPTIONS: dict[str, list[Any]] = {
     "final_discard_allowed": [True, False],
     "active_first_refusal": [True, False],
     "claim_limit": [None, 0, 1],
+    "claim_limit_scope": ["table", "player"],
+    "claim_penalty_cards": [0, 1, 2],
 }
 
 
 def assert_same_judgement(game: Game, actions: Iterable[Action]) -> None:
     """``simple_check`` (``simple_check.c``), where it answers, accepts exactly the actions the Python judgement
-    accepts."""
+    accepts; in the draw phase ``draw_actions`` (the same file) lists the draw, take and own buy the Python judgement
+    allows, in its order."""
     assert switch.BUILT is not None
+    if game.phase is Phase.DRAW:
+        own = tuple(Action(game.active, verb) for verb in DRAW_VERBS)
+        with running("python"):
+            allowed = [action for action in own if game.is_legal(action)]
+        assert switch.BUILT.draw_actions(game, own, SIMPLE_KIT) == allowed, (game.seed, len(game.log))
     for action in actions:
-        verdict = switch.BUILT.simple_check(game, action, _SIMPLE_KIT)
+        verdict = switch.BUILT.simple_check(game, action, SIMPLE_KIT)
         if verdict is not None:
             with running("python"):
                 assert verdict == game.is_legal(action), (str(action), game.phase, game.active)
@@ -719,13 +728,16 @@ def test_uncovered_judgements_go_to_python() -> None:
     game = new_game("progressive-buy-it", 4, seed=42)
     assert game.phase is Phase.CLAIM
     check = switch.BUILT.simple_check
-    assert check(game, Action(game.active, Verb.DISCARD, card=JOKER), _SIMPLE_KIT) is None  # closes the window
-    assert check(game, Action(game.active, Verb.DRAW), _SIMPLE_KIT[:-1]) is None  # a kit of another shape
+    assert check(game, Action(game.active, Verb.DISCARD, card=JOKER), SIMPLE_KIT) is None  # closes the window
+    assert check(game, Action(game.active, Verb.DRAW), SIMPLE_KIT[:-1]) is None  # a kit of another shape
     game.apply(Action(game.active, Verb.DRAW))  # the window closes, the active player draws
     seat = game.active
-    assert check(game, Action(seat, Verb.DISCARD, card=53), _SIMPLE_KIT) is None  # not a card
-    assert check(game, Action(seat, Verb.LAYOFF, card=0, meld=1), _SIMPLE_KIT) is None  # a table play
-    assert check(game, Action(seat, Verb.DRAW), _SIMPLE_KIT) is False  # already drew
+    assert check(game, Action(seat, Verb.DISCARD, card=53), SIMPLE_KIT) is None  # not a card
+    assert check(game, Action(seat, Verb.LAYOFF, card=0, meld=1), SIMPLE_KIT) is None  # a table play
+    assert check(game, Action(seat, Verb.DRAW), SIMPLE_KIT) is False  # already drew
+    own = tuple(Action(seat, verb) for verb in DRAW_VERBS)
+    assert switch.BUILT.draw_actions(game, own, SIMPLE_KIT) is None  # not the draw phase
+    assert switch.BUILT.draw_actions(game, own[:2], SIMPLE_KIT) is None  # not the three actions
 
 
 def test_the_switch() -> None:
@@ -793,3 +805,22 @@ def test_under_address_sanitizer(tmp_path: Path) -> None:
                             env=environment, cwd=Path(__file__).parent.parent, check=False)
     assert "AddressSanitizer" not in result.stderr, result.stderr[-4000:]
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+
+
+@pytest.mark.parametrize("pile", [1, 2, 3])
+def test_an_own_buy_with_an_empty_stock_is_listed_alike(pile: int) -> None:
+    """The own buy's penalty card from an empty stock comes from the pile under its top card, the card bought taken
+    first (rules.md §2.8 #3, §2.9): a pile of two cards cannot supply it, one of three can.  ``draw_actions`` lists
+    what the Python judgement allows."""
+    assert switch.BUILT is not None
+    game = new_game("progressive-buy-it", 4, seed=3,
+                    options={"claim_mode": "active_first_then_others", "active_first_refusal": True})
+    while game.phase is not Phase.DRAW:
+        game.apply(game.legal_actions(game.next_to_act())[0])
+    game.discard, game.discarders = game.stock[:pile], [game.active] * pile
+    game.stock = []
+    own = tuple(Action(game.active, verb) for verb in DRAW_VERBS)
+    with running("python"):
+        allowed = [action for action in own if game.is_legal(action)]
+    assert (Action(game.active, Verb.BUY) in allowed) == (pile >= 3)
+    assert switch.BUILT.draw_actions(game, own, SIMPLE_KIT) == allowed

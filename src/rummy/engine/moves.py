@@ -31,6 +31,7 @@ from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
 from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import AceMode, BookAceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
+from rummy.engine.rules import SIMPLE_KIT
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play, layoffs_wait
@@ -88,11 +89,7 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
     if phase not in _TURN_PHASES or (seat is not None and seat != game.active):
         return CandidateMoves([], deferred=0)
     if phase is _DRAW:
-        return CandidateMoves([
-            simple_action(game.active, verb)
-            for verb in DRAW_VERBS
-            if draw_error(game, verb) is None
-        ], deferred=0)
+        return CandidateMoves(_draw_actions(game), deferred=0)
     moves, deferred = _play_actions(game)
     listing = CandidateMoves(moves, deferred=deferred)
     if _checks.CHECK_SHORTCUTS:
@@ -249,6 +246,25 @@ _CLAIM_ANSWERS: dict[int, list[Action | Deferred]] = memo_table("claim answers o
 def _claim_answers(seat: int) -> tuple[Action, Action]:
     """``seat``'s answers to a claim window: buy, pass."""
     return simple_action(seat, Verb.BUY), simple_action(seat, Verb.PASS)
+
+
+def _draw_actions(game: GameState) -> list[Action | Deferred]:
+    """The active player's legal draw, take and own buy, in that order (:func:`~rummy.engine.rules.draw.draw_error`
+    verb by verb: the reference, rules.md §2.6–2.9).  Compiled (``simple_check.c``'s ``draw_actions``; None for a
+    state it does not read, and Python answers)."""
+    seat = game.active
+    actions = _DRAW_ACTIONS.get(seat)
+    if actions is None:
+        actions = put(_DRAW_ACTIONS, seat, tuple(simple_action(seat, verb) for verb in DRAW_VERBS))
+    native = backends.NATIVE
+    listed: list[Action | Deferred] | None = None if native is None else native.draw_actions(game, actions, SIMPLE_KIT)
+    if listed is not None:
+        return listed
+    return [action for action in actions if draw_error(game, action.verb) is None]
+
+
+# seat -> its draw, take and own buy (shared with simple_action).
+_DRAW_ACTIONS: dict[int, tuple[Action, ...]] = memo_table("draw actions of a seat", 64)
 
 
 def _discards(game: GameState) -> list[Action | Deferred]:

@@ -46,9 +46,11 @@ _OVER = frozenset((Phase.ROUND_OVER, Phase.GAME_OVER))
 _BUY, _PASS, _DRAW_VERB, _TAKE, _DISCARD, _BOOK = Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.BOOK
 _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
-#: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
-_SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
-               StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY)
+#: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) and the
+#: compiled listing of the draw phase (``draw_actions``, the same file) compare.
+SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
+              StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY, ClaimMode.ACTIVE_FIRST_THEN_OTHERS,
+              ClaimLimitScope.TABLE)
 #: What the compiled apply of the simple actions (``simple_apply``, ``_native_src/simple_steps.c``) compares and calls
 #: back: the members it reads, then the steps it leaves to Python (a round's end and the tests that end it after a
 #: discard, the stock's refill, making a claim window), then the judgement's kit.
@@ -58,7 +60,7 @@ APPLY_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW
               ClaimMode.ACTIVE_FIRST_THEN_OTHERS, ClaimLimitScope.TABLE, ClaimPriority.FIRST_CALL,
               ClaimsPerWindow.CASCADE, AfterClaimActiveDraw.STOCK_ONLY,
               RoundEnd.OUT, RoundEnd.STALEMATE, RoundEnd.EXHAUSTED,
-              end_round, is_stalemate, is_deadlocked, deplete, draw_from_stock, ClaimWindow, _SIMPLE_KIT)
+              end_round, is_stalemate, is_deadlocked, deplete, draw_from_stock, ClaimWindow, SIMPLE_KIT)
 
 
 def implies_closing_window(state: GameState, action: Action) -> bool:
@@ -70,7 +72,7 @@ def check(state: GameState, action: Action) -> None:
     """Raise :class:`IllegalActionError` if ``action`` is illegal now, its message placed in the game (round
     and turn); never changes ``state``."""
     native = backends.NATIVE
-    if native is not None and native.simple_check(state, action, _SIMPLE_KIT):
+    if native is not None and native.simple_check(state, action, SIMPLE_KIT):
         return  # a simple action the compiled judgement accepts (a refusal is judged below, which says why)
     try:
         verify(_judged_on(state, action), action)
@@ -82,7 +84,7 @@ def is_legal(state: GameState, action: Action) -> bool:
     """Whether :func:`check` accepts ``action`` (the same judgement; a refusal is not placed in the game)."""
     native = backends.NATIVE
     if native is not None:
-        verdict: bool | None = native.simple_check(state, action, _SIMPLE_KIT)
+        verdict: bool | None = native.simple_check(state, action, SIMPLE_KIT)
         if verdict is not None:
             return verdict
     try:
