@@ -42,7 +42,7 @@ from rummy.engine.deadlock import SpareBuilds
 from rummy.engine.game import Game
 from rummy.engine.house_rules import apply_options, get_variant
 from rummy.engine.moves import _KIT, _native_rearrangements, _rearrangements
-from rummy.engine.rules import SIMPLE_KIT
+from rummy.engine.rules import APPLY_KIT, SIMPLE_KIT
 from rummy.engine.rules.draw import DRAW_VERBS
 from rummy.engine.solver import PlannedMeld, find_lay_down
 from rummy.engine.solver.native import best_lay_down, covers, lay_down_exists
@@ -671,14 +671,14 @@ JUDGE_OPTIONS: dict[str, list[Any]] = {
 
 def assert_same_judgement(game: Game, actions: Iterable[Action]) -> None:
     """``simple_check`` (``simple_check.c``), where it answers, accepts exactly the actions the Python judgement
-    accepts; in the draw phase ``draw_actions`` (the same file) lists the draw, take and own buy the Python judgement
-    allows, in its order."""
+    accepts; in the draw phase ``draw_actions`` (``simple_steps.c``) lists the draw, take and own buy the Python
+    judgement allows, in its order."""
     assert switch.BUILT is not None
     if game.phase is Phase.DRAW:
         own = tuple(Action(game.active, verb) for verb in DRAW_VERBS)
         with running("python"):
             allowed = [action for action in own if game.is_legal(action)]
-        assert switch.BUILT.draw_actions(game, own, SIMPLE_KIT) == allowed, (game.seed, len(game.log))
+        assert switch.BUILT.draw_actions(game, own, APPLY_KIT) == allowed, (game.seed, len(game.log))
     for action in actions:
         verdict = switch.BUILT.simple_check(game, action, SIMPLE_KIT)
         if verdict is not None:
@@ -736,8 +736,8 @@ def test_uncovered_judgements_go_to_python() -> None:
     assert check(game, Action(seat, Verb.LAYOFF, card=0, meld=1), SIMPLE_KIT) is None  # a table play
     assert check(game, Action(seat, Verb.DRAW), SIMPLE_KIT) is False  # already drew
     own = tuple(Action(seat, verb) for verb in DRAW_VERBS)
-    assert switch.BUILT.draw_actions(game, own, SIMPLE_KIT) is None  # not the draw phase
-    assert switch.BUILT.draw_actions(game, own[:2], SIMPLE_KIT) is None  # not the three actions
+    assert switch.BUILT.draw_actions(game, own, APPLY_KIT) is None  # not the draw phase
+    assert switch.BUILT.draw_actions(game, own[:2], APPLY_KIT) is None  # not the three actions
 
 
 def test_the_switch() -> None:
@@ -823,4 +823,4 @@ def test_an_own_buy_with_an_empty_stock_is_listed_alike(pile: int) -> None:
     with running("python"):
         allowed = [action for action in own if game.is_legal(action)]
     assert (Action(game.active, Verb.BUY) in allowed) == (pile >= 3)
-    assert switch.BUILT.draw_actions(game, own, SIMPLE_KIT) == allowed
+    assert switch.BUILT.draw_actions(game, own, APPLY_KIT) == allowed

@@ -31,7 +31,7 @@ from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
 from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import AceMode, BookAceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
-from rummy.engine.rules import SIMPLE_KIT
+from rummy.engine.rules import APPLY_KIT
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play, layoffs_wait
@@ -250,14 +250,14 @@ def _claim_answers(seat: int) -> tuple[Action, Action]:
 
 def _draw_actions(game: GameState) -> list[Action | Deferred]:
     """The active player's legal draw, take and own buy, in that order (:func:`~rummy.engine.rules.draw.draw_error`
-    verb by verb: the reference, rules.md §2.6–2.9).  Compiled (``simple_check.c``'s ``draw_actions``; None for a
+    verb by verb: the reference, rules.md §2.6–2.9).  Compiled (``simple_steps.c``'s ``draw_actions``; None for a
     state it does not read, and Python answers)."""
     seat = game.active
     actions = _DRAW_ACTIONS.get(seat)
     if actions is None:
         actions = put(_DRAW_ACTIONS, seat, tuple(simple_action(seat, verb) for verb in DRAW_VERBS))
     native = backends.NATIVE
-    listed: list[Action | Deferred] | None = None if native is None else native.draw_actions(game, actions, SIMPLE_KIT)
+    listed: list[Action | Deferred] | None = None if native is None else native.draw_actions(game, actions, APPLY_KIT)
     if listed is not None:
         return listed
     return [action for action in actions if draw_error(game, action.verb) is None]

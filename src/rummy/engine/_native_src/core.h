@@ -10,8 +10,8 @@
  *   meld_parts.c        a table meld's part in the compiled rearrangements (its spares and valid splits);
  *   purchase_moves.c    the purchase variant's books, purchases, trades and exchanges;
  *   basic_melds.c       the new melds of free melding;
- *   simple_check.c      the judgement of the simple actions (claims, draw, take, discard), the draw phase's listing;
- *   simple_steps.c, claim_steps.c, steps.h   applying them (simple_apply);
+ *   simple_check.c      the judgement of the simple actions (claims, draw, take, discard);
+ *   simple_steps.c, claim_steps.c, steps.h   applying them (simple_apply), and the draw phase's listing;
  *   game_apply.c        Game.apply around simple_apply: the action applied and its record;
  *   state_copy.c        the copy of a game state's fields;
  *   records.c           a slotted record (Game.apply's Applied) made from its field values;
@@ -152,7 +152,7 @@ PyObject *view_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* simple_check(state, action, kit) (simple_check.c). */
 PyObject *simple_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
-/* draw_actions(state, actions, kit) (simple_check.c). */
+/* draw_actions(state, actions, kit) (simple_steps.c). */
 PyObject *draw_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* simple_apply(state, action, kit) (simple_steps.c). */
 PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

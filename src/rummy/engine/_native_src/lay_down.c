@@ -453,7 +453,7 @@ static PyMethodDef native_methods[] = {
      "discard (simple_check.c)."},
     {"draw_actions", (PyCFunction)(void (*)(void))draw_actions, METH_FASTCALL,
      "draw_actions(state, actions, kit) -> list | None: the draw phase's legal draw, take and own buy, of the "
-     "active player's `actions` (simple_check.c)."},
+     "active player's `actions` (simple_steps.c)."},
     {"simple_apply", (PyCFunction)(void (*)(void))simple_apply, METH_FASTCALL,
      "simple_apply(state, action, kit) -> True | None: apply a claim answer, draw, take or discard the compiled "
      "judgement accepts, as rules.apply does (simple_steps.c)."},

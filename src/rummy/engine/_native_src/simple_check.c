@@ -10,25 +10,17 @@
  * runs to say why.
  *
  *   kit  (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
- *         StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY, ClaimMode.ACTIVE_FIRST_THEN_OTHERS,
- *         ClaimLimitScope.TABLE), rules/__init__.py's SIMPLE_KIT.
+ *         StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY), rules/__init__.py's SIMPLE_KIT.
  *
  * None, and the Python judgement answers, for the rest: an action that closes a claim window (it is judged after the
  * window's resolution, on a copy), the active player's own buy, the table plays, purchases, trades, exchanges and
  * books, and anything malformed (a seat or card that is not a small int, a hand or kit of another shape).
- *
- * draw_actions(state, actions, kit) -> list | None
- *
- * rummy.engine.moves._draw_actions, compiled: the draw phase's listing, of `actions` (the active player's draw, take
- * and own buy, in rules/draw.py's DRAW_VERBS order) each one rules/draw.py's draw_error allows, in order.  None, and
- * the Python listing answers, for a state out of its draw phase or one that does not read (an active seat or claim
- * count that is not a small int, a claim limit or penalty count that is not an int).
  */
 #include "core.h"
 
 #include <stdbool.h>
 
-enum { CLAIM, DRAW_PHASE, PLAY, BUY, PASS, DRAW, TAKE, DISCARD, KEEP_TOP, STOCK_ONLY, CASCADE_MODE, TABLE_SCOPE, KIT_SIZE };
+enum { CLAIM, DRAW_PHASE, PLAY, BUY, PASS, DRAW, TAKE, DISCARD, KEEP_TOP, STOCK_ONLY, KIT_SIZE };
 
 #define NOT_COVERED 2 /* answered by the Python judgement */
 
@@ -39,11 +31,8 @@ enum {
     N_VARIANT, N_STOCK_REFILL, N_USES_PURCHASE_CARDS, N_AFTER_CLAIM, N_AFTER_CLAIM_ACTIVE_DRAW, N_HANDS, N_SIZES,
     N_RULES, N_FINAL_DISCARD_ALLOWED, N_TAKEN_CARD, N_STOLEN_PENDING,
 };
-static PyObject *more_names[9];
-enum {
-    N_MAY_DISCARD_TAKEN, N_STOLEN_MUST_BE_PLAYED, N_CLAIM_MODE, N_CLAIMS_OPEN, N_DEAD, N_CLAIM_LIMIT, N_CLAIM_LIMIT_SCOPE,
-    N_CLAIMS_USED, N_PENALTY_CARDS,
-};
+static PyObject *more_names[2];
+enum { N_MAY_DISCARD_TAKEN, N_STOLEN_MUST_BE_PLAYED };
 
 static int intern_names(void)
 {
@@ -52,10 +41,7 @@ static int intern_names(void)
         "variant", "stock_refill", "uses_purchase_cards", "after_claim", "after_claim_active_draw", "hands", "sizes",
         "rules", "final_discard_allowed", "taken_card", "stolen_pending",
     };
-    static const char *const more[] = {
-        "may_discard_card_taken_from_discard", "stolen_joker_must_be_played", "claim_mode", "claims_open", "dead",
-        "claim_limit", "claim_limit_scope", "claims_used", "penalty_cards",
-    };
+    static const char *const more[] = {"may_discard_card_taken_from_discard", "stolen_joker_must_be_played"};
     if (names[0] != NULL)
         return 0;
     for (size_t i = 0; i < sizeof spelled / sizeof *spelled; i++)
@@ -168,74 +154,6 @@ static int take_allowed(PyObject *state, PyObject *variant, PyObject *const *kit
         return 1;
     int stock_ok = one_card_drawable(state, variant, kit);
     return stock_ok < 0 ? -1 : !stock_ok;
-}
-
-/* rules/claims.py's claim_allowance_left(state, seat) under the round's `rules`: 1, 0, NOT_COVERED for a claim limit
- * or count that is not a small int, or -1 with an exception set. */
-static int allowance_left(PyObject *state, PyObject *variant, PyObject *rules, long seat, PyObject *const *kit)
-{
-    long limit;
-    int limited = long_or_none_attribute(rules, more_names[N_CLAIM_LIMIT], &limit);
-    if (limited <= 0)
-        return limited == 0 ? 1 : NOT_COVERED;
-    PyObject *scope = identity_of(variant, more_names[N_CLAIM_LIMIT_SCOPE]);
-    PyObject *used = scope == NULL ? NULL : get_attribute(state, more_names[N_CLAIMS_USED]);
-    if (used == NULL)
-        return -1;
-    long count = 0;
-    int verdict = NOT_COVERED;
-    if (scope == kit[TABLE_SCOPE] && PyList_CheckExact(used)) {
-        Py_ssize_t seats = PyList_GET_SIZE(used);
-        for (Py_ssize_t at = 0; at < seats && count != NOT_SMALL; at++) {
-            long claims = small_item(used, at);
-            count = claims == NOT_SMALL ? NOT_SMALL : count + claims;
-        }
-    }
-    else
-        count = small_item(used, seat);
-    if (count != NOT_SMALL)
-        verdict = count < limit;
-    Py_DECREF(used);
-    return verdict;
-}
-
-/* rules/draw.py's draw_error for the active player's own buy: 1 allowed, 0 refused, NOT_COVERED for what does not
- * read, or -1 with an exception set.  Its window (rules/claims.py's window_mode) is the cascade only under
- * ClaimMode.ACTIVE_FIRST_THEN_OTHERS; its penalty cards must come from the stock with the top discard taken
- * (rules/stock.py's stock_drawable, removing_top). */
-static int own_buy_allowed(PyObject *state, PyObject *variant, long active, PyObject *const *kit)
-{
-    PyObject *mode = identity_of(variant, more_names[N_CLAIM_MODE]);
-    if (mode == NULL)
-        return -1;
-    if (mode != kit[CASCADE_MODE]) /* no-own-buy */
-        return 0;
-    PyObject *rules = get_attribute(state, names[N_RULES]);
-    if (rules == NULL)
-        return -1;
-    int verdict = truth_of(rules, more_names[N_CLAIMS_OPEN]); /* no-buying-this-round */
-    Py_ssize_t pile = verdict <= 0 ? 0 : length_of(state, names[N_DISCARD]);
-    if (verdict > 0 && pile <= 0) /* discard-empty */
-        verdict = pile < 0 ? -1 : 0;
-    if (verdict > 0) { /* discard-dead */
-        int dead = truth_of(state, more_names[N_DEAD]);
-        verdict = dead < 0 ? -1 : !dead;
-    }
-    if (verdict > 0) /* claim-limit */
-        verdict = allowance_left(state, variant, rules, active, kit);
-    long penalty = 0;
-    if (verdict > 0 && long_or_none_attribute(rules, more_names[N_PENALTY_CARDS], &penalty) != 1)
-        verdict = NOT_COVERED;
-    Py_DECREF(rules);
-    if (verdict != 1) /* refused, not read, or an error */
-        return verdict;
-    Py_ssize_t stock = length_of(state, names[N_STOCK]); /* no-penalty-card */
-    if (stock < 0 || stock >= penalty)
-        return stock < 0 ? -1 : 1;
-    PyObject *refill = identity_of(variant, names[N_STOCK_REFILL]);
-    if (refill == NULL)
-        return -1;
-    return refill == kit[KEEP_TOP] && stock + (pile - 2 > 0 ? pile - 2 : 0) >= penalty;
 }
 
 /* rules/discard.py's discard_error (with rules/table.py's discardable) is None: 1, 0, NOT_COVERED for a card that
@@ -369,42 +287,4 @@ PyObject *simple_check(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     if (verdict == NOT_COVERED)
         Py_RETURN_NONE;
     return PyBool_FromLong(verdict);
-}
-
-PyObject *draw_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 3)
-        return PyErr_Format(PyExc_TypeError, "draw_actions takes 3 arguments, not %zd", nargs);
-    PyObject *state = args[0], *actions = args[1];
-    if (!PyTuple_CheckExact(actions) || PyTuple_GET_SIZE(actions) != 3 || !PyTuple_CheckExact(args[2])
-        || PyTuple_GET_SIZE(args[2]) != KIT_SIZE)
-        Py_RETURN_NONE;
-    if (intern_names() < 0)
-        return NULL;
-    PyObject *const *kit = &PyTuple_GET_ITEM(args[2], 0);
-    PyObject *phase = identity_of(state, names[N_PHASE]);
-    PyObject *active_object = phase == NULL ? NULL : get_attribute(state, names[N_ACTIVE]);
-    PyObject *variant = active_object == NULL ? NULL : identity_of(state, names[N_VARIANT]);
-    long active = active_object == NULL ? NOT_SMALL : small_int(active_object);
-    Py_XDECREF(active_object);
-    if (variant == NULL)
-        return NULL;
-    if (phase != kit[DRAW_PHASE] || active == NOT_SMALL)
-        Py_RETURN_NONE;
-    /* rules/draw.py's DRAW_VERBS order: draw, take, the own buy */
-    int allowed[3] = {one_card_drawable(state, variant, kit), 0, 0};
-    if (allowed[0] >= 0)
-        allowed[1] = take_allowed(state, variant, kit);
-    if (allowed[1] >= 0)
-        allowed[2] = own_buy_allowed(state, variant, active, kit);
-    if (allowed[0] < 0 || allowed[1] < 0 || allowed[2] < 0)
-        return NULL;
-    if (allowed[2] == NOT_COVERED)
-        Py_RETURN_NONE;
-    PyObject *listed = PyList_New(0);
-    for (int verb = 0; verb < 3 && listed != NULL; verb++)
-        if (allowed[verb] && PyList_Append(listed, PyTuple_GET_ITEM(actions, verb)) < 0)
-            Py_CLEAR(listed);
-    return listed;
 }

@@ -18,6 +18,12 @@
  * True once applied; None, with nothing changed, for what it does not cover (an action simple_check does not
  * accept, the active player acting while a claim window is open, the active player's own buy, the table plays,
  * purchases and books, a state of another shape): the Python rules.apply then applies or refuses it.
+ *
+ * draw_actions(state, actions, kit) -> list | None
+ *
+ * rummy.engine.moves._draw_actions, compiled: the draw phase's listing, of `actions` (the active player's draw, take
+ * and own buy, in rules/draw.py's DRAW_VERBS order) each one draw_error allows (draw_allowed below, as enter_draw asks
+ * it), in order.  None, and the Python listing answers, for a state out of its draw phase or one that does not read.
  */
 #include "steps.h"
 
@@ -617,4 +623,40 @@ PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     if (result < 0)
         return NULL;
     Py_RETURN_TRUE;
+}
+
+PyObject *draw_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "draw_actions takes 3 arguments, not %zd", nargs);
+    PyObject *state = args[0], *actions = args[1];
+    if (!PyTuple_CheckExact(actions) || PyTuple_GET_SIZE(actions) != 3 || !PyTuple_CheckExact(args[2])
+        || PyTuple_GET_SIZE(args[2]) != KIT_SIZE)
+        Py_RETURN_NONE;
+    if (intern_names() < 0)
+        return NULL;
+    PyObject *const *kit = &PyTuple_GET_ITEM(args[2], 0);
+    PyObject *phase = identity_of(state, step_names[N_PHASE]);
+    if (phase == NULL)
+        return NULL;
+    if (phase != kit[K_DRAW_PHASE])
+        Py_RETURN_NONE;
+    Apply a = {state, NULL, NULL, kit, 0};
+    a.variant = get_attribute(state, step_names[N_VARIANT]);
+    a.rules = a.variant == NULL ? NULL : get_attribute(state, step_names[N_RULES]);
+    PyObject *listed = a.rules == NULL ? NULL : PyList_New(0);
+    static const int verbs[] = {K_DRAW, K_TAKE, K_BUY}; /* rules/draw.py's DRAW_VERBS */
+    for (size_t i = 0; i < 3 && listed != NULL; i++) {
+        int allowed = draw_allowed(&a, verbs[i]);
+        if (allowed < 0 || (allowed && PyList_Append(listed, PyTuple_GET_ITEM(actions, i)) < 0))
+            Py_CLEAR(listed);
+    }
+    Py_XDECREF(a.rules);
+    Py_XDECREF(a.variant);
+    if (listed == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) { /* a field that does not read */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    return listed;
 }

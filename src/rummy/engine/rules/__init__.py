@@ -46,12 +46,11 @@ _OVER = frozenset((Phase.ROUND_OVER, Phase.GAME_OVER))
 _BUY, _PASS, _DRAW_VERB, _TAKE, _DISCARD, _BOOK = Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.BOOK
 _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
-#: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) and the
-#: compiled listing of the draw phase (``draw_actions``, the same file) compare.
+#: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
 SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
-              StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY, ClaimMode.ACTIVE_FIRST_THEN_OTHERS,
-              ClaimLimitScope.TABLE)
-#: What the compiled apply of the simple actions (``simple_apply``, ``_native_src/simple_steps.c``) compares and calls
+              StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY)
+#: What the compiled apply of the simple actions (``simple_apply``, ``_native_src/simple_steps.c``; its listing of the
+#: draw phase, ``draw_actions``, too) compares and calls
 #: back: the members it reads, then the steps it leaves to Python (a round's end and the tests that end it after a
 #: discard, the stock's refill, making a claim window), then the judgement's kit.
 APPLY_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
