@@ -11,7 +11,7 @@ import pytest
 import rummy.engine.backends as backends
 from rummy.engine import moves, shortcut_checks, table_offers
 from rummy.engine.actions import Action, Verb
-from rummy.engine.cards import Card
+from rummy.engine.cards import CARD_COUNT, Card
 from rummy.engine.deadlock import Spare
 from rummy.engine.game import new_game
 from rummy.engine.state import GameState
@@ -49,9 +49,10 @@ def _always_able(*args: object) -> bool:
     return True
 
 
-def _lists_every_card(game: GameState, held: list[Card]) -> list[Action]:
+def _lists_every_card(game: GameState) -> list[Action]:
     """Every card held, the one taken from the discard pile this turn too (rules.md §6.6 forbids it in basic)."""
-    return [moves.simple_action(game.active, Verb.DISCARD, card) for card in held]
+    hand = game.hands[game.active]
+    return [moves.simple_action(game.active, Verb.DISCARD, card) for card in range(CARD_COUNT) if hand[card]]
 
 
 def _every_build_valid(variant: Variant, used: list[Spare], kind: str, cards: tuple[Card, ...], from_hand: int,
