@@ -642,7 +642,7 @@ PyObject *draw_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     if (phase != kit[K_DRAW_PHASE])
         Py_RETURN_NONE;
-    Apply a = {state, NULL, NULL, kit, 0};
+    Apply a = {state, NULL, NULL, kit, 0}; /* (draw_allowed reads no seat count) */
     a.variant = get_attribute(state, step_names[N_VARIANT]);
     a.rules = a.variant == NULL ? NULL : get_attribute(state, step_names[N_RULES]);
     PyObject *listed = a.rules == NULL ? NULL : PyList_New(0);
