@@ -9,11 +9,11 @@ import pytest
 
 from rummy.engine.actions import Action, Verb, parse_action, parse_meld
 from rummy.engine.cards import JOKER, card_name, parse_card
-from rummy.engine.errors import IllegalActionError, MeldError, RecordSyntaxError, VariantError
+from rummy.engine.errors import IllegalActionError, MeldError, RecordSyntaxError, UsageError, VariantError
 from rummy.engine.game import new_game
 from rummy.engine.house_rules import OPTION_PARSERS, get_variant, load_variant_file
 from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld
-from rummy.engine.state import GameState
+from rummy.engine.state import GameState, Phase
 from rummy.engine.variants import VARIANTS, Variant
 from rummy.record import dumps, loads, record_of, replay
 from tests.test_native import running
@@ -405,3 +405,22 @@ def test_basic_beyond_its_four_players_needs_a_deal_size_and_a_target() -> None:
         new_game("basic", 5, seed=1, options={"players.max": 8, "target_by_players": targets})
     game = new_game("basic", 5, seed=1, options={"players.max": 8, "target_by_players": targets, "deal_size": 6})
     assert game.sizes == [6] * 5
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_the_seat_to_ask_first(backend: str) -> None:
+    """In a claim window the eligible seat nearest to the active player's left that has not answered (rules.md
+    §2.8), else the active player; asking when nobody is to act is a usage error."""
+    with running(backend):
+        game = new_game("progressive-buy-it", 5, seed=7)
+        window = game.window
+        assert game.phase is Phase.CLAIM and window is not None
+        first, second = window.eligible[0], window.eligible[1]
+        assert (first - game.active) % 5 < (second - game.active) % 5
+        assert game.next_to_act() == first
+        game.apply(Action(first, Verb.PASS))
+        assert game.next_to_act() == second
+        over = game.copy()
+        over.phase = Phase.ROUND_OVER
+        with pytest.raises(UsageError, match="nobody is to act"):
+            over.next_to_act()
