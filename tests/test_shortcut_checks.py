@@ -49,7 +49,7 @@ def _always_able(*args: object) -> bool:
     return True
 
 
-def _lists_every_card(game: GameState) -> list[Action]:
+def _lists_every_card(game: GameState, held: list[Card] | None = None) -> list[Action]:
     """Every card held, the one taken from the discard pile this turn too (rules.md §6.6 forbids it in basic)."""
     hand = game.hands[game.active]
     return [moves.simple_action(game.active, Verb.DISCARD, card) for card in range(CARD_COUNT) if hand[card]]

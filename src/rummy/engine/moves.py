@@ -101,12 +101,15 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     """The candidate moves of the active player in the play phase, and how many of them are deferred:
     discards, new melds, then table plays (lay-offs, rearrangements, joker swaps) and going out."""
     seat = game.active
-    moves: list[Action | Deferred] = _discards(game)
+    # The card kinds held, ascending: worked out once here for the Python backend, whose every step reads them; the
+    # compiled core's steps do not, and where one leaves the answer to Python, that step works them out itself.
+    held = _held_kinds(game) if backends.NATIVE is None else None
+    moves: list[Action | Deferred] = _discards(game, held)
     variant = game.variant
     if variant.uses_books:
-        _purchase_actions(game, _held_kinds(game.hands[seat]), moves)
+        _purchase_actions(game, _held_kinds(game, held), moves)
         return moves, 0
-    deferred = _list_new_melds(game, moves)
+    deferred = _list_new_melds(game, held, moves)
     # The timing rules of rules.table._check_timing (rules.md §3.8, §5.8), tested once for every lay-off listed.
     may_layoff = not variant.layoff_requires_down or game.down[seat]
     swaps = game.down[seat] and variant.joker_swap is not _NO_SWAP
@@ -115,22 +118,22 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     offers = table_offers(game.table, variant)
     next_turn_wait = variant.layoff_timing is _NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat]
     if may_layoff and not next_turn_wait:
-        deferred += _list_layoffs_and_rearrangements(game, offers, moves)
+        deferred += _list_layoffs_and_rearrangements(game, offers, held, moves)
     if swaps:
         _list_swaps(game, offers, moves)
     if game.sizes[seat] <= 5 and may_layoff:
-        going_out = _going_out_batch(game, _held_kinds(game.hands[seat]))
+        going_out = _going_out_batch(game, _held_kinds(game, held))
         if going_out is not None and _applies(game, going_out):
             moves.append(going_out)
     return moves, deferred
 
 
-def _held_kinds(hand: list[int]) -> list[Card]:
-    """The card kinds ``hand`` (53 counts) holds, ascending."""
-    return list(compress(range(CARD_COUNT), hand))
+def _held_kinds(game: GameState, held: list[Card] | None = None) -> list[Card]:
+    """The card kinds the active player holds, ascending: ``held`` when the listing worked them out already."""
+    return list(compress(range(CARD_COUNT), game.hands[game.active])) if held is None else held
 
 
-def _list_new_melds(game: GameState, moves: list[Action | Deferred]) -> int:
+def _list_new_melds(game: GameState, held: list[Card] | None, moves: list[Action | Deferred]) -> int:
     """Add the lay-down of the contract (or a deferred one) and the single new melds the player may make to
     ``moves``; return how many were deferred."""
     seat = game.active
@@ -148,12 +151,13 @@ def _list_new_melds(game: GameState, moves: list[Action | Deferred]) -> int:
         native = backends.NATIVE
         specs = None if native is None else _native_single_melds(native, game)
         candidates.extend(new_action(seat, Verb.MELD, melds=(spec,))
-                          for spec in (_single_melds(game, _held_kinds(game.hands[seat])) if specs is None else specs))
+                          for spec in (_single_melds(game, _held_kinds(game, held)) if specs is None else specs))
     moves.extend(action for action in candidates if _applies(game, action))
     return deferred
 
 
-def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, moves: list[Action | Deferred]) -> int:
+def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, held: list[Card] | None,
+                                     moves: list[Action | Deferred]) -> int:
     """Add the legal lay-offs and, where the variant allows them, the rearrangements of the table to
     ``moves`` (the timing is already tested); return how many were deferred."""
     seat = game.active
@@ -176,7 +180,7 @@ def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, moves
         listed = _native_rearrangements(native, game, offers, moves)
         if listed is not None:
             return listed
-    rearrangements = list(_rearrangements(game, offers, _held_kinds(hand)))
+    rearrangements = list(_rearrangements(game, offers, _held_kinds(game, held)))
     moves.extend(rearrangements)
     return sum(1 for move in rearrangements if type(move) is Deferred)
 
@@ -267,7 +271,7 @@ def _draw_actions(game: GameState) -> list[Action | Deferred]:
 _DRAW_ACTIONS: dict[int, tuple[Action, ...]] = memo_table("draw actions of a seat", 64)
 
 
-def _discards(game: GameState) -> list[Action | Deferred]:
+def _discards(game: GameState, held: list[Card] | None = None) -> list[Action | Deferred]:
     """Every legal discard: each card held (:func:`~rummy.engine.rules.discard.discard_error` card by card,
     worked out once for the hand: the reference, rules.md §2.10)."""
     seat = game.active
@@ -286,7 +290,7 @@ def _discards(game: GameState) -> list[Action | Deferred]:
         game.hands[seat], actions, -1 if taken is None else taken)
     if listed is not None:
         return listed
-    return [actions[card] for card in _held_kinds(game.hands[seat]) if card != taken]
+    return [actions[card] for card in _held_kinds(game, held) if card != taken]
 
 
 # seat -> its discard of each card kind (shared with simple_action).
