@@ -12,6 +12,9 @@
   ``table_offers._work_out_meld_offers`` on every meld of the table, at every decision of random games of the contract
   variants under random house-rule mixes; there too ``spare_action`` against ``TableOffers._written_out`` on every
   spare of the table (alone, with its neighbour, three at a time).
+* ``play_actions`` (the play phase's listing, ``play_actions.c``) against ``moves._play_actions`` on the Python backend
+  at every play decision of those games and of ``basic``'s: the same entries in order, each deferred or not alike (the
+  deferred ones worked out alike), and the same count of deferred entries.
 * Random games under house-rule mixes played on both backends in lockstep: the same legal list at every decision.
 * The dispatch: None for a malformed argument (the Python code answers then).
 
@@ -29,12 +32,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import rummy.engine.backends as switch
-from rummy.engine import DealError, Phase, VariantError, new_game
+from rummy.engine import DealError, Phase, VariantError, moves, new_game
 from rummy.engine.actions import Action, Verb
+from rummy.engine.candidates import Deferred
 from rummy.engine.cards import CARD_COUNT, JOKER
 from rummy.engine.game import Game
 from rummy.engine.house_rules import get_variant
-from rummy.engine.lay_down import _most_cards_laid, _slot_counts, most_cards_laid
+from rummy.engine.lay_down import _most_cards_laid, most_cards_laid, slot_counts
 from rummy.engine.meld_offers import (
     _KIND_CODES,
     _PER_MELD,
@@ -163,6 +167,28 @@ def _reference_most(hand: list[int], wild: tuple[bool, ...], runs: int, groups: 
     return wilds + min(13, max(kinds)) * runs + sum(sorted(by_rank, reverse=True)[:groups])
 
 
+def assert_same_play_listing(game: Game) -> None:
+    """``play_actions`` against the Python listing at a play decision (see the module docstring)."""
+    native = switch.BUILT
+    assert native is not None
+    facts = moves._play_facts(game)
+    compiled = native.play_actions(game, facts, moves._PLAY_KIT)
+    if compiled is None:  # only where a lay-down is asked that the compiled search does not cover (solver/native.py)
+        assert facts[1] is None and game.variant.has_contracts and not game.down[game.active]
+        return
+    with running("python"):
+        python = moves._play_actions(game)
+    for listing in (compiled, python):
+        assert listing[1] == sum(1 for entry in listing[0] if type(entry) is Deferred)
+    assert [type(entry) for entry in compiled[0]] == [type(entry) for entry in python[0]]
+    assert [_worked_out(entry) for entry in compiled[0]] == [_worked_out(entry) for entry in python[0]]
+    assert compiled[1] == python[1]
+
+
+def _worked_out(entry: Action | Deferred) -> Action:
+    return entry.work_out() if isinstance(entry, Deferred) else entry
+
+
 def assert_same_pieces(game: Game) -> None:
     """At one decision: ``most_cards_laid`` for every hand, and for the play phase the discards and the table's
     offers, each compiled piece against its Python code."""
@@ -173,9 +199,10 @@ def assert_same_pieces(game: Game) -> None:
         with running("native"):
             compiled = most_cards_laid(variant, contract, hand)
         assert compiled == _most_cards_laid(variant, contract, hand)
-        assert native.most_cards_laid(hand, compiled_meld_rules(variant), *_slot_counts(contract)) == compiled
+        assert native.most_cards_laid(hand, compiled_meld_rules(variant), *slot_counts(contract)) == compiled
     if game.phase is not Phase.PLAY:
         return
+    assert_same_play_listing(game)
     held = list(compress(range(CARD_COUNT), game.hands[game.active]))
     with running("native"):
         compiled_discards = _discards(game)
@@ -261,6 +288,40 @@ def test_same_pieces_in_random_games(variant: str) -> None:
             assert_same_pieces(game)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_same_play_listing_in_basic(seed: int) -> None:
+    game = new_game("basic", 2 + seed, seed=seed)
+    for _turn in random_play(game, random.Random(seed), policy="uniform" if seed % 2 else "steered", decisions=300):
+        if game.phase is Phase.PLAY:
+            assert_same_play_listing(game)
+
+
+def test_play_listing_dispatch() -> None:
+    """``play_actions`` answers None, and the Python listing runs, for a state it does not read; a usage error for a
+    malformed facts or kit."""
+    native = switch.BUILT
+    assert native is not None
+    game = new_game("progressive-buy-it", 4, seed=5)
+    for _turn in random_play(game, random.Random(5), policy="uniform", decisions=400):
+        if game.phase is Phase.PLAY and not game.down[game.active] and game.table:
+            break
+    assert game.phase is Phase.PLAY and not game.down[game.active]
+    state, facts = game, moves._play_facts(game)
+    assert native.play_actions(state, facts, moves._PLAY_KIT) is not None
+    # The lay-down's search not compiled for the contract (a spec of None): not for a player not yet down.
+    assert native.play_actions(state, (facts[0], None, *facts[2:]), moves._PLAY_KIT) is None
+    hand = state.hands[state.active]
+    state.hands[state.active] = hand[:-1]  # not 53 counts
+    assert native.play_actions(state, facts, moves._PLAY_KIT) is None
+    state.hands[state.active] = [*hand[:-1], 300]  # a count out of range
+    assert native.play_actions(state, facts, moves._PLAY_KIT) is None
+    state.hands[state.active] = hand
+    with pytest.raises(TypeError):
+        native.play_actions(state, facts[:-1], moves._PLAY_KIT)
+    with pytest.raises(TypeError):
+        native.play_actions(state, facts, moves._PLAY_KIT[:-1])
+
+
 @settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(["basic", "may-i", "progressive-buy-it"]),
        st.lists(st.sampled_from(sorted(LISTING_OPTIONS)), max_size=5, unique=True), st.data())
@@ -328,7 +389,7 @@ def test_malformed_arguments_go_to_python() -> None:
     game = new_game("progressive-buy-it", 4, seed=3)
     variant = game.variant
     rules = compiled_meld_rules(variant)
-    runs, groups = _slot_counts(game.rules.contract)
+    runs, groups = slot_counts(game.rules.contract)
     hand = game.hands[0]
     assert native.most_cards_laid(hand, rules, runs, groups) == _most_cards_laid(variant, game.rules.contract, hand)
     assert native.most_cards_laid(hand[:-1], rules, runs, groups) is None  # not 53 counts

@@ -89,14 +89,14 @@ def most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[i
     core does not: a malformed hand)."""
     native = backends.NATIVE
     if native is not None:
-        runs, groups = _slot_counts(contract)
+        runs, groups = slot_counts(contract)
         most: int | None = native.most_cards_laid(hand, compiled_meld_rules(variant), runs, groups)
         if most is not None:
             return most
     return _most_cards_laid(variant, contract, hand)
 
 
-def _slot_counts(contract: Sequence[Slot]) -> tuple[int, int]:
+def slot_counts(contract: Sequence[Slot]) -> tuple[int, int]:
     """The contract's run slots and group slots."""
     runs = sum(1 for slot in contract if slot.kind == RUN)
     return runs, len(contract) - runs
@@ -116,7 +116,7 @@ def _most_cards_laid(variant: Variant, contract: Sequence[Slot], hand: Sequence[
                 by_rank[card % 13 + 1] += count
                 if card < JOKER:
                     kinds[card // 13] += 1
-    runs, groups = _slot_counts(contract)
+    runs, groups = slot_counts(contract)
     # A run holds each value of its suit once: its naturals are at most the kinds of that suit held.
     return wilds + min(_LONGEST_RUN, max(kinds)) * runs + sum(sorted(by_rank, reverse=True)[:groups])
 

@@ -25,7 +25,7 @@ from rummy.engine.actions import Action, Verb, new_action
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.errors import IllegalActionError, MeldError
-from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable
+from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable, slot_counts
 from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
 from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
 from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
@@ -35,9 +35,10 @@ from rummy.engine.rules import APPLY_KIT
 from rummy.engine.rules.draw import DRAW_VERBS, draw_error
 from rummy.engine.rules.purchase import purchase_allowed
 from rummy.engine.rules.table import check_table_play, layoffs_wait
+from rummy.engine.solver.native import covers, exists_spec
 from rummy.engine.state import GameState, Phase
 from rummy.engine.table_offers import SpareBuild, TableOffers, table_offers
-from rummy.engine.variants import Variant
+from rummy.engine.variants import RoundRules, Slot, Variant
 
 # Members read on every listing, bound once: in Python 3.11 reading a member off its Enum class goes through
 # ``EnumType.__getattr__`` and costs several times a module global.
@@ -99,7 +100,14 @@ def legal_actions(game: GameState, seat: int | None = None) -> CandidateMoves:
 
 def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     """The candidate moves of the active player in the play phase, and how many of them are deferred:
-    discards, new melds, then table plays (lay-offs, rearrangements, joker swaps) and going out."""
+    discards, new melds, then table plays (lay-offs, rearrangements, joker swaps) and going out.  Compiled for the
+    variants without books (``play_actions.c``, which calls back the steps below that judge in full; None for a state
+    it does not read, and this code, the reference, answers)."""
+    native = backends.NATIVE
+    if native is not None and not game.variant.uses_books:
+        listed: tuple[list[Action | Deferred], int] | None = native.play_actions(game, _play_facts(game), _PLAY_KIT)
+        if listed is not None:
+            return listed
     seat = game.active
     # The card kinds held, ascending: worked out once here for the Python backend, whose every step reads them; the
     # compiled core's steps do not, and where one leaves the answer to Python, that step works them out itself.
@@ -122,9 +130,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     if swaps:
         _list_swaps(game, offers, moves)
     if game.sizes[seat] <= 5 and may_layoff:
-        going_out = _going_out_batch(game, _held_kinds(game, held))
-        if going_out is not None and _applies(game, going_out):
-            moves.append(going_out)
+        _list_going_out(game, held, moves)
     return moves, deferred
 
 
@@ -134,26 +140,35 @@ def _held_kinds(game: GameState, held: list[Card] | None = None) -> list[Card]:
 
 
 def _list_new_melds(game: GameState, held: list[Card] | None, moves: list[Action | Deferred]) -> int:
-    """Add the lay-down of the contract (or a deferred one) and the single new melds the player may make to
+    """Add the lay-down of the contract (or a deferred one) or the single new melds the player may make to
     ``moves``; return how many were deferred."""
-    seat = game.active
     variant = game.variant
-    candidates: list[Action] = []
-    deferred = 0
-    if variant.has_contracts and not game.down[seat]:
-        lay_down = _lay_down(game)
-        if isinstance(lay_down, Deferred):
+    down = game.down[game.active]
+    if variant.has_contracts and not down:
+        lay_down = _lay_down(game)  # (judged already when it is not deferred)
+        if lay_down is not None:
             moves.append(lay_down)
-            deferred = 1
-        elif lay_down is not None:
-            candidates.append(lay_down)
-    if not variant.has_contracts or (variant.new_melds_after_laydown and game.down[seat]):
-        native = backends.NATIVE
-        specs = None if native is None else _native_single_melds(native, game)
-        candidates.extend(new_action(seat, Verb.MELD, melds=(spec,))
-                          for spec in (_single_melds(game, _held_kinds(game, held)) if specs is None else specs))
+        return 1 if isinstance(lay_down, Deferred) else 0
+    if not variant.has_contracts or variant.new_melds_after_laydown:
+        _list_single_melds(game, held, moves)
+    return 0
+
+
+def _list_single_melds(game: GameState, held: list[Card] | None, moves: list[Action | Deferred]) -> None:
+    """Add the legal single new melds of naturals (free melding, or melding after the contract) to ``moves``."""
+    seat = game.active
+    native = backends.NATIVE
+    specs = None if native is None else _native_single_melds(native, game)
+    candidates = (new_action(seat, Verb.MELD, melds=(spec,))
+                  for spec in (_single_melds(game, _held_kinds(game, held)) if specs is None else specs))
     moves.extend(action for action in candidates if _applies(game, action))
-    return deferred
+
+
+def _list_going_out(game: GameState, held: list[Card] | None, moves: list[Action | Deferred]) -> None:
+    """Add the batch of lay-offs that plays every card left to ``moves``, when there is one and it is legal."""
+    going_out = _going_out_batch(game, _held_kinds(game, held))
+    if going_out is not None and _applies(game, going_out):
+        moves.append(going_out)
 
 
 def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, held: list[Card] | None,
@@ -282,15 +297,21 @@ def _discards(game: GameState, held: list[Card] | None = None) -> list[Action | 
     taken = game.taken_card
     if taken is not None and (variant.may_discard_card_taken_from_discard or game.hands[seat][taken] != 1):
         taken = None
-    actions = _DISCARDS.get(seat)
-    if actions is None:
-        actions = put(_DISCARDS, seat, tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT)))
+    actions = _seat_discards(seat)
     native = backends.NATIVE  # compiled (play_listing.c); None for a malformed hand, and Python answers
     listed: list[Action | Deferred] | None = None if native is None else native.discards(
         game.hands[seat], actions, -1 if taken is None else taken)
     if listed is not None:
         return listed
     return [actions[card] for card in _held_kinds(game, held) if card != taken]
+
+
+def _seat_discards(seat: int) -> tuple[Action, ...]:
+    """The discard of each card kind by ``seat``, in card order (made once)."""
+    actions = _DISCARDS.get(seat)
+    if actions is None:
+        actions = put(_DISCARDS, seat, tuple(simple_action(seat, Verb.DISCARD, card) for card in range(CARD_COUNT)))
+    return actions
 
 
 # seat -> its discard of each card kind (shared with simple_action).
@@ -360,19 +381,21 @@ def _lay_down(game: GameState) -> Action | Deferred | None:
     if not able:
         return None  # the most lenient rules refuse it, so the round's own do too
     if deferrable(game):
-
-        def make() -> Action:
-            melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=True, must_use_all=False)
-            assert melds is not None, "a hand with a witness lay-down has a best one"
-            return new_action(seat, _DOWN, melds=melds)
-
-        return Deferred(_DOWN, make)
+        return Deferred(_DOWN, _best_lay_down_action, (seat, variant, rules.contract, hand))
     melds = best_lay_down(variant, rules.contract, hand, final_discard_allowed=rules.final_discard_allowed,
                           must_use_all=rules.must_go_out_on_laydown)
     if melds is None:
         return None
     action = new_action(seat, _DOWN, melds=melds)
     return action if _applies(game, action) else None
+
+
+def _best_lay_down_action(seat: int, variant: Variant, contract: tuple[Slot, ...], hand: tuple[int, ...]) -> Action:
+    """The deferred lay-down's action: the best lay-down of ``contract`` from ``hand``, which can lay it down (a final
+    discard allowed, nothing required to be used: deferrable lay-downs are legal whichever melds they lay)."""
+    melds = best_lay_down(variant, contract, hand, final_discard_allowed=True, must_use_all=False)
+    assert melds is not None, "a hand that can lay the contract down has a best lay-down"
+    return new_action(seat, _DOWN, melds=melds)
 
 
 def _single_melds(game: GameState, held: list[Card]) -> Iterator[MeldSpec]:
@@ -668,3 +691,34 @@ _PURCHASE, _TRADE, _EXCHANGE = Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE
 #: What the compiled listing reads and calls back (``purchase_moves.c``): the memo of the shared actions (each seat's
 #: list) and their maker, the verbs purchase, trade and exchange, and the listing of the books.
 _PURCHASE_KIT = (_PURCHASES, purchase_action, _PURCHASE, _TRADE, _EXCHANGE, _book_actions)
+
+
+#: The play listing's facts of a round (``play_actions.c``) by the id of its rules: (rules, variant, facts).
+_PLAY_FACTS: dict[int, tuple[RoundRules, Variant, tuple[int, bytes | None, bytes, int, int]]] = memo_table(
+    "play listing facts of a round", 256)
+
+
+def _play_facts(game: GameState) -> tuple[int, bytes | None, bytes, int, int]:
+    """What the compiled play listing reads of the variant and the round's rules: the flags its F_ bits name, in
+    that order; the contract as the compiled lay-down search reads it (None where that search does not cover it), the
+    meld rules, and the contract's run and group slots (for ``lay_down.most_cards_laid``)."""
+    rules, variant = game.rules, game.variant
+    hit = _PLAY_FACTS.get(id(rules))
+    if hit is not None and hit[0] is rules and hit[1] is variant:
+        return hit[2]
+    holds = (variant.has_contracts, variant.new_melds_after_laydown, variant.layoff_requires_down,
+             variant.layoff_timing is _NEXT_TURN, variant.joker_swap is not _NO_SWAP,
+             variant.joker_swap is _SWAP_TO_HAND, variant.joker_swap_timing is _SWAP_NEXT_TURN,
+             variant.stolen_joker_must_be_played, variant.rearrange_mode is not _NO_REARRANGING,
+             variant.may_discard_card_taken_from_discard, rules.final_discard_allowed, rules.must_go_out_on_laydown)
+    flags = sum(1 << bit for bit, holding in enumerate(holds) if holding)
+    spec = exists_spec(variant, rules.contract) if covers(variant, True, False) else None
+    facts = (flags, spec, compiled_meld_rules(variant), *slot_counts(rules.contract))
+    return put(_PLAY_FACTS, id(rules), (rules, variant, facts))[2]
+
+
+#: What the compiled play listing reads and calls back (``play_actions.c``, its K_ items, in order).
+_PLAY_KIT = (_DISCARDS, _seat_discards, _LAYOFF, _SIMPLE, simple_action, Deferred,
+             tuple(Deferred.__dict__[name] for name in ("verb", "make", "args")), _DOWN, _best_lay_down_action,
+             _lay_down, _list_single_melds, table_offers, _list_layoffs_and_rearrangements, _list_swaps,
+             _list_going_out, _KIT)

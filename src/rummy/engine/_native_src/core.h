@@ -6,6 +6,7 @@
  *                       rearrangements.c (spare.h), and spare_action.c, which writes a spare-card row out;
  *   rearranged.c        the judgement of a rearrangement (the scratch after it);
  *   table_plays.c       the lay-offs and wild swaps a hand may make;
+ *   play_actions.c      the play phase's listing, asking the pieces below and calling back its judged steps;
  *   play_listing.c      pieces of the play phase's listing (most cards laid, discards, a table's offers gathered);
  *   meld_parts.c        a table meld's part in the compiled rearrangements (its spares and valid splits);
  *   purchase_moves.c    the purchase variant's books, purchases, trades and exchanges;
@@ -114,6 +115,12 @@ PyObject *spare_builds(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 
 /* rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) (rearrangements.c). */
 PyObject *rearrangements(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* lay_down_exists(hand, spec) (lay_down.c). */
+PyObject *lay_down_exists(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* play_actions(game, facts, kit) (play_actions.c). */
+PyObject *play_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* held_actions(out, hand, seat, offers, verb, memo, make) (table_plays.c). */
 PyObject *held_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

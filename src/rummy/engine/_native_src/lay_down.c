@@ -373,7 +373,7 @@ int read_hand(PyObject *hand_object, int *hand)
 
 /* lay_down_exists(hand, spec): contract.can_lay_down with a final discard allowed and must_use_all off; None
  * when `hand` is not a list or tuple of 53 counts from 0 to 255 (the Python search answers then). */
-static PyObject *lay_down_exists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+PyObject *lay_down_exists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     if (nargs != 2 || !PyBytes_Check(args[1])) {
@@ -418,6 +418,8 @@ static PyMethodDef native_methods[] = {
     {"rearrangements", (PyCFunction)(void (*)(void))rearrangements, METH_FASTCALL,
      "rearrangements(moves, hand, seat, size, quick, takers, game, table, offers, kit) -> int | None: the "
      "rearrangements the listing offers, appended to moves (rearrangements.c)."},
+    {"play_actions", (PyCFunction)(void (*)(void))play_actions, METH_FASTCALL,
+     "play_actions(game, facts, kit) -> (moves, deferred) | None: the play phase's candidate moves (play_actions.c)."},
     {"held_actions", (PyCFunction)(void (*)(void))held_actions, METH_FASTCALL,
      "held_actions(out, hand, seat, offers, verb, memo, make) -> True | None: the lay-offs or wild swaps on offer "
      "whose card the hand holds, appended to out (table_plays.c)."},

@@ -36,7 +36,7 @@ from rummy.engine.solver.planned import PlannedMeld
 from rummy.engine.solver.tables import ContractPlan, VariantRules, rules_for
 from rummy.engine.variants import Slot, Variant
 
-__all__ = ["best_lay_down", "best_spec", "contract_spec", "covers", "covers_best", "lay_down_exists"]
+__all__ = ["best_lay_down", "best_spec", "contract_spec", "covers", "covers_best", "exists_spec", "lay_down_exists"]
 
 _MAX_SLOTS = 16  # (the C search's MAX_SLOTS)
 # id(plan) -> (plan, its spec or None when the compiled search does not cover it).
@@ -82,15 +82,22 @@ def lay_down_exists(hand: Sequence[int], contract: Sequence[Slot], variant: Vari
     native = backends.NATIVE
     if native is None or not covers(variant, final_discard_allowed, must_use_all) or len(hand) != CARD_COUNT:
         return None
-    rules = rules_for(variant)
-    plan = rules.plan(contract)
-    if plan.impossible:
-        return None
-    spec = _per_plan(_SPECS, rules, plan, contract_spec)
+    spec = exists_spec(variant, contract)
     if spec is None:
         return None
     found: bool | None = native.lay_down_exists(hand, spec)
     return found
+
+
+def exists_spec(variant: Variant, contract: Sequence[Slot]) -> bytes | None:
+    """What the compiled :func:`lay_down_exists` is handed for ``contract`` under ``variant`` (memoised per contract
+    plan), or None when it does not cover them (an impossible contract, or one :func:`contract_spec` leaves out); the
+    rules :func:`covers` tests are the caller's."""
+    rules = rules_for(variant)
+    plan = rules.plan(contract)
+    if plan.impossible:
+        return None
+    return _per_plan(_SPECS, rules, plan, contract_spec)
 
 
 def covers_best(rules: VariantRules, plan: ContractPlan) -> bool:
