@@ -348,9 +348,13 @@ static bool read_spec(Search *search, const unsigned char *spec, Py_ssize_t leng
     return true;
 }
 
-/* Read a count vector into `hand` (core.h). */
+/* Read a count vector into `hand` (core.h).  Most counts are 0 or 1, and CPython shares the int objects of small
+ * values: an item that is one of those two objects is read by its identity, any other converted. */
 int read_hand(PyObject *hand_object, int *hand)
 {
+    static PyObject *small[2];
+    if (small[1] == NULL && ((small[0] = PyLong_FromLong(0)) == NULL || (small[1] = PyLong_FromLong(1)) == NULL))
+        return -1;
     if (!PyList_Check(hand_object) && !PyTuple_Check(hand_object))
         return 0;
     PyObject *fast = PySequence_Fast(hand_object, "a hand is a sequence of counts");
@@ -359,7 +363,12 @@ int read_hand(PyObject *hand_object, int *hand)
     int result = PySequence_Fast_GET_SIZE(fast) == CARD_COUNT;
     PyObject **items = PySequence_Fast_ITEMS(fast);
     for (int card = 0; result == 1 && card < CARD_COUNT; card++) {
-        long count = PyLong_AsLong(items[card]);
+        PyObject *item = items[card];
+        if (item == small[0] || item == small[1]) {
+            hand[card] = item == small[1];
+            continue;
+        }
+        long count = PyLong_AsLong(item);
         if (count == -1 && PyErr_Occurred())
             result = -1;
         else if (count < 0 || count > 255)
