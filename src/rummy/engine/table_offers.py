@@ -146,11 +146,14 @@ class TableOffers:
                 self.layoffs += layoffs
                 self.swaps += swaps
                 self.splits += splits
-        self._builds = SpareBuilds(table, variant, partial(_new_build, variant))
+        #: The table's spare-card builds, made when first asked (the compiled listing reads the table packed instead).
+        self._builds: SpareBuilds[SpareBuild] | None = None
 
     def spare_builds(self, hand: list[int], held: list[Card]) -> Iterator[SpareBuild]:
         """The rearrangements :class:`rummy.engine.deadlock.SpareBuilds` finds for ``hand`` (whose card kinds,
         ascending, are ``held``), in its order, each judged valid or not (:class:`SpareBuild`)."""
+        if self._builds is None:
+            self._builds = SpareBuilds(self._table, self.variant, partial(_new_build, self.variant))
         return self._builds.each(hand, held)
 
     def native_rearrangements(self) -> NativeTable:
