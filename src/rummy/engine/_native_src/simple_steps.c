@@ -273,10 +273,6 @@ long draw_from_stock(Apply *a)
     return card;
 }
 
-
-
-
-
 /* The last item of state.name as a long (the pile's top card, its discarder): 1, 0 when the list is empty, -1. */
 int last_of(PyObject *state, PyObject *name, long *value)
 {
@@ -292,8 +288,6 @@ int last_of(PyObject *state, PyObject *name, long *value)
     Py_DECREF(list);
     return found;
 }
-
-
 
 /* ---- rules/draw.py ---- */
 
