@@ -15,7 +15,7 @@ rules.md section), and with ``RUMMY_CHECK_SHORTCUTS=1`` the listing runs the ref
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations, compress
 from types import ModuleType
 
@@ -156,11 +156,15 @@ def _list_new_melds(game: GameState, held: list[Card] | None, moves: list[Action
 
 def _list_single_melds(game: GameState, held: list[Card] | None, moves: list[Action | Deferred]) -> None:
     """Add the legal single new melds of naturals (free melding, or melding after the contract) to ``moves``."""
-    seat = game.active
     native = backends.NATIVE
     specs = None if native is None else _native_single_melds(native, game)
-    candidates = (new_action(seat, Verb.MELD, melds=(spec,))
-                  for spec in (_single_melds(game, _held_kinds(game, held)) if specs is None else specs))
+    _list_judged_melds(game, _single_melds(game, _held_kinds(game, held)) if specs is None else specs, moves)
+
+
+def _list_judged_melds(game: GameState, specs: Iterable[MeldSpec], moves: list[Action | Deferred]) -> None:
+    """Add the new meld of each of ``specs`` the active player may lay now (each judged in full) to ``moves``."""
+    seat = game.active
+    candidates = (new_action(seat, Verb.MELD, melds=(spec,)) for spec in specs)
     moves.extend(action for action in candidates if _applies(game, action))
 
 
@@ -694,14 +698,15 @@ _PURCHASE_KIT = (_PURCHASES, purchase_action, _PURCHASE, _TRADE, _EXCHANGE, _boo
 
 
 #: The play listing's facts of a round (``play_actions.c``) by the id of its rules: (rules, variant, facts).
-_PLAY_FACTS: dict[int, tuple[RoundRules, Variant, tuple[int, bytes | None, bytes, int, int]]] = memo_table(
+_PLAY_FACTS: dict[int, tuple[RoundRules, Variant, tuple[int, bytes | None, bytes, int, int, int, int]]] = memo_table(
     "play listing facts of a round", 256)
 
 
-def _play_facts(game: GameState) -> tuple[int, bytes | None, bytes, int, int]:
+def _play_facts(game: GameState) -> tuple[int, bytes | None, bytes, int, int, int, int]:
     """What the compiled play listing reads of the variant and the round's rules: the flags its F_ bits name, in
     that order; the contract as the compiled lay-down search reads it (None where that search does not cover it), the
-    meld rules, and the contract's run and group slots (for ``lay_down.most_cards_laid``)."""
+    meld rules, the contract's run and group slots (for ``lay_down.most_cards_laid``), and the smallest group and run
+    (for the single new melds)."""
     rules, variant = game.rules, game.variant
     hit = _PLAY_FACTS.get(id(rules))
     if hit is not None and hit[0] is rules and hit[1] is variant:
@@ -713,7 +718,8 @@ def _play_facts(game: GameState) -> tuple[int, bytes | None, bytes, int, int]:
              variant.may_discard_card_taken_from_discard, rules.final_discard_allowed, rules.must_go_out_on_laydown)
     flags = sum(1 << bit for bit, holding in enumerate(holds) if holding)
     spec = exists_spec(variant, rules.contract) if covers(variant, True, False) else None
-    facts = (flags, spec, compiled_meld_rules(variant), *slot_counts(rules.contract))
+    facts = (flags, spec, compiled_meld_rules(variant), *slot_counts(rules.contract), variant.group_min,
+             variant.run_min)
     return put(_PLAY_FACTS, id(rules), (rules, variant, facts))[2]
 
 
@@ -721,4 +727,4 @@ def _play_facts(game: GameState) -> tuple[int, bytes | None, bytes, int, int]:
 _PLAY_KIT = (_DISCARDS, _seat_discards, _LAYOFF, _SIMPLE, simple_action, Deferred,
              tuple(Deferred.__dict__[name] for name in ("verb", "make", "args")), _DOWN, _best_lay_down_action,
              _lay_down, _list_single_melds, table_offers, _list_layoffs_and_rearrangements, _list_swaps,
-             _list_going_out, _KIT)
+             _list_going_out, _KIT, _MELD_KIT, _list_judged_melds)

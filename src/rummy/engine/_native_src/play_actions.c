@@ -4,14 +4,14 @@
  * rummy.engine.moves._play_actions, compiled for the variants without books: the active player's candidate moves in
  * the play phase, in the same order, and how many are deferred.  It walks the same steps and asks the compiled pieces
  * directly (discards and most_cards_laid of play_listing.c, lay_down_exists of lay_down.c, held_actions of
- * table_plays.c, rearrangements of rearrangements.c); the steps that judge candidates in full stay Python and are
- * called back, each the same function the Python listing calls (kit below): a lay-down that cannot be deferred, the
- * single new melds, lay-offs and rearrangements for a hand of two cards or a wild owed, judged wild swaps, and going
- * out.  The Python listing stays the reference and the fallback.
+ * table_plays.c, rearrangements of rearrangements.c, single_melds of basic_melds.c); the steps that judge candidates
+ * in full stay Python and are called back, each the same function the Python listing calls (kit below): a lay-down
+ * that cannot be deferred, the single new melds the hand forms (not called when it forms none), lay-offs and
+ * rearrangements for a hand of two cards or a wild owed, judged wild swaps, and going out.  The Python listing stays the reference and the fallback.
  *
  *   facts  moves._play_facts(game): (flags, the contract's spec for lay_down_exists or None when that search does
- *          not cover it, meld_rules.compiled_meld_rules, the contract's run slots, its group slots); the flags are
- *          the F_ bits below, of the variant and the round's rules.
+ *          not cover it, meld_rules.compiled_meld_rules, the contract's run slots, its group slots, the variant's
+ *          group_min and run_min); the flags are the F_ bits below, of the variant and the round's rules.
  *   kit    moves._PLAY_KIT (the K_ items below).
  *
  * None, having listed nothing the caller sees, for what it does not read (a state of another shape, a hand that is
@@ -34,7 +34,7 @@ enum { /* facts[0]'s bits (moves._play_facts) */
     F_FINAL_DISCARD = 1 << 10,
     F_MUST_GO_OUT_ON_LAYDOWN = 1 << 11,
 };
-enum { FACT_FLAGS, FACT_SPEC, FACT_MELD_RULES, FACT_RUNS, FACT_GROUPS, FACT_COUNT };
+enum { FACT_FLAGS, FACT_SPEC, FACT_MELD_RULES, FACT_RUNS, FACT_GROUPS, FACT_GROUP_MIN, FACT_RUN_MIN, FACT_COUNT };
 enum { /* moves._PLAY_KIT */
     K_DISCARDS_MEMO,    /* moves._DISCARDS: seat -> its 53 discards */
     K_SEAT_DISCARDS,    /* moves._seat_discards(seat) */
@@ -52,6 +52,8 @@ enum { /* moves._PLAY_KIT */
     K_SWAPS,            /* moves._list_swaps(game, offers, moves) */
     K_GOING_OUT,        /* moves._list_going_out(game, None, moves) */
     K_REARRANGE_KIT,    /* moves._KIT, for rearrangements */
+    K_MELD_KIT,         /* moves._MELD_KIT, for single_melds */
+    K_JUDGED_MELDS,     /* moves._list_judged_melds(game, specs, moves) */
     K_COUNT
 };
 
@@ -320,6 +322,28 @@ static int list_table_plays(Listing *listing, PyObject *offers, long flags, bool
     return 1;
 }
 
+/* moves._list_single_melds: the single new melds the hand forms (single_melds), each judged in full by the Python
+ * step called back with them; none formed, none called.  0, or -1 with an exception set. */
+static int list_single_melds(Listing *listing, PyObject *const *facts)
+{
+    PyObject *const *kit = listing->kit;
+    PyObject *melds_args[5] = {listing->hand_object, facts[FACT_MELD_RULES], facts[FACT_GROUP_MIN],
+                               facts[FACT_RUN_MIN], kit[K_MELD_KIT]};
+    PyObject *specs = single_melds(NULL, melds_args, 5);
+    if (specs == NULL)
+        return -1;
+    int called = 0;
+    if (specs == Py_None) { /* (a minimum it does not read: the Python step forms them too) */
+        PyObject *args[3] = {listing->game, Py_None, listing->moves};
+        called = call_step(listing, K_SINGLE_MELDS, args, 3, false);
+    } else if (PyList_GET_SIZE(specs) > 0) {
+        PyObject *args[3] = {listing->game, specs, listing->moves};
+        called = call_step(listing, K_JUDGED_MELDS, args, 3, false);
+    }
+    Py_DECREF(specs);
+    return called;
+}
+
 /* The listing's steps after reading the state: 1 listed, 0 when a piece did not answer, -1 with an exception set. */
 static int list_moves(Listing *listing, PyObject *const *facts, long flags)
 {
@@ -331,10 +355,9 @@ static int list_moves(Listing *listing, PyObject *const *facts, long flags)
         int listed = list_lay_down(listing, facts, flags);
         if (listed != 1)
             return listed;
-    } else if (!(flags & F_HAS_CONTRACTS) || (flags & F_NEW_MELDS_AFTER_LAYDOWN)) {
-        PyObject *args[3] = {listing->game, Py_None, listing->moves};
-        if (call_step(listing, K_SINGLE_MELDS, args, 3, false) < 0)
-            return -1;
+    } else if ((!(flags & F_HAS_CONTRACTS) || (flags & F_NEW_MELDS_AFTER_LAYDOWN))
+               && list_single_melds(listing, facts) < 0) {
+        return -1;
     }
     bool may_layoff = !(flags & F_LAYOFF_REQUIRES_DOWN) || listing->down;
     bool swaps = listing->down && (flags & F_SWAPS);
@@ -368,7 +391,7 @@ PyObject *play_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     if (nargs != 3 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != FACT_COUNT || !PyTuple_Check(args[2])
         || PyTuple_GET_SIZE(args[2]) != K_COUNT || !PyDict_Check(PyTuple_GET_ITEM(args[2], K_DISCARDS_MEMO))
         || !PyDict_Check(PyTuple_GET_ITEM(args[2], K_SIMPLE))) {
-        PyErr_SetString(PyExc_TypeError, "play_actions(game, facts: tuple of 5, kit: tuple of 16)");
+        PyErr_SetString(PyExc_TypeError, "play_actions(game, facts: tuple of 7, kit: tuple of 18)");
         return NULL;
     }
     if (intern_names() < 0)
