@@ -111,7 +111,7 @@ def _play_actions(game: GameState) -> tuple[list[Action | Deferred], int]:
     seat = game.active
     # The card kinds held, ascending: worked out once here for the Python backend, whose every step reads them; the
     # compiled core's steps do not, and where one leaves the answer to Python, that step works them out itself.
-    held = _held_kinds(game) if backends.NATIVE is None else None
+    held = _held_kinds(game) if native is None else None
     moves: list[Action | Deferred] = _discards(game, held)
     variant = game.variant
     if variant.uses_books:

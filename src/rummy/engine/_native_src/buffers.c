@@ -96,6 +96,17 @@ int long_or_none_attribute(PyObject *object, PyObject *name, long *value)
     return result;
 }
 
+PyObject *field_item(PyObject *object, PyObject *name, Py_ssize_t index)
+{
+    PyObject *list = get_attribute(object, name);
+    PyObject *item = NULL;
+    if (list != NULL && PyList_Check(list) && index >= 0 && index < PyList_GET_SIZE(list))
+        item = Py_NewRef(PyList_GET_ITEM(list, index));
+    Py_XDECREF(list);
+    PyErr_Clear();
+    return item;
+}
+
 PyObject *identity_of(PyObject *object, PyObject *name)
 {
     PyObject *value = get_attribute(object, name);

@@ -101,6 +101,9 @@ int long_or_none_attribute(PyObject *object, PyObject *name, long *value);
 /* object.name and object.name = value, through the object's slot where the attribute is one (buffers.c). */
 PyObject *get_attribute(PyObject *object, PyObject *name);
 int set_attribute(PyObject *object, PyObject *name, PyObject *value);
+/* Item `index` of the list object.name (a new reference; a seat's entry of a per-seat field), or NULL, no exception
+ * set, when there is none: the attribute missing or not a list, the index out of its range. */
+PyObject *field_item(PyObject *object, PyObject *name, Py_ssize_t index);
 /* object.name as a pointer compared by identity only (the reference is dropped at once: for Enum members, None and
  * bools, which outlive the call); NULL with an exception set. */
 PyObject *identity_of(PyObject *object, PyObject *name);

@@ -82,14 +82,12 @@ typedef struct {
     long deferred;
 } Listing;
 
-/* Item `seat` of the list state.<name> as a long: 1, 0 when it does not read (a missing or odd value), -1. */
-static int seat_long(PyObject *state, int name, long seat, long *value)
+/* Item `seat` of the list state.<name> as a long: false when it does not read (a missing or odd value). */
+static bool seat_long(PyObject *state, int name, long seat, long *value)
 {
-    PyObject *list = get_attribute(state, names[name]);
-    if (list == NULL)
-        return -1;
-    int read = PyList_Check(list) && seat < PyList_GET_SIZE(list) && get_long(PyList_GET_ITEM(list, seat), value);
-    Py_DECREF(list);
+    PyObject *item = field_item(state, names[name], seat);
+    bool read = item != NULL && get_long(item, value);
+    Py_XDECREF(item);
     return read;
 }
 
@@ -251,15 +249,13 @@ static int list_held(Listing *listing, PyObject *offers, int name, PyObject *ver
 }
 
 /* Whether the active player's first own turn after going down is still to come: down_turn[seat] >= own_turns[seat]
- * (rules.table.layoffs_wait's test).  1, 0, -1 with an exception set, -2 when it does not read. */
+ * (rules.table.layoffs_wait's test).  1, 0, or -1 when it does not read. */
 static int waits_for_next_turn(Listing *listing)
 {
     long down_turn, own_turns;
-    int read = seat_long(listing->game, S_DOWN_TURN, listing->seat, &down_turn);
-    if (read == 1)
-        read = seat_long(listing->game, S_OWN_TURNS, listing->seat, &own_turns);
-    if (read != 1)
-        return read < 0 ? -1 : -2;
+    if (!seat_long(listing->game, S_DOWN_TURN, listing->seat, &down_turn)
+        || !seat_long(listing->game, S_OWN_TURNS, listing->seat, &own_turns))
+        return -1;
     return down_turn >= own_turns;
 }
 
@@ -270,7 +266,7 @@ static int list_table_plays(Listing *listing, PyObject *offers, long flags, bool
     PyObject *game = listing->game, *const *kit = listing->kit;
     int wait = may_layoff && (flags & F_LAYOFF_NEXT_TURN) ? waits_for_next_turn(listing) : 0;
     if (wait < 0)
-        return wait == -1 ? -1 : 0;
+        return 0;
     if (may_layoff && !wait) {
         if (listing->size > 2 && !listing->stolen) { /* lay-offs legal by construction; nothing owed */
             int answered = list_held(listing, offers, S_LAYOFFS, kit[K_LAYOFF]);
@@ -302,7 +298,7 @@ static int list_table_plays(Listing *listing, PyObject *offers, long flags, bool
         bool owes = listing->stolen && (flags & F_STOLEN_MUST_BE_PLAYED);
         int swap_wait = (flags & F_SWAP_NEXT_TURN) ? waits_for_next_turn(listing) : 0;
         if (swap_wait < 0)
-            return swap_wait == -1 ? -1 : 0;
+            return 0;
         bool quick = (flags & F_SWAP_TO_HAND) && !owes && listing->size >= 3 && !swap_wait;
         if (quick && !(flags & F_STOLEN_MUST_BE_PLAYED)) { /* every offer a swap to hand, legal at a glance */
             int answered = list_held(listing, offers, S_SWAPS, Py_None);
@@ -404,27 +400,18 @@ PyObject *play_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         Py_RETURN_NONE;
     if ((flags & F_HAS_CONTRACTS) && !PyBytes_Check(facts[FACT_SPEC])) {
         /* the lay-down's search is not compiled for this contract: read whether it is asked */
-        if (seat_long(game, S_DOWN, listing.seat, &down) != 1 || !down)
-            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        if (!seat_long(game, S_DOWN, listing.seat, &down) || !down)
+            Py_RETURN_NONE;
     }
-    PyObject *hands = get_attribute(game, names[S_HANDS]);
-    if (hands == NULL)
-        return NULL;
-    int read = 0;
-    if (PyList_Check(hands) && listing.seat < PyList_GET_SIZE(hands)) {
-        listing.hand_object = Py_NewRef(PyList_GET_ITEM(hands, listing.seat)); /* (held: the steps run Python) */
-        read = read_hand(listing.hand_object, listing.hand);
-    }
+    listing.hand_object = field_item(game, names[S_HANDS], listing.seat); /* (held: the steps run Python) */
+    int read = listing.hand_object == NULL ? 0 : read_hand(listing.hand_object, listing.hand);
     if (read == 1)
-        read = seat_long(game, S_SIZES, listing.seat, &listing.size);
-    if (read == 1)
-        read = seat_long(game, S_DOWN, listing.seat, &down);
+        read = seat_long(game, S_SIZES, listing.seat, &listing.size) && seat_long(game, S_DOWN, listing.seat, &down);
     listing.down = down != 0;
     if (read == 1)
         read = (listing.seat_object = PyLong_FromLong(listing.seat)) == NULL ? -1 : 1;
     if (read == 1)
         read = list_moves(&listing, facts, flags);
-    Py_DECREF(hands);
     Py_XDECREF(listing.hand_object);
     Py_XDECREF(listing.seat_object);
     PyObject *result = NULL;

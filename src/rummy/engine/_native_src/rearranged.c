@@ -81,13 +81,7 @@ typedef struct {
 /* state.name[active]: a new reference, or NULL (no exception left set). */
 static PyObject *seat_item(Judgement *j, int name)
 {
-    PyObject *list = get_attribute(j->state, names[name]);
-    PyObject *item = NULL;
-    if (list != NULL && PyList_Check(list) && j->active < PyList_GET_SIZE(list))
-        item = Py_NewRef(PyList_GET_ITEM(list, j->active));
-    Py_XDECREF(list);
-    PyErr_Clear();
-    return item;
+    return field_item(j->state, names[name], j->active);
 }
 
 /* A tuple of card ints read into `out` from `at` on (room for MOST_CARDS): how many, or -1 when it does not read. */
