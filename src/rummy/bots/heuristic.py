@@ -51,6 +51,7 @@ from rummy.engine import (
     suit_of,
     to_counts,
 )
+from rummy.engine.memo import per_object
 
 __all__ = ["HeuristicBot"]
 
@@ -158,9 +159,8 @@ class _RoundFacts:
         self.players = players
         self.rules = variant.round_rules(round_number, players)
         self.need = sum(slot.min_size for slot in contract)
-        #: Each card's points, and the wild cards (read per discard weighed).
-        self.points = [variant.points(card) for card in range(CARD_COUNT)]
-        self.wilds = frozenset(card for card in range(CARD_COUNT) if variant.is_wild(card))
+        #: Each card's points, and the wild cards (read per discard weighed; shared, not to be changed).
+        self.points, self.wilds = _card_facts(variant)
         #: The planners, by whether the hand must place a card beyond the contract (``planner_for``'s
         #: ``extra_card``), each fetched when first needed.
         self.planners: dict[bool, ContractPlanner] = {}
@@ -171,6 +171,13 @@ class _RoundFacts:
         if found is None:
             found = self.planners[extra] = planner_for(self.variant, self.contract, extra_card=extra)
         return found
+
+
+@per_object("card points and wild cards of a variant")
+def _card_facts(variant: Variant) -> tuple[list[int], frozenset[Card]]:
+    """Each card's points under ``variant``, and its wild cards (every bot's every round reads them)."""
+    return ([variant.points(card) for card in range(CARD_COUNT)],
+            frozenset(card for card in range(CARD_COUNT) if variant.is_wild(card)))
 
 
 class _ContractTurn:
@@ -253,12 +260,11 @@ class _ContractTurn:
     # -- decisions -------------------------------------------------------------------------
 
     def choose(self) -> Action:
-        view = self.view
-        verbs = {a.verb for a in view.legal_actions}
-        if Verb.PASS in verbs:
+        phase = self.view.phase
+        if phase == "claim":
             return self._claim()
-        if view.phase == "draw":
-            return self._draw(verbs)
+        if phase == "draw":
+            return self._draw()
         down = self.first(Verb.DOWN)
         if down is not None:
             return down
@@ -333,7 +339,7 @@ class _ContractTurn:
         dealt = self.rules.deal_size * self.players + (1 if self.variant.upcard else 0)
         return max(0, self.variant.pack_size(self.players) - dealt - self.view.stock_count)
 
-    def _draw(self, verbs: set[Verb]) -> Action:
+    def _draw(self) -> Action:
         top = self.view.discard[-1] if self.view.discard else None
         draw, take, buy = self.first(Verb.DRAW), self.first(Verb.TAKE), self.first(Verb.BUY)
         if self.bot.weigh_alternatives and top is not None and (self._fits(top) if self.down else self._helps(top)):

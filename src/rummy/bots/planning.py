@@ -72,18 +72,21 @@ class Plan:
         return plan
 
     def _worked_out(self) -> None:
-        if self._finish is not None:
-            self._outs, self._leaves = self._finish()
-            self._finish = None
+        """Work the outs and leaves out (the properties ask only while they are not)."""
+        assert self._finish is not None
+        self._outs, self._leaves = self._finish()
+        self._finish = None
 
     @property
     def outs(self) -> frozenset[Card]:
-        self._worked_out()
+        if self._finish is not None:
+            self._worked_out()
         return self._outs
 
     @property
     def leaves(self) -> Leaves:
-        self._worked_out()
+        if self._finish is not None:
+            self._worked_out()
         return self._leaves
 
     def __eq__(self, other: object) -> bool:
@@ -255,7 +258,7 @@ class ContractPlanner:
         excluded = [needs_all.get(card, 0) for card in cards]
         # The plan left by each set of excluded best plans: spare cards needed by the same plans share one.
         kept_plans: dict[int, Plan] = {}
-        if len(leaves) < _KEEP_LEAVES and any(mask != everyone for mask in excluded):
+        if len(leaves) < _KEEP_LEAVES and excluded.count(everyone) < len(excluded):  # some card is not needed by all
             kept_plans[0] = plan  # every best plan kept (and none cut off): the hand's own
             kept_plans[everyone] = Plan(plan.deficit + 1, frozenset())  # the bound of the cards every one needs
         result: dict[Card, Plan] = {}
