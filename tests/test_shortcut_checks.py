@@ -9,11 +9,12 @@ from collections.abc import Callable
 import pytest
 
 import rummy.engine.backends as backends
-from rummy.engine import moves, shortcut_checks, table_offers
+from rummy.engine import meld_offers, moves, shortcut_checks, table_offers
 from rummy.engine.actions import Action, Verb
 from rummy.engine.cards import CARD_COUNT, Card
 from rummy.engine.deadlock import Spare
 from rummy.engine.game import new_game
+from rummy.engine.melds import TableMeld
 from rummy.engine.state import GameState
 from rummy.engine.table_offers import SpareBuild
 from rummy.engine.variants import Variant
@@ -67,6 +68,16 @@ def _no_build_valid(variant: Variant, used: list[Spare], kind: str, cards: tuple
     return SpareBuild(used, kind, cards, from_hand, False, variant)
 
 
+_SWAP_OPTIONS = meld_offers._swap_options
+
+
+def _relocations_to_both_ends(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
+    """Every relocation offered at both ends of its run, one the run cannot grow at too."""
+    both = [(verb, card, other) for verb, card, end in _SWAP_OPTIONS(meld, variant)
+            for other in (("low", "high") if end is not None else (None,))]
+    return tuple(dict.fromkeys(both))
+
+
 # (module, name, broken stand-in, a game that meets it, the shortcut the error names)
 BROKEN: list[tuple[object, str, Callable[..., object], str, dict[str, object], str]] = [
     (moves, "can_lay_down_now", _always_able, "may-i", {}, "can_lay_down_now"),
@@ -74,6 +85,7 @@ BROKEN: list[tuple[object, str, Callable[..., object], str, dict[str, object], s
     (table_offers, "_new_build", _every_build_valid, "progressive-buy-it", {"wild_policy": "at_most_one"},
      "legal by construction"),  # a rearrangement listed unjudged
     (table_offers, "_new_build", _no_build_valid, "progressive-buy-it", {}, "SpareBuild.valid"),
+    (meld_offers, "_swap_options", _relocations_to_both_ends, "may-i", {}, "legal by construction"),
 ]
 
 

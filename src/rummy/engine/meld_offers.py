@@ -18,7 +18,15 @@ from rummy.engine.actions import Verb
 from rummy.engine.cards import JOKER, Card, make_card
 from rummy.engine.errors import MeldError
 from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
-from rummy.engine.melds import MeldSpec, TableMeld, lay_off, layoff_ends, table_meld, wild_positions
+from rummy.engine.melds import (
+    MeldSpec,
+    TableMeld,
+    lay_off,
+    layoff_ends,
+    run_ends_open,
+    table_meld,
+    wild_positions,
+)
 from rummy.engine.memo import memo_table, put
 from rummy.engine.modes import JokerSwap, WildRelocationScope
 from rummy.engine.variants import Variant
@@ -135,7 +143,9 @@ def may_fit(meld: TableMeld, card: Card, end: str | None, wild: bool) -> bool:
 
 
 def swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, str | None], ...]:
-    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand."""
+    """Every (verb, natural card, end) that could take or move a wild of ``meld``, whatever the hand: a relocation
+    (``joker_swap = relocate_in_run``) only to an end the run can grow at (:func:`~rummy.engine.melds.run_ends_open`),
+    so that :func:`~rummy.engine.melds.relocate_wild` takes every one."""
     return per_meld("swaps", meld, variant, _swap_options)
 
 
@@ -148,6 +158,7 @@ def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, 
     else:
         return ()
     options: list[tuple[Verb, Card, str | None]] = []
+    ends_open = run_ends_open(meld, variant) if meld.is_run else (False, False)
     for card in wanted:
         if variant.is_wild(card):
             continue
@@ -157,7 +168,8 @@ def _swap_options(meld: TableMeld, variant: Variant) -> tuple[tuple[Verb, Card, 
             if variant.wild_relocation_scope is WildRelocationScope.HAND:
                 options.append((Verb.MOVE, card, None))
             else:
-                options.extend((Verb.MOVE, card, end) for end in ("low", "high"))
+                options.extend((Verb.MOVE, card, end) for end, is_open in zip(("low", "high"), ends_open, strict=True)
+                               if is_open)
     return tuple(options)
 
 

@@ -382,7 +382,7 @@ def _lay_off_on_group(meld: TableMeld, card: Card, end: str | None, variant: Var
 def _lay_off_on_run(meld: TableMeld, card: Card, end: str | None, variant: Variant, wild: bool) -> TableMeld:
     """:func:`lay_off` on a run: at the open end the card continues (the one named, when it fits both),
     within the wild policy."""
-    low_ok, high_ok = _run_ends_open(meld, variant)
+    low_ok, high_ok = run_ends_open(meld, variant)
     if wild:
         fits_low, fits_high = low_ok, high_ok
     else:
@@ -422,7 +422,9 @@ def _value_matches(card: Card, value: int) -> bool:
     return rank == value or (rank == 1 and value == 14)
 
 
-def _run_ends_open(meld: TableMeld, variant: Variant) -> tuple[bool, bool]:
+def run_ends_open(meld: TableMeld, variant: Variant) -> tuple[bool, bool]:
+    """Whether run ``meld`` can grow at its low end, and at its high end, within the variant's run bounds (an ace
+    cannot be both the low and the high end)."""
     low_bound, high_bound = variant.ace_mode.run_bounds
     low_ok = meld.low - 1 >= low_bound and not (meld.low - 1 == 1 and meld.high == 14)
     high_ok = meld.high + 1 <= high_bound and not (meld.high + 1 == 14 and meld.low == 1)
@@ -473,7 +475,7 @@ def relocate_wild(meld: TableMeld, card: Card, end: str | None, variant: Variant
         return swapped, wild
     if end is None:
         raise MeldError("relocate-end-required", "say which end of the run the wild moves to: low or high")
-    low_ok, high_ok = _run_ends_open(swapped, variant)
+    low_ok, high_ok = run_ends_open(swapped, variant)
     if end == "low" and not low_ok or end == "high" and not high_ok:
         raise MeldError("relocate-end-closed", f"run {meld.id} cannot grow at its {end} end")
     if end == "low":

@@ -44,7 +44,8 @@ from rummy.engine.variants import RoundRules, Slot, Variant
 # ``EnumType.__getattr__`` and costs several times a module global.
 _CLAIM, _DRAW = Phase.CLAIM, Phase.DRAW
 _TURN_PHASES = frozenset((Phase.DRAW, Phase.PLAY))
-_NO_SWAP, _SWAP_TO_HAND, _NO_REARRANGING = JokerSwap.NONE, JokerSwap.TO_HAND, RearrangeMode.NONE
+_NO_SWAP, _SWAP_TO_HAND, _RELOCATE = JokerSwap.NONE, JokerSwap.TO_HAND, JokerSwap.RELOCATE_IN_RUN
+_NO_REARRANGING = RearrangeMode.NONE
 _NEXT_TURN, _SWAP_NEXT_TURN = LayoffTiming.NEXT_TURN, JokerSwapTiming.NEXT_TURN
 _LAYOFF, _SWAP, _REARRANGE, _DOWN = Verb.LAYOFF, Verb.SWAP, Verb.REARRANGE, Verb.DOWN
 
@@ -206,14 +207,19 @@ def _list_layoffs_and_rearrangements(game: GameState, offers: TableOffers, held:
 
 def _list_swaps(game: GameState, offers: TableOffers, moves: list[Action | Deferred]) -> None:
     """Add the legal joker swaps to ``moves`` (to hand: legal at a glance when the wild can be played back
-    this turn)."""
+    this turn; relocations in a run: when the player keeps a discard and owes no wild)."""
     seat = game.active
     hand = game.hands[seat]
     variant = game.variant
     owes = game.stolen_pending and variant.stolen_joker_must_be_played  # else owing changes nothing
-    quick = (variant.joker_swap is _SWAP_TO_HAND and not owes and game.sizes[seat] >= 3
-             and not (variant.joker_swap_timing is _SWAP_NEXT_TURN
-                      and game.down_turn[seat] >= game.own_turns[seat]))
+    swap_now = not (variant.joker_swap_timing is _SWAP_NEXT_TURN and game.down_turn[seat] >= game.own_turns[seat])
+    if variant.joker_swap is _RELOCATE and swap_now and game.sizes[seat] >= 3 and not game.stolen_pending:
+        # Legal by construction (reference: rules.table.step_move and check_completable, rules.md §3.8, §2.10): every
+        # offer is a relocation relocate_wild takes (swap_options), the player is down and may move a wild now, a
+        # hand of two cards or more keeps a discard, and a relocation takes no wild from the table to play back.
+        _held_swaps(moves, hand, seat, offers.swaps)
+        return
+    quick = variant.joker_swap is _SWAP_TO_HAND and not owes and game.sizes[seat] >= 3 and swap_now
     if quick and not variant.stolen_joker_must_be_played:
         # Every offer is a swap to hand (swap_options) whose wild need not be played back: legal at a glance, as
         # below (_wild_can_be_played_back answers True).

@@ -12,8 +12,9 @@ What is checked, at every listing:
 * every listed action (deferred ones worked out) passes :func:`rummy.engine.rules.check`, the path ``apply``
   takes: lay-offs, swaps, rearrangements and lay-downs listed without a full judgement included;
 * the families listed exhaustively are exactly the legal ones: discards (each card held), lay-offs (each card
-  held on each meld at each end :func:`~rummy.engine.melds.lay_off` takes) and wild swaps to the hand (each
-  natural held on each meld :func:`~rummy.engine.melds.swap_wild` takes);
+  held on each meld at each end :func:`~rummy.engine.melds.lay_off` takes), wild swaps to the hand (each
+  natural held on each meld :func:`~rummy.engine.melds.swap_wild` takes) and wild relocations (each natural held
+  on each run holding a wild, at each end);
 * the lay-down listed for a player not yet down is the solver's best under the round's rules
   (:func:`rummy.engine.solver.find_lay_down`), when that is legal, and none else; and the listing's cheap answer
   to "can this hand lay down at all" (witnesses, refutations, :func:`~rummy.engine.contract_bound.short_of_wilds`)
@@ -36,7 +37,7 @@ from rummy.engine.cards import CARD_COUNT, Card, card_names
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.meld_offers import accepted_layoffs, layoffs_among, split_points
 from rummy.engine.melds import MeldSpec, TableMeld, swap_wild, table_meld
-from rummy.engine.modes import JokerSwap, RearrangeMode
+from rummy.engine.modes import JokerSwap, RearrangeMode, WildRelocationScope
 from rummy.engine.solver import find_lay_down, first_lay_down
 from rummy.engine.state import GameState, Phase
 from rummy.engine.table_offers import table_offers
@@ -126,6 +127,14 @@ def _check_table_plays(game: GameState, by_verb: dict[Verb, list[Action]]) -> No
         _same(game, "moves._play_actions swaps (_wild_can_be_played_back)",
               "rules.table.step_swap and check_completable (rules.md §3.8)",
               sorted(listed_swaps, key=str), sorted((a for a in swaps if _legal(game, a)), key=str))
+    if variant.joker_swap is JokerSwap.RELOCATE_IN_RUN:
+        ends = (None,) if variant.wild_relocation_scope is WildRelocationScope.HAND else ("low", "high")
+        relocations = [Action(seat, Verb.MOVE, card=card, meld=meld.id, end=end) for meld in game.table
+                       if meld.is_run and meld.wilds for card in _kinds(hand) if not variant.is_wild(card)
+                       for end in ends]
+        _same(game, "moves._list_swaps relocations (swap_options, completability by hand size)",
+              "rules.table.step_move and check_completable (rules.md §3.8, §2.10)",
+              sorted(by_verb.get(Verb.MOVE, []), key=str), sorted((a for a in relocations if _legal(game, a)), key=str))
 
 
 def _check_spare_builds(game: GameState) -> None:

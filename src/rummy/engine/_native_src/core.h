@@ -75,6 +75,16 @@ static inline bool unpack_meld_rules(const unsigned char *packed, MeldRules *rul
            && read.policy <= POLICY_ONE;
 }
 
+/* melds.run_ends_open: whether a run of `length` cards from value `low` can grow at its low end (`end` 1) or its high
+ * end (2) within the run bounds (an ace cannot be both the low and the high end). */
+static inline bool run_end_open(const MeldRules *rules, int low, int length, int end)
+{
+    int high = low + length - 1;
+    if (end == 1)
+        return low - 1 >= rules->low_bound && !(low - 1 == 1 && high == 14);
+    return high + 1 <= rules->high_bound && !(high + 1 == 14 && low == 1);
+}
+
 /* `object` read into `rules`: false, no exception set, when it is not such bytes or a value is out of range; the
  * Python code answers then. */
 static inline bool read_meld_rules(PyObject *object, MeldRules *rules)

@@ -170,6 +170,8 @@ static PyObject *build_offers(const OffersKit *kit, const OfferMeld *meld, PyObj
                     goto done;
             } else if (meld->kind == 0) {
                 for (int end = kit->scope_hand ? 0 : 1; end <= (kit->scope_hand ? 0 : 2); end++) {
+                    if (end != 0 && !run_end_open(rules, meld->low, meld->length, end))
+                        continue; /* the run cannot grow there: no relocation to that end */
                     PyObject *name = end_object(end);
                     if (name == NULL
                         || !append_built(lists[1], Py_BuildValue("(OiOO)", kit->move_verb, card, meld_id, name)))

@@ -245,8 +245,7 @@ static bool lays_off(const MeldRules *rules, int kind, int rank, int suit, int l
         return true;
     }
     int high = low + length - 1; /* _lay_off_on_run */
-    bool low_ok = low - 1 >= rules->low_bound && !(low - 1 == 1 && high == 14);
-    bool high_ok = high + 1 <= rules->high_bound && !(high + 1 == 14 && low == 1);
+    bool low_ok = run_end_open(rules, low, length, 1), high_ok = run_end_open(rules, low, length, 2);
     bool fits_low = low_ok, fits_high = high_ok;
     if (!wild) {
         bool same_suit = card != JOKER && card / 13 == suit;
