@@ -11,10 +11,12 @@ import pytest
 import rummy.engine.backends as backends
 from rummy.engine import meld_offers, moves, shortcut_checks, table_offers
 from rummy.engine.actions import Action, Verb
-from rummy.engine.cards import CARD_COUNT, Card
+from rummy.engine.cards import CARD_COUNT, Card, parse_card
 from rummy.engine.deadlock import Spare
-from rummy.engine.game import new_game
-from rummy.engine.melds import TableMeld
+from rummy.engine.errors import IllegalActionError
+from rummy.engine.game import Game, new_game
+from rummy.engine.house_rules import get_variant
+from rummy.engine.melds import MeldSpec, TableMeld
 from rummy.engine.state import GameState
 from rummy.engine.table_offers import SpareBuild
 from rummy.engine.variants import Variant
@@ -118,3 +120,24 @@ def test_off_the_switch_runs_no_reference(monkeypatch: pytest.MonkeyPatch) -> No
     game = new_game("progressive-buy-it", 4, seed=1)
     for turn in random_play(game, random.Random(1), decisions=600):
         list(turn.moves)
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["native", "python"])
+def test_a_new_meld_leaving_only_the_card_taken_is_not_listed(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    """``basic`` (rules.md §6.6 through §2.10): a new meld that would leave only the card taken from the discard pile
+    this turn is illegal, so the listing leaves it out; with one card more it is legal, and listed unjudged."""
+    if not compiled:
+        monkeypatch.setattr(backends, "NATIVE", None)
+    sevens = MeldSpec("set", tuple(sorted(parse_card(name) for name in ("7S", "7H", "7D"))))
+    for hand, listed in (("7H 7S 7D", False), ("7H 7S 7D 2C", True)):
+        cards = [parse_card(name) for name in hand.split()]
+        game = Game(get_variant("basic", {"deal_size": len(cards)}), 2, seed=1)
+        game.deal(dealer=1, hands=[cards, [parse_card(name) for name in "9C TC JC QC".split()[:len(cards)]]],
+                  upcard=parse_card("KS"), stock=[parse_card(name) for name in "4D 5D 6D".split()])
+        game.apply_text("p0 take")
+        meld = Action(0, Verb.MELD, melds=(sevens,))
+        assert (meld in game.legal_actions(0)) is listed
+        if not listed:
+            with pytest.raises(IllegalActionError) as refused:
+                game.check(meld)
+            assert refused.value.rule == "turn-not-completable"
