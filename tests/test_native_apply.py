@@ -104,6 +104,10 @@ APPLY_OPTIONS: dict[str, list[Any]] = {
     "stalemate_detection": [True, False],
     "max_turns": [None, 30],
     "washout_laps": [None, 1, 3],
+    # the purchase variant's purchase, trade and exchange (purchase_steps.c)
+    "pc_discard_position": ["in_place", "top"],
+    "trade_requires_value_rule": [True, False],
+    "ace_purchasable_by": [["A", "2"], ["K"], ["2", "3", "Q"]],
 }
 
 
@@ -126,6 +130,52 @@ def test_simple_actions_apply_alike_under_house_rules(variant_id: str, keys: lis
                                                       data: st.DataObject) -> None:
     options = {key: data.draw(st.sampled_from(APPLY_OPTIONS[key])) for key in keys}
     assert_same_games(playable(variant_id, options, seed), seed, policy, 120, illegal=1)
+
+
+@pytest.mark.parametrize("options", [{}, {"pc_discard_position": "top"}, {"trade_requires_value_rule": False},
+                                     {"ace_purchasable_by": ["K"]}], ids=["seed", "on-top", "free-trades", "aces-by-K"])
+def test_purchases_trades_and_exchanges_apply_alike(options: dict[str, Any]) -> None:
+    """The purchase variant's own steps (rules.md §7.4), each decision's and random illegal ones, under the house rules
+    they read; uniform play purchases, trades or exchanges in about half its play phases."""
+    for seed in range(count(2)):
+        assert_same_games(get_variant("purchase", options), seed, "uniform", 200, illegal=3)
+
+
+def test_each_refused_purchase_step_is_refused_alike() -> None:
+    """Each rule of a purchase, trade or exchange (rules.md §7.4, rules/purchase.py's check_purchase_step) refuses alike
+    on both backends, with the same rule, and the legal steps apply alike; a second step in the turn is refused."""
+    game = new_game("purchase", 4, seed=0)  # seat 0 plays first; its purchase card, TH, may buy 3H (seat 3), not JD (1)
+    game.apply(Action(game.active, Verb.DRAW))
+    seat, pcs = game.active, game.purchase_cards
+    assert game.phase is Phase.PLAY and pcs is not None and seat == 0
+    pc = pcs[seat]
+    held = next(card for card in range(52) if game.hands[seat][card] and card != pc)
+    missing = next(card for card in range(52) if not game.hands[seat][card] and card not in pcs)
+    top = game.discard[-1]
+    other, dearer = 3, 1  # seats whose purchase card seat 0's may buy, and may not
+    cases = {  # each action and the rule it breaks (None: legal)
+        Action(seat, Verb.TRADE, target=dearer, new_pc=held): "purchase-value",
+        Action(seat, Verb.EXCHANGE, new_pc=pc): "exchange-same-card",
+        Action(seat, Verb.EXCHANGE, new_pc=missing): "card-not-in-hand",
+        Action(seat, Verb.EXCHANGE, new_pc=held): None,
+        Action(seat, Verb.TRADE, target=seat, new_pc=held): "trade-self",
+        Action(seat, Verb.TRADE, new_pc=held): "trade-self",  # no target: the seat itself
+        Action(seat, Verb.TRADE, target=other, new_pc=pcs[other]): None,  # the card traded for may be the new one
+        Action(seat, Verb.PURCHASE, card=missing, new_pc=held): "not-in-discard",
+        Action(seat, Verb.PURCHASE, card=top, new_pc=top): None,
+        Action(seat, Verb.PURCHASE, card=top, new_pc=missing): "card-not-in-hand",
+    }
+    outcomes = set()
+    for action, rule in cases.items():
+        assert_same_apply(game, action, "a crafted purchase step")
+        try:
+            game.copy().check(action)
+            outcomes.add("legal" if rule is None else "accepted although breaking " + rule)
+        except IllegalActionError as error:
+            outcomes.add("legal refused" if rule is None else "refused" if error.rule == rule else error.rule)
+    assert outcomes == {"legal", "refused"}, outcomes
+    game.apply(Action(seat, Verb.EXCHANGE, new_pc=held))
+    assert_same_apply(game, Action(seat, Verb.EXCHANGE, new_pc=pc), "a second step in the turn")  # one-action-per-turn
 
 
 @pytest.mark.slow

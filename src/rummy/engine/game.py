@@ -176,7 +176,7 @@ class Game(GameState):
     def apply(self, action: Action) -> Applied:
         """Check and apply ``action``; on an :class:`IllegalActionError` nothing changed."""
         native = backends.NATIVE
-        if native is not None:  # a claim answer, draw, take or discard applied and recorded as below (game_apply.c)
+        if native is not None:  # a simple action or purchase step applied and recorded as below (game_apply.c)
             applied: Applied | None = native.game_apply(self, action, rules.APPLY_KIT, Applied, _APPLIED_FIELDS)
             if applied is not None:
                 return applied

@@ -466,8 +466,8 @@ static PyMethodDef native_methods[] = {
      "draw_actions(state, actions, kit) -> list | None: the draw phase's legal draw, take and own buy, of the "
      "active player's `actions` (simple_steps.c)."},
     {"simple_apply", (PyCFunction)(void (*)(void))simple_apply, METH_FASTCALL,
-     "simple_apply(state, action, kit) -> True | None: apply a claim answer, draw, take or discard the compiled "
-     "judgement accepts, as rules.apply does (simple_steps.c)."},
+     "simple_apply(state, action, kit) -> True | None: apply a claim answer, draw, take, discard or purchase step the "
+     "compiled judgement accepts, as rules.apply does (simple_steps.c, purchase_steps.c)."},
     {"game_apply", (PyCFunction)(void (*)(void))game_apply, METH_FASTCALL,
      "game_apply(game, action, kit, kind, fields) -> Applied | None: Game.apply of an action simple_apply applies, "
      "with its record (game_apply.c)."},

@@ -2,25 +2,28 @@
  * simple_check(state, action, kit) -> bool | None
  *
  * rummy.engine.rules.verify, compiled for the simple actions: whether the rules accept `action` in `state`, for
- * the answers to a claim window (buy, pass), the draw and the take of the draw phase, the discard, and every action
- * refused before its verb is judged (a seat the table lacks, a round or game over, another seat's turn, an action
- * out of its phase).  Each test names the Python one it follows (rules/__init__.py's verify, rules/window.py's
- * check_answer, rules/draw.py's draw_error, rules/stock.py's stock_drawable, rules/discard.py's discard_error,
- * rules/table.py's discardable).  Only legality is answered: where the action is refused, the Python judgement
- * runs to say why.
+ * the answers to a claim window (buy, pass), the draw and the take of the draw phase, the discard, the purchase
+ * variant's purchase, trade and exchange, and every action refused before its verb is judged (a seat the table lacks,
+ * a round or game over, another seat's turn, an action out of its phase).  Each test names the Python one it follows
+ * (rules/__init__.py's verify, rules/window.py's check_answer, rules/draw.py's draw_error, rules/stock.py's
+ * stock_drawable, rules/discard.py's discard_error, rules/table.py's discardable, rules/purchase.py's
+ * check_purchase_step and purchase_allowed).  Only legality is answered: where the action is refused, the Python
+ * judgement runs to say why.
  *
  *   kit  (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
- *         StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY), rules/__init__.py's SIMPLE_KIT.
+ *         StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY, Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE),
+ *         rules/__init__.py's SIMPLE_KIT.
  *
  * None, and the Python judgement answers, for the rest: an action that closes a claim window (it is judged after the
- * window's resolution, on a copy), the active player's own buy, the table plays, purchases, trades, exchanges and
- * books, and anything malformed (a seat or card that is not a small int, a hand or kit of another shape).
+ * window's resolution, on a copy), the active player's own buy, the table plays and books, and anything malformed (a
+ * seat or card that is not a small int, a hand or kit of another shape).
  */
 #include "core.h"
 
 #include <stdbool.h>
 
-enum { CLAIM, DRAW_PHASE, PLAY, BUY, PASS, DRAW, TAKE, DISCARD, KEEP_TOP, STOCK_ONLY, KIT_SIZE };
+enum { CLAIM, DRAW_PHASE, PLAY, BUY, PASS, DRAW, TAKE, DISCARD, KEEP_TOP, STOCK_ONLY, PURCHASE, TRADE, EXCHANGE,
+       KIT_SIZE };
 
 #define NOT_COVERED 2 /* answered by the Python judgement */
 
@@ -31,8 +34,11 @@ enum {
     N_VARIANT, N_STOCK_REFILL, N_USES_PURCHASE_CARDS, N_AFTER_CLAIM, N_AFTER_CLAIM_ACTIVE_DRAW, N_HANDS, N_SIZES,
     N_RULES, N_FINAL_DISCARD_ALLOWED, N_TAKEN_CARD, N_STOLEN_PENDING,
 };
-static PyObject *more_names[2];
-enum { N_MAY_DISCARD_TAKEN, N_STOLEN_MUST_BE_PLAYED };
+static PyObject *more_names[8];
+enum {
+    N_MAY_DISCARD_TAKEN, N_STOLEN_MUST_BE_PLAYED, N_PURCHASE_CARDS, N_PURCHASE_DONE, N_NEW_PC, N_TARGET,
+    N_TRADE_NEEDS_VALUE, N_ACE_PURCHASABLE_BY,
+};
 
 static int intern_names(void)
 {
@@ -41,7 +47,11 @@ static int intern_names(void)
         "variant", "stock_refill", "uses_purchase_cards", "after_claim", "after_claim_active_draw", "hands", "sizes",
         "rules", "final_discard_allowed", "taken_card", "stolen_pending",
     };
-    static const char *const more[] = {"may_discard_card_taken_from_discard", "stolen_joker_must_be_played"};
+    static const char *const more[] = {
+        "may_discard_card_taken_from_discard", "stolen_joker_must_be_played", "purchase_cards", "purchase_done", "new_pc",
+        "target", "trade_requires_value_rule", "ace_purchasable_by",
+    };
+    _Static_assert(sizeof more / sizeof *more == sizeof more_names / sizeof *more_names, "a name for each N_");
     if (names[0] != NULL)
         return 0;
     for (size_t i = 0; i < sizeof spelled / sizeof *spelled; i++)
@@ -212,6 +222,95 @@ static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action,
     return must < 0 ? -1 : !must;
 }
 
+/* A card field of `action` (None read as card 0, as the Python rules read it): the card, or NOT_SMALL when it is not
+ * one of the 53, or -2 with an exception set. */
+static long card_field(PyObject *action, PyObject *name)
+{
+    PyObject *value = get_attribute(action, name);
+    if (value == NULL)
+        return -2;
+    long card = value == Py_None ? 0 : small_int(value);
+    Py_DECREF(value);
+    return card >= 0 && card < CARD_COUNT ? card : NOT_SMALL;
+}
+
+/* rules/purchase.py's purchase_allowed: may purchase card `pc` buy `target`?  1, 0, or -1 with an exception set. */
+static int may_purchase(PyObject *variant, long pc, long target)
+{
+    long pc_rank = pc == JOKER ? 0 : pc % 13 + 1, target_rank = target == JOKER ? 0 : target % 13 + 1;
+    if (target_rank != 1)
+        return target_rank <= (pc_rank == 1 ? 14 : pc_rank);
+    PyObject *buyers = get_attribute(variant, more_names[N_ACE_PURCHASABLE_BY]);
+    PyObject *rank = buyers == NULL ? NULL : PyLong_FromLong(pc_rank);
+    int may = rank == NULL ? -1 : PySequence_Contains(buyers, rank);
+    Py_XDECREF(rank);
+    Py_XDECREF(buyers);
+    return may;
+}
+
+/* rules/purchase.py's check_purchase_step for `verb` (a purchase, trade or exchange) by the active player `seat`: 1,
+ * 0, NOT_COVERED (a field not read here), or -1 with an exception set. */
+static int purchase_step_allowed(PyObject *state, PyObject *variant, PyObject *action, long seat, PyObject *verb,
+                                 PyObject *const *kit)
+{
+    int uses = truth_of(variant, names[N_USES_PURCHASE_CARDS]);
+    int done = uses <= 0 ? uses : truth_of(state, more_names[N_PURCHASE_DONE]);
+    if (uses <= 0 || done != 0) /* verb-not-in-variant, one-action-per-turn */
+        return uses < 0 || done < 0 ? -1 : 0;
+    PyObject *pcs = get_attribute(state, more_names[N_PURCHASE_CARDS]);
+    PyObject *hands = pcs == NULL ? NULL : get_attribute(state, names[N_HANDS]);
+    if (hands == NULL) {
+        Py_XDECREF(pcs);
+        return -1;
+    }
+    int verdict = NOT_COVERED;
+    long old_pc = small_item(pcs, seat), new_pc = card_field(action, more_names[N_NEW_PC]), gained = -1;
+    PyObject *hand = PyList_CheckExact(hands) && seat < PyList_GET_SIZE(hands) ? PyList_GET_ITEM(hands, seat) : NULL;
+    if (new_pc == -2) {
+        verdict = -1;
+    } else if (pcs == Py_None) {
+        verdict = 0;
+    } else if (old_pc >= 0 && old_pc < CARD_COUNT && new_pc != NOT_SMALL && hand != NULL) {
+        if (verb == kit[PURCHASE]) {
+            long card = card_field(action, names[N_CARD]);
+            PyObject *pile = card < 0 ? NULL : get_attribute(state, names[N_DISCARD]);
+            PyObject *key = pile == NULL ? NULL : PyLong_FromLong(card);
+            int in_pile = key == NULL ? -1 : PySequence_Contains(pile, key);
+            int may = in_pile == 1 ? may_purchase(variant, old_pc, card) : in_pile;
+            verdict = card == NOT_SMALL ? NOT_COVERED : may; /* not-in-discard, purchase-value */
+            gained = card;
+            Py_XDECREF(key);
+            Py_XDECREF(pile);
+        } else if (verb == kit[TRADE]) {
+            PyObject *target_object = get_attribute(action, more_names[N_TARGET]);
+            bool read = target_object != NULL;
+            long target = !read || target_object == Py_None ? seat : small_int(target_object);
+            Py_XDECREF(target_object);
+            gained = target >= 0 ? small_item(pcs, target) : NOT_SMALL;
+            if (!read) {
+                verdict = -1;
+            } else if (gained < 0 || gained >= CARD_COUNT) {
+                verdict = NOT_COVERED; /* a seat the table lacks, or a purchase card not read here */
+            } else if (target == seat) { /* trade-self */
+                verdict = 0;
+            } else {
+                int needs_value = truth_of(variant, more_names[N_TRADE_NEEDS_VALUE]);
+                verdict = needs_value <= 0 ? (needs_value < 0 ? -1 : 1) : may_purchase(variant, old_pc, gained);
+            }
+        } else { /* an exchange: exchange-same-card */
+            verdict = new_pc != old_pc;
+            gained = old_pc;
+        }
+        if (verdict == 1) { /* card-not-in-hand */
+            long held = small_item(hand, new_pc);
+            verdict = held == NOT_SMALL ? NOT_COVERED : held > 0 || (new_pc == gained && verb != kit[EXCHANGE]);
+        }
+    }
+    Py_DECREF(hands);
+    Py_DECREF(pcs);
+    return verdict;
+}
+
 /* rules/__init__.py's verify for the covered actions: 1, 0, NOT_COVERED, or -1 with an exception set. */
 static int judge(PyObject *state, PyObject *action, PyObject *const *kit)
 {
@@ -269,6 +368,8 @@ static int judge(PyObject *state, PyObject *action, PyObject *const *kit)
         return 0;
     if (verb == kit[DISCARD])
         return discard_allowed(state, variant, action, seat);
+    if (verb == kit[PURCHASE] || verb == kit[TRADE] || verb == kit[EXCHANGE])
+        return purchase_step_allowed(state, variant, action, seat, verb, kit);
     return NOT_COVERED;
 }
 

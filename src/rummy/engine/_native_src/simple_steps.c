@@ -2,7 +2,8 @@
  * simple_apply(state, action, kit) -> True | None  (simple_steps.c)
  *
  * rummy.engine.rules.apply, compiled for the simple actions the compiled judgement (simple_check.c) accepts: the
- * answers to a claim window (buy, pass), the draw and the take of the draw phase, and the discard, with what each
+ * answers to a claim window (buy, pass), the draw and the take of the draw phase, the discard, and the purchase
+ * variant's purchase, trade and exchange (purchase_steps.c), with what each
  * sets going (a claim window's resolution, the penalty cards, the start of the next turn, the washout count, the
  * claim window before the draw, the draw phase).  Each step names the Python function it follows (rules/window.py's
  * answer and resolve, rules/claims.py's window_mode, claim_allowance_left, eligible, open_window and take_claim,
@@ -16,8 +17,8 @@
  *   kit  rules/__init__.py's APPLY_KIT: the enum members below (K_...), those callables, and simple_check's kit.
  *
  * True once applied; None, with nothing changed, for what it does not cover (an action simple_check does not
- * accept, the active player acting while a claim window is open, the active player's own buy, the table plays,
- * purchases and books, a state of another shape): the Python rules.apply then applies or refuses it.
+ * accept, the active player acting while a claim window is open, the active player's own buy, the table plays and
+ * books, a state of another shape): the Python rules.apply then applies or refuses it.
  *
  * draw_actions(state, actions, kit) -> list | None
  *
@@ -43,7 +44,8 @@ static int intern_names(void)
     static const char *const more[] = {
         "depletion_check", "claim_limit_scope", "claim_allowed_when_down", "discarder_may_claim", "claim_priority",
         "claims_per_window", "claim_cost", "blind_card_cost", "uses_purchase_cards", "after_claim_active_draw",
-        "stalemate_detection", "has_contracts", "max_turns", "washout_laps", "free_melding",
+        "stalemate_detection", "has_contracts", "max_turns", "washout_laps", "free_melding", "purchase_cards",
+        "pc_discard_position", "new_pc", "target",
     };
     _Static_assert(sizeof spelled / sizeof *spelled == N_COUNT, "a name for each N_");
     _Static_assert(sizeof more / sizeof *more == M_COUNT, "a name for each M_");
@@ -560,6 +562,8 @@ static int perform(Apply *a, PyObject *phase, PyObject *verb, long seat, PyObjec
         return draw(a);
     if (verb == a->kit[K_TAKE])
         return take(a);
+    if (verb == a->kit[K_PURCHASE] || verb == a->kit[K_TRADE] || verb == a->kit[K_EXCHANGE])
+        return purchase_step(a, seat, verb, action);
     long card;
     int kind = long_of(action, step_names[N_CARD], &card);
     if (kind < 0)
@@ -590,8 +594,9 @@ PyObject *simple_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     bool claim_answer = verb == kit[K_BUY] || verb == kit[K_PASS];
     if (phase == kit[K_CLAIM] ? !claim_answer : (phase != kit[K_DRAW_PHASE] && phase != kit[K_PLAY]) || claim_answer)
         Py_RETURN_NONE; /* the active player closing a window, an own buy, a phase without simple actions */
-    if (phase != kit[K_CLAIM] && verb != kit[K_DRAW] && verb != kit[K_TAKE] && verb != kit[K_DISCARD])
-        Py_RETURN_NONE; /* the table plays, purchases and books */
+    bool purchase_verb = verb == kit[K_PURCHASE] || verb == kit[K_TRADE] || verb == kit[K_EXCHANGE];
+    if (phase != kit[K_CLAIM] && verb != kit[K_DRAW] && verb != kit[K_TAKE] && verb != kit[K_DISCARD] && !purchase_verb)
+        Py_RETURN_NONE; /* the table plays and books */
     PyObject *check_args[3] = {state, action, kit[K_CHECK_KIT]};
     PyObject *verdict = simple_check(module, check_args, 3);
     if (verdict == NULL)

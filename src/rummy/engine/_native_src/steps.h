@@ -14,7 +14,7 @@ enum {
     K_CLAIM, K_DRAW_PHASE, K_PLAY, K_BUY, K_PASS, K_DRAW, K_TAKE, K_DISCARD,
     K_KEEP_TOP, K_WHOLE_PILE_ONCE, K_NO_REFILL, K_TURN_START, K_ON_LAST_CARD_DRAWN,
     K_PRE_DRAW, K_AFTER_DECLINE, K_ACTIVE_FIRST_THEN_OTHERS, K_TABLE_SCOPE, K_FIRST_CALL, K_CASCADE_CLAIMS,
-    K_STOCK_ONLY, K_OUT, K_STALEMATE, K_EXHAUSTED,
+    K_STOCK_ONLY, K_OUT, K_STALEMATE, K_EXHAUSTED, K_PURCHASE, K_TRADE, K_EXCHANGE, K_IN_PLACE,
     K_END_ROUND, K_IS_STALEMATE, K_IS_DEADLOCKED, K_DEPLETE, K_DRAW_FROM_STOCK, K_CLAIM_WINDOW, K_CHECK_KIT,
     KIT_SIZE
 };
@@ -36,7 +36,8 @@ extern PyObject *step_names[N_COUNT];
 enum {
     M_DEPLETION_CHECK, M_CLAIM_LIMIT_SCOPE, M_CLAIM_ALLOWED_WHEN_DOWN, M_DISCARDER_MAY_CLAIM, M_CLAIM_PRIORITY,
     M_CLAIMS_PER_WINDOW, M_CLAIM_COST, M_BLIND_CARD_COST, M_USES_PURCHASE_CARDS, M_AFTER_CLAIM_ACTIVE_DRAW,
-    M_STALEMATE_DETECTION, M_HAS_CONTRACTS, M_MAX_TURNS, M_WASHOUT_LAPS, M_FREE_MELDING, M_COUNT
+    M_STALEMATE_DETECTION, M_HAS_CONTRACTS, M_MAX_TURNS, M_WASHOUT_LAPS, M_FREE_MELDING, M_PURCHASE_CARDS,
+    M_PC_DISCARD_POSITION, M_NEW_PC, M_TARGET, M_COUNT
 };
 extern PyObject *step_more_names[M_COUNT];
 
@@ -68,6 +69,9 @@ int active_draws_stock(Apply *a);
 int last_of(PyObject *state, PyObject *name, long *value);
 int end_round(Apply *a, int end, PyObject *went_out);
 int call_back(Apply *a, int which, PyObject *first, PyObject *second);
+
+/* rules/purchase.py's purchase_step: the active player `seat`'s purchase, trade or exchange (purchase_steps.c). */
+int purchase_step(Apply *a, long seat, PyObject *verb, PyObject *action);
 
 /* The steps of rules/claims.py and rules/window.py (claim_steps.c). */
 int window_mode(Apply *a);

@@ -21,6 +21,7 @@ from rummy.engine.modes import (
     ClaimPriority,
     ClaimsPerWindow,
     DepletionCheck,
+    PcDiscardPosition,
     RoundEnd,
     StockRefill,
 )
@@ -48,7 +49,7 @@ _CLAIM_ANSWERS = frozenset((Verb.BUY, Verb.PASS))
 _DRAW_VERBS = frozenset((Verb.DRAW, Verb.TAKE, Verb.BUY))
 #: What the compiled :func:`verify` of the simple actions (``simple_check``, ``_native_src/simple_check.c``) compares.
 SIMPLE_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW, Verb.TAKE, Verb.DISCARD,
-              StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY)
+              StockRefill.KEEP_TOP, AfterClaimActiveDraw.STOCK_ONLY, Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE)
 #: What the compiled apply of the simple actions (``simple_apply``, ``_native_src/simple_steps.c``, and its listing of
 #: the draw phase, ``draw_actions``) compares and calls back: the members it reads, then the steps it leaves to Python
 #: (a round's end and the tests that end it after a discard, the stock's refill, making a claim window), then the
@@ -58,7 +59,8 @@ APPLY_KIT = (Phase.CLAIM, Phase.DRAW, Phase.PLAY, Verb.BUY, Verb.PASS, Verb.DRAW
              DepletionCheck.ON_LAST_CARD_DRAWN, ClaimMode.PRE_DRAW, ClaimMode.AFTER_DECLINE,
              ClaimMode.ACTIVE_FIRST_THEN_OTHERS, ClaimLimitScope.TABLE, ClaimPriority.FIRST_CALL,
              ClaimsPerWindow.CASCADE, AfterClaimActiveDraw.STOCK_ONLY,
-             RoundEnd.OUT, RoundEnd.STALEMATE, RoundEnd.EXHAUSTED,
+             RoundEnd.OUT, RoundEnd.STALEMATE, RoundEnd.EXHAUSTED, Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE,
+             PcDiscardPosition.IN_PLACE,
              end_round, is_stalemate, is_deadlocked, deplete, draw_from_stock, ClaimWindow, SIMPLE_KIT)
 
 
