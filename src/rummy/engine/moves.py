@@ -21,7 +21,7 @@ from types import ModuleType
 
 import rummy.engine.backends as backends
 import rummy.engine.shortcut_checks as _checks
-from rummy.engine.actions import Action, Verb, new_action
+from rummy.engine.actions import ACTION_FIELDS, Action, Verb, new_action
 from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.errors import IllegalActionError, MeldError
@@ -719,8 +719,9 @@ def _purchase_rules(variant: Variant) -> int:
 
 _PURCHASE, _TRADE, _EXCHANGE = Verb.PURCHASE, Verb.TRADE, Verb.EXCHANGE
 #: What the compiled listing reads and calls back (``purchase_moves.c``): the memo of the shared actions (each seat's
-#: list) and their maker, the verbs purchase, trade and exchange, and the listing of the books.
-_PURCHASE_KIT = (_PURCHASES, purchase_action, _PURCHASE, _TRADE, _EXCHANGE, _book_actions)
+#: list) and their maker, the verbs purchase, trade and exchange, the listing of the books, and what the compiled
+#: listing makes an action with itself (the class and its field slots, for ``new_record``).
+_PURCHASE_KIT = (_PURCHASES, purchase_action, _PURCHASE, _TRADE, _EXCHANGE, _book_actions, Action, ACTION_FIELDS)
 
 
 #: The play listing's facts of a round (``play_actions.c``) by the id of its rules: (rules, variant, facts).

@@ -12,8 +12,9 @@
  *   exchange  each kind held other than the purchase card.
  *
  * Each is the shared action moves.purchase_action(seat, verb, card, target, new_pc), read from its memo (kit[0], a
- * dict: seat -> a list of PLACES actions, each at its place as moves._purchase_place gives it, None until made) and
- * made by kit[1] when it is not there yet; kit[2:5] are the verbs purchase, trade and exchange.
+ * dict: seat -> a list of PLACES actions, each at its place as moves._purchase_place gives it, None until made) and,
+ * when it is not there yet, made here with new_record (kit[6:8], the Action class and its field slots) and kept at
+ * its place, or by kit[1] while the seat has no list; kit[2:5] are the verbs purchase, trade and exchange.
  *
  * The books: the Python listing tries every four cards of the hand (melds.check_book) and lists the books in the
  * order of a set of those combinations, which only Python's set gives; here the hand is searched for any book (four
@@ -109,6 +110,7 @@ static int read_cards(PyObject *list, int *counts, int *cards, Py_ssize_t most)
 
 typedef struct {
     PyObject *out, *seat, *memo, *make;
+    PyObject *action_type, *action_slots; /* what new_record makes an Action with */
     PyObject *actions; /* the seat's list in the memo (borrowed), NULL while it has none */
 } Listing;
 
@@ -121,8 +123,23 @@ static PyObject *seat_actions(const Listing *listing)
     return actions != NULL && PyList_CheckExact(actions) && PyList_GET_SIZE(actions) == PLACES ? actions : NULL;
 }
 
-/* Append the action (seat, verb, card, target, new_pc) (a card or target of -1: None) from the memo, else made by
- * `make`.  0, or -1 with an exception set. */
+/* Action(seat, verb, card=card, target=target, new_pc=new_pc) as actions.new_action makes it: a new reference, None
+ * when new_record declines, or NULL with an exception set. */
+static PyObject *made_action(const Listing *listing, PyObject *verb, PyObject *card, PyObject *target, PyObject *new_pc)
+{
+    PyObject *none = PyTuple_New(0);
+    if (none == NULL)
+        return NULL;
+    PyObject *fields[12] = {listing->action_type, listing->action_slots, listing->seat, verb, card, Py_None, Py_None,
+                            none, none, target, new_pc, none};
+    PyObject *action = new_record(NULL, fields, 12);
+    Py_DECREF(none);
+    return action;
+}
+
+/* Append the action (seat, verb, card, target, new_pc) (a card or target of -1: None) from the memo, else made here
+ * and kept at its place in the seat's list, or, while the seat has none, made by `make` (which makes the list).  0, or
+ * -1 with an exception set. */
 static int append(Listing *listing, PyObject *verb, int card, int target, int new_pc)
 {
     Py_ssize_t place = card >= 0 ? card * CARD_COUNT + new_pc
@@ -134,17 +151,25 @@ static int append(Listing *listing, PyObject *verb, int card, int target, int ne
         PyObject *card_object = int_or_none(card), *target_object = int_or_none(target),
                  *new_pc_object = PyLong_FromLong(new_pc);
         action = NULL;
-        if (card_object != NULL && target_object != NULL && new_pc_object != NULL) {
+        if (card_object != NULL && target_object != NULL && new_pc_object != NULL && listing->actions != NULL) {
+            action = made_action(listing, verb, card_object, target_object, new_pc_object);
+            if (action == Py_None)
+                Py_CLEAR(action); /* (the class is not one new_record makes: make makes it) */
+            else if (action != NULL)
+                PyList_SetItem(listing->actions, place, Py_NewRef(action)); /* (steals the new reference) */
+        }
+        if (action == NULL && !PyErr_Occurred() && card_object != NULL && target_object != NULL
+            && new_pc_object != NULL) {
             PyObject *items[5] = {listing->seat, verb, card_object, target_object, new_pc_object};
             action = PyObject_Vectorcall(listing->make, items, 5, NULL);
+            if (action != NULL) /* (make keeps it in the seat's list, made if the seat had none) */
+                listing->actions = seat_actions(listing);
+            if (action != NULL && listing->actions == NULL && PyErr_Occurred())
+                Py_CLEAR(action);
         }
         Py_XDECREF(card_object);
         Py_XDECREF(target_object);
         Py_XDECREF(new_pc_object);
-        if (action != NULL) /* (make keeps it in the seat's list, made if the seat had none) */
-            listing->actions = seat_actions(listing);
-        if (action != NULL && listing->actions == NULL && PyErr_Occurred())
-            Py_CLEAR(action);
     }
     if (action == NULL)
         return -1;
@@ -166,13 +191,14 @@ PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nar
 {
     (void)module;
     if (nargs != 10 || !PyList_Check(args[0]) || !PyLong_Check(args[2]) || !PyLong_Check(args[6])
-        || !PyTuple_Check(args[7]) || PyTuple_GET_SIZE(args[7]) != 6 || !PyDict_Check(PyTuple_GET_ITEM(args[7], 0))) {
+        || !PyTuple_Check(args[7]) || PyTuple_GET_SIZE(args[7]) != 8 || !PyDict_Check(PyTuple_GET_ITEM(args[7], 0))) {
         PyErr_SetString(PyExc_TypeError, "purchase_moves(out: list, hand, seat: int, purchase_cards: list, discard: "
-                                         "list, done, rules: int, kit: tuple of 6, game, held)");
+                                         "list, done, rules: int, kit: tuple of 8, game, held)");
         return NULL;
     }
     PyObject *kit = args[7];
-    Listing listing = {args[0], args[2], PyTuple_GET_ITEM(kit, 0), PyTuple_GET_ITEM(kit, 1), NULL};
+    Listing listing = {args[0], args[2], PyTuple_GET_ITEM(kit, 0), PyTuple_GET_ITEM(kit, 1), PyTuple_GET_ITEM(kit, 6),
+                       PyTuple_GET_ITEM(kit, 7), NULL};
     PyObject *purchase = PyTuple_GET_ITEM(kit, 2), *trade = PyTuple_GET_ITEM(kit, 3),
              *exchange = PyTuple_GET_ITEM(kit, 4), *books = PyTuple_GET_ITEM(kit, 5);
     int hand[CARD_COUNT], discard[CARD_COUNT], pc_counts[CARD_COUNT], pcs[MAX_PLAYERS];
