@@ -51,7 +51,6 @@ from rummy.engine import (
     suit_of,
     to_counts,
 )
-from rummy.engine.memo import per_object
 
 __all__ = ["HeuristicBot"]
 
@@ -152,15 +151,23 @@ class _RoundFacts:
 
     __slots__ = ("contract", "need", "planners", "players", "points", "round", "rules", "variant", "wilds")
 
-    def __init__(self, variant: Variant, round_number: int, players: int, contract: tuple[Slot, ...]) -> None:
+    def __init__(self, variant: Variant, round_number: int, players: int, contract: tuple[Slot, ...],
+                 before: _RoundFacts | None) -> None:
+        """``before``: the facts of the round the bot played last (what depends on the variant alone carries over)."""
         self.variant = variant
         self.contract = contract
         self.round = round_number
         self.players = players
         self.rules = variant.round_rules(round_number, players)
         self.need = sum(slot.min_size for slot in contract)
-        #: Each card's points, and the wild cards (read per discard weighed; shared, not to be changed).
-        self.points, self.wilds = _card_facts(variant)
+        #: Each card's points, and the wild cards (read per discard weighed).
+        self.points: list[int]
+        self.wilds: frozenset[Card]
+        if before is not None and before.variant is variant:
+            self.points, self.wilds = before.points, before.wilds
+        else:
+            self.points = [variant.points(card) for card in range(CARD_COUNT)]
+            self.wilds = frozenset(card for card in range(CARD_COUNT) if variant.is_wild(card))
         #: The planners, by whether the hand must place a card beyond the contract (``planner_for``'s
         #: ``extra_card``), each fetched when first needed.
         self.planners: dict[bool, ContractPlanner] = {}
@@ -171,13 +178,6 @@ class _RoundFacts:
         if found is None:
             found = self.planners[extra] = planner_for(self.variant, self.contract, extra_card=extra)
         return found
-
-
-@per_object("card points and wild cards of a variant")
-def _card_facts(variant: Variant) -> tuple[list[int], frozenset[Card]]:
-    """Each card's points under ``variant``, and its wild cards (every bot's every round reads them)."""
-    return ([variant.points(card) for card in range(CARD_COUNT)],
-            frozenset(card for card in range(CARD_COUNT) if variant.is_wild(card)))
 
 
 class _ContractTurn:
@@ -192,7 +192,7 @@ class _ContractTurn:
         facts = bot.round_facts
         if facts is None or facts.variant is not variant or facts.round != view.round or facts.players != players \
                 or (facts.contract is not view.contract and facts.contract != view.contract):
-            facts = bot.round_facts = _RoundFacts(variant, view.round, players, view.contract)
+            facts = bot.round_facts = _RoundFacts(variant, view.round, players, view.contract, facts)
         self.players = players
         self.rules = facts.rules
         self.need = facts.need
