@@ -115,14 +115,16 @@ def _ended_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]
         game, start = position.game, position.start
         if kind == "start":
             moves = _Moves(Counter(), Counter())
-        if kind == "action" and game is not None and start is not None:
+        if game is None or start is None:
+            continue
+        if kind == "action":
             action = parse_action(payload["action"], game.n)
             game.apply(action)
             moves.all[action.seat] += 1
             if payload.get("by") in COMPUTER_FOR_PERSON:
                 moves.computer[action.seat] += 1
-            if game.game_over:
-                yield game, int(start["game"]), seq, moves
+        if kind in ("action", "deal") and game.game_over:  # (a deal ends the game when the turn cap is reached)
+            yield game, int(start["game"]), seq, moves
 
 
 def ended_games(rules: Variant, events: Iterable[tuple[int, str, dict[str, Any]]]

@@ -269,8 +269,8 @@ class Table(TableCore):
             return
         saved = game.snapshot()
         dealt = deal_round(game)
-        try:
-            await self._persist(dealt)
+        try:  # (a deal can end the game: the turn cap, max_turns, reached as the round ended)
+            await self._persist(dealt, status="finished" if game.game_over else None)
         except ProtocolError:
             game.restore(saved)
             raise
