@@ -85,6 +85,17 @@ static inline bool run_end_open(const MeldRules *rules, int low, int length, int
     return high + 1 <= rules->high_bound && !(high + 1 == 14 && low == 1);
 }
 
+/* rules/purchase.py's purchase_allowed: may purchase card `pc` buy `target`?  `ace_buyers`: bit r set for each rank r
+ * (the joker's 0) of the variant's ace_purchasable_by, the ranks whose purchase card may buy an ace (purchase_moves.c,
+ * simple_check.c). */
+static inline bool purchase_allowed(long ace_buyers, int pc, int target)
+{
+    int pc_rank = pc == JOKER ? 0 : pc % 13 + 1, target_rank = target == JOKER ? 0 : target % 13 + 1;
+    if (target_rank == 1)
+        return (ace_buyers >> pc_rank) & 1;
+    return target_rank <= (pc_rank == 1 ? 14 : pc_rank);
+}
+
 /* `object` read into `rules`: false, no exception set, when it is not such bytes or a value is out of range; the
  * Python code answers then. */
 static inline bool read_meld_rules(PyObject *object, MeldRules *rules)

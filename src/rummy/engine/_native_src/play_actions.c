@@ -7,7 +7,8 @@
  * table_plays.c, rearrangements of rearrangements.c, single_melds of basic_melds.c); the steps that judge candidates
  * in full stay Python and are called back, each the same function the Python listing calls (kit below): a lay-down
  * that cannot be deferred, the single new melds the hand forms (not called when it forms none), lay-offs and
- * rearrangements for a hand of two cards or a wild owed, judged wild swaps, and going out.  The Python listing stays the reference and the fallback.
+ * rearrangements for a hand of two cards or a wild owed, judged wild swaps, and going out.  The Python listing stays
+ * the reference and the fallback.
  *
  *   facts  moves._play_facts(game): (flags, the contract's spec for lay_down_exists or None when that search does
  *          not cover it, meld_rules.compiled_meld_rules, the contract's run slots, its group slots, the variant's

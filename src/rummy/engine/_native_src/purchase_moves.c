@@ -45,17 +45,6 @@
 #define EXCHANGES (TRADES + MAX_PLAYERS * CARD_COUNT)
 #define PLACES (EXCHANGES + CARD_COUNT)
 
-static int rank_of(int card) { return card == JOKER ? 0 : card % 13 + 1; }
-
-/* rules.purchase.purchase_allowed: may purchase card `pc` buy `target`? */
-static bool purchase_allowed(long rules, int pc, int target)
-{
-    int pc_rank = rank_of(pc), target_rank = rank_of(target);
-    if (target_rank == 1)
-        return (rules >> (ACE_BUYERS_SHIFT + pc_rank)) & 1;
-    return target_rank <= (pc_rank == 1 ? 14 : pc_rank);
-}
-
 /* Whether some four cards of the hand make a book (melds.check_book). */
 static bool holds_book(const int *hand, long rules)
 {
@@ -151,21 +140,22 @@ static int append(Listing *listing, PyObject *verb, int card, int target, int ne
         PyObject *card_object = int_or_none(card), *target_object = int_or_none(target),
                  *new_pc_object = PyLong_FromLong(new_pc);
         action = NULL;
-        if (card_object != NULL && target_object != NULL && new_pc_object != NULL && listing->actions != NULL) {
-            action = made_action(listing, verb, card_object, target_object, new_pc_object);
-            if (action == Py_None)
-                Py_CLEAR(action); /* (the class is not one new_record makes: make makes it) */
-            else if (action != NULL)
-                PyList_SetItem(listing->actions, place, Py_NewRef(action)); /* (steals the new reference) */
-        }
-        if (action == NULL && !PyErr_Occurred() && card_object != NULL && target_object != NULL
-            && new_pc_object != NULL) {
-            PyObject *items[5] = {listing->seat, verb, card_object, target_object, new_pc_object};
-            action = PyObject_Vectorcall(listing->make, items, 5, NULL);
-            if (action != NULL) /* (make keeps it in the seat's list, made if the seat had none) */
-                listing->actions = seat_actions(listing);
-            if (action != NULL && listing->actions == NULL && PyErr_Occurred())
-                Py_CLEAR(action);
+        if (card_object != NULL && target_object != NULL && new_pc_object != NULL) {
+            if (listing->actions != NULL) {
+                action = made_action(listing, verb, card_object, target_object, new_pc_object);
+                if (action == Py_None)
+                    Py_CLEAR(action); /* (the class is not one new_record makes: make makes it) */
+                else if (action != NULL)
+                    PyList_SetItem(listing->actions, place, Py_NewRef(action)); /* (steals the new reference) */
+            }
+            if (action == NULL && !PyErr_Occurred()) {
+                PyObject *items[5] = {listing->seat, verb, card_object, target_object, new_pc_object};
+                action = PyObject_Vectorcall(listing->make, items, 5, NULL);
+                if (action != NULL) /* (make keeps it in the seat's list, made if the seat had none) */
+                    listing->actions = seat_actions(listing);
+                if (action != NULL && listing->actions == NULL && PyErr_Occurred())
+                    Py_CLEAR(action);
+            }
         }
         Py_XDECREF(card_object);
         Py_XDECREF(target_object);
@@ -233,11 +223,11 @@ PyObject *purchase_moves(PyObject *module, PyObject *const *args, Py_ssize_t nar
         return NULL;
     int pc = pcs[seat];
     for (int card = 0; card < CARD_COUNT; card++)
-        if (discard[card] && purchase_allowed(rules, pc, card)
+        if (discard[card] && purchase_allowed(rules >> ACE_BUYERS_SHIFT, pc, card)
             && append_each_new_pc(&listing, hand, purchase, card, -1, card) < 0)
             return NULL;
     for (int other = 0; other < players; other++)
-        if (other != seat && (!(rules & TRADE_NEEDS_VALUE) || purchase_allowed(rules, pc, pcs[other]))
+        if (other != seat && (!(rules & TRADE_NEEDS_VALUE) || purchase_allowed(rules >> ACE_BUYERS_SHIFT, pc, pcs[other]))
             && append_each_new_pc(&listing, hand, trade, -1, other, pcs[other]) < 0)
             return NULL;
     for (int new_pc = 0; new_pc < CARD_COUNT; new_pc++)

@@ -166,17 +166,25 @@ static int take_allowed(PyObject *state, PyObject *variant, PyObject *const *kit
     return stock_ok < 0 ? -1 : !stock_ok;
 }
 
+/* A card field of `action` (None read as card 0, as the Python rules read it): the card, or NOT_SMALL when it is not
+ * one of the 53, or -2 with an exception set. */
+static long card_field(PyObject *action, PyObject *name)
+{
+    PyObject *value = get_attribute(action, name);
+    if (value == NULL)
+        return -2;
+    long card = value == Py_None ? 0 : small_int(value);
+    Py_DECREF(value);
+    return card >= 0 && card < CARD_COUNT ? card : NOT_SMALL;
+}
+
 /* rules/discard.py's discard_error (with rules/table.py's discardable) is None: 1, 0, NOT_COVERED for a card that
  * is not one of the 53, or -1 with an exception set. */
 static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action, long seat)
 {
-    PyObject *card_object = get_attribute(action, names[N_CARD]);
-    if (card_object == NULL)
-        return -1;
-    long card = card_object == Py_None ? 0 : small_int(card_object);
-    Py_DECREF(card_object);
-    if (card < 0 || card >= CARD_COUNT)
-        return NOT_COVERED;
+    long card = card_field(action, names[N_CARD]);
+    if (card < 0)
+        return card == NOT_SMALL ? NOT_COVERED : -1;
     PyObject *hands = get_attribute(state, names[N_HANDS]);
     if (hands == NULL)
         return -1;
@@ -222,30 +230,22 @@ static int discard_allowed(PyObject *state, PyObject *variant, PyObject *action,
     return must < 0 ? -1 : !must;
 }
 
-/* A card field of `action` (None read as card 0, as the Python rules read it): the card, or NOT_SMALL when it is not
- * one of the 53, or -2 with an exception set. */
-static long card_field(PyObject *action, PyObject *name)
-{
-    PyObject *value = get_attribute(action, name);
-    if (value == NULL)
-        return -2;
-    long card = value == Py_None ? 0 : small_int(value);
-    Py_DECREF(value);
-    return card >= 0 && card < CARD_COUNT ? card : NOT_SMALL;
-}
-
-/* rules/purchase.py's purchase_allowed: may purchase card `pc` buy `target`?  1, 0, or -1 with an exception set. */
+/* core.h's purchase_allowed, the variant's ace_purchasable_by read for the rank of `pc` when `target` is an ace: 1, 0,
+ * or -1 with an exception set. */
 static int may_purchase(PyObject *variant, long pc, long target)
 {
-    long pc_rank = pc == JOKER ? 0 : pc % 13 + 1, target_rank = target == JOKER ? 0 : target % 13 + 1;
-    if (target_rank != 1)
-        return target_rank <= (pc_rank == 1 ? 14 : pc_rank);
-    PyObject *buyers = get_attribute(variant, more_names[N_ACE_PURCHASABLE_BY]);
-    PyObject *rank = buyers == NULL ? NULL : PyLong_FromLong(pc_rank);
-    int may = rank == NULL ? -1 : PySequence_Contains(buyers, rank);
-    Py_XDECREF(rank);
-    Py_XDECREF(buyers);
-    return may;
+    long pc_rank = pc == JOKER ? 0 : pc % 13 + 1, ace_buyers = 0;
+    if (target != JOKER && target % 13 == 0) {
+        PyObject *buyers = get_attribute(variant, more_names[N_ACE_PURCHASABLE_BY]);
+        PyObject *rank = buyers == NULL ? NULL : PyLong_FromLong(pc_rank);
+        int buys = rank == NULL ? -1 : PySequence_Contains(buyers, rank);
+        Py_XDECREF(rank);
+        Py_XDECREF(buyers);
+        if (buys < 0)
+            return -1;
+        ace_buyers = (long)buys << pc_rank;
+    }
+    return purchase_allowed(ace_buyers, (int)pc, (int)target);
 }
 
 /* rules/purchase.py's check_purchase_step for `verb` (a purchase, trade or exchange) by the active player `seat`: 1,
