@@ -26,9 +26,9 @@ from rummy.engine.candidates import CandidateMoves, Deferred
 from rummy.engine.cards import CARD_COUNT, Card, make_card, rank_of
 from rummy.engine.errors import IllegalActionError, MeldError
 from rummy.engine.lay_down import best_lay_down, can_lay_down_now, deferrable, slot_counts
-from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves
+from rummy.engine.meld_offers import accepted_cards, accepted_layoffs, may_fit, split_halves, valid_meld
 from rummy.engine.meld_rules import compiled_meld_rules, wild_cards
-from rummy.engine.melds import MeldSpec, check_book, lay_off, meld_facts, swap_wild
+from rummy.engine.melds import MeldSpec, check_book, lay_off, swap_wild
 from rummy.engine.memo import memo_table, per_object, put
 from rummy.engine.modes import AceMode, BookAceMode, JokerSwap, JokerSwapTiming, LayoffTiming, RearrangeMode
 from rummy.engine.rules import APPLY_KIT
@@ -166,9 +166,10 @@ def _list_judged_melds(game: GameState, specs: Iterable[MeldSpec], moves: list[A
     """Add the new meld of each of ``specs`` (melds the hand holds) the active player may lay now to ``moves``.
 
     Legal by construction where melding is free (no contract), the turn's meld limit is not reached and no wild is
-    owed: a valid meld that leaves two cards or more (reference: :func:`rummy.engine.rules.table.step_meld` and
-    ``check_completable``, rules.md §2.4, §6.5, §2.10: the cards are held, one meld breaks no rule on melds laid
-    together, and a hand of two keeps a discard); any other is judged in full."""
+    owed: a valid meld (:func:`~rummy.engine.meld_offers.valid_meld`) that leaves two cards or more (reference:
+    :func:`rummy.engine.rules.table.step_meld` and ``check_completable``, rules.md §2.4, §6.5, §2.10: the cards are
+    held, one meld breaks no rule on melds laid together, and a hand of two keeps a discard); any other is judged in
+    full."""
     seat = game.active
     variant = game.variant
     limit = variant.max_new_melds_per_turn
@@ -176,17 +177,8 @@ def _list_judged_melds(game: GameState, specs: Iterable[MeldSpec], moves: list[A
     keeps = game.sizes[seat] - 2
     for spec in specs:
         action = new_action(seat, Verb.MELD, melds=(spec,))
-        if (free and len(spec.cards) <= keeps and _valid_meld(spec, variant)) or _applies(game, action):
+        if (free and len(spec.cards) <= keeps and valid_meld(spec, variant)) or _applies(game, action):
             moves.append(action)
-
-
-def _valid_meld(spec: MeldSpec, variant: Variant) -> bool:
-    """Whether ``spec`` is a valid meld under ``variant`` (:func:`~rummy.engine.melds.meld_facts`, memoised)."""
-    try:
-        meld_facts(spec, variant)
-    except MeldError:
-        return False
-    return True
 
 
 def _list_going_out(game: GameState, held: list[Card] | None, moves: list[Action | Deferred]) -> None:
